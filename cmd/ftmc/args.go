@@ -1,0 +1,205 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// newFlags returns a flag set for a subcommand whose errors go to w.
+func newFlags(name string, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("ftmc "+name, flag.ContinueOnError)
+	fs.SetOutput(w)
+	return fs
+}
+
+// parseArgs parses args with fs, allowing flags before and after positional
+// arguments (users type `ftmc check model.pml -D N=3` as they type spin and
+// cc commands). It also accepts the cc/spin spelling -DNAME=VALUE and treats
+// everything after "--" as positional. It returns the positional arguments.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var norm []string
+	for i, a := range args {
+		if a == "--" {
+			norm = append(norm, args[i:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-D") && len(a) > 2 && a[2] != '=' {
+			norm = append(norm, "-D", a[2:])
+			continue
+		}
+		norm = append(norm, a)
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(norm); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		norm = rest[1:]
+	}
+}
+
+// defines collects repeated -D NAME[=VALUE] flags in order.
+type defines struct {
+	names  []string
+	values map[string]string
+}
+
+func (d *defines) String() string {
+	var b strings.Builder
+	for i, n := range d.names {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%s", n, d.values[n])
+	}
+	return b.String()
+}
+
+// Set accepts NAME, NAME=VALUE. Without a value a macro is defined as 1, as
+// by cc and spin.
+func (d *defines) Set(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	if !ok {
+		val = "1"
+	}
+	if !isIdent(name) {
+		return fmt.Errorf("-D %s: expected NAME or NAME=VALUE", s)
+	}
+	if d.values == nil {
+		d.values = map[string]string{}
+	}
+	if _, seen := d.values[name]; !seen {
+		d.names = append(d.names, name)
+	}
+	d.values[name] = val
+	return nil
+}
+
+// Map returns the definitions as a map (nil when there are none).
+func (d *defines) Map() map[string]string {
+	if len(d.names) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(d.values))
+	for k, v := range d.values {
+		m[k] = v
+	}
+	return m
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// params is --param N=7,T=2,F=2 (repeatable; later values win).
+type params map[string]int64
+
+func (p *params) String() string {
+	if p == nil || *p == nil {
+		return ""
+	}
+	keys := make([]string, 0, len(*p))
+	for k := range *p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, (*p)[k]))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (p *params) Set(s string) error {
+	if *p == nil {
+		*p = params{}
+	}
+	for _, kv := range strings.Split(s, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || !isIdent(strings.TrimSpace(name)) {
+			return fmt.Errorf("--param %s: expected NAME=INT[,NAME=INT]...", s)
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
+		if err != nil {
+			return fmt.Errorf("--param %s: %q is not an integer", s, val)
+		}
+		(*p)[strings.TrimSpace(name)] = n
+	}
+	return nil
+}
+
+// byteSize is a memory limit such as 8GB, 512MiB or 1000000 (bytes).
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteSize) Set(s string) error {
+	n, err := parseByteSize(s)
+	if err != nil {
+		return err
+	}
+	*b = byteSize(n)
+	return nil
+}
+
+func parseByteSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{
+		{"TIB", 1 << 40}, {"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10},
+		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3},
+		{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1},
+	} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || f < 0 {
+		return 0, fmt.Errorf("%q: expected a size such as 8GB, 512MiB or 100000000", s)
+	}
+	return int64(f * float64(mult)), nil
+}
+
+// limits are the flags every engine shares.
+type limits struct {
+	time   time.Duration
+	memory byteSize
+	jobs   int
+}
+
+func (l *limits) register(fs *flag.FlagSet) {
+	fs.DurationVar(&l.time, "time", 0, "stop after this long with verdict unknown (e.g. 10m; 0: no limit)")
+	fs.Var(&l.memory, "memory", "stop when memory use reaches this with verdict unknown (e.g. 8GB; 0: no limit)")
+	fs.IntVar(&l.jobs, "j", 1, "number of parallel workers")
+}

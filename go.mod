@@ -1,0 +1,3 @@
+module ftmc
+
+go 1.26

@@ -1,0 +1,155 @@
+// Package trace holds the results every ftmc engine produces: verdicts, run
+// statistics and one counterexample type for all engines (Promela runs,
+// threshold-automaton schedules, array-based system traces), with renderers
+// for text, JSON and message sequence charts.
+package trace
+
+// Verdict is the outcome for one property. An engine that did not finish its
+// search says Unknown, never Holds.
+type Verdict string
+
+const (
+	Holds    Verdict = "holds"
+	Violated Verdict = "violated"
+	Unknown  Verdict = "unknown"
+)
+
+// Result is the verdict for one property.
+type Result struct {
+	Property       string          `json:"property"`
+	Verdict        Verdict         `json:"verdict"`
+	Kind           string          `json:"kind,omitempty"`   // e.g. "invalid end state", "assertion"
+	Reason         string          `json:"reason,omitempty"` // why unknown (limit hit, solver timeout, ...)
+	Counterexample *Counterexample `json:"counterexample,omitempty"`
+	Stats          *Stats          `json:"stats,omitempty"` // per-property statistics, when they differ from the run's
+}
+
+// Report is what one run of ftmc prints with --json.
+type Report struct {
+	Model    string            `json:"model"`
+	Engine   string            `json:"engine,omitempty"`
+	Params   map[string]int64  `json:"params,omitempty"`
+	Defines  map[string]string `json:"defines,omitempty"`
+	Verdicts []Result          `json:"verdicts"`
+	Stats    Stats             `json:"stats"`
+	Warnings []string          `json:"warnings,omitempty"`
+}
+
+// Stats are the figures users compare model checkers by. Fields that do not
+// apply to an engine stay zero and are omitted from JSON, except the four
+// DESIGN.md promises.
+type Stats struct {
+	States        int64   `json:"states"`
+	Transitions   int64   `json:"transitions"`
+	Seconds       float64 `json:"seconds"`
+	MemoryBytes   int64   `json:"memory_bytes"`
+	Matched       int64   `json:"matched,omitempty"`
+	Depth         int64   `json:"depth,omitempty"`
+	VectorBytes   int     `json:"vector_bytes,omitempty"`    // largest state vector
+	StoreBytes    int64   `json:"store_bytes,omitempty"`     // bytes held by the state store
+	BytesPerState float64 `json:"bytes_per_state,omitempty"` // StoreBytes / States
+	StatesPerSec  float64 `json:"states_per_sec,omitempty"`
+	Complete      bool    `json:"complete"` // the search covered the whole space
+
+	// Engines that are not explicit-state report their own figures here
+	// (schemas, SMT calls, nodes, fixpoint checks, ...), in a stable order.
+	Extra []Figure `json:"extra,omitempty"`
+}
+
+// Figure is a named statistic of an engine.
+type Figure struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+// Counterexample is a run that violates a property: a finite path, or a lasso
+// whose steps from LoopStart on repeat forever.
+type Counterexample struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message,omitempty"`
+	// Params are the parameter values of the instance (parameterized engines
+	// and --param instances).
+	Params map[string]int64 `json:"params,omitempty"`
+	// Initial is the first state's named values.
+	Initial []Var  `json:"initial,omitempty"`
+	Steps   []Step `json:"steps"`
+	// LoopStart is the index in Steps where the cycle of a lasso begins, or -1.
+	LoopStart int `json:"loop_start"`
+	// Final is the last state's named values (the deadlocked or failing state).
+	Final []Var `json:"final,omitempty"`
+}
+
+// Step is one transition of a counterexample.
+type Step struct {
+	Num   int    `json:"num"`             // 1-based
+	Pid   int    `json:"pid"`             // moving process, -1 if none
+	Proc  string `json:"proc,omitempty"`  // process type name, or rule name
+	Group string `json:"group,omitempty"` // lifeline group in charts (e.g. the node a task belongs to)
+	File  string `json:"file,omitempty"`
+	Line  int    `json:"line,omitempty"`
+	Stmt  string `json:"stmt,omitempty"` // the statement or rule, as written
+	// Multiplicity is how often the rule fired in this step (accelerated
+	// threshold-automaton schedules); 0 means once.
+	Multiplicity int64   `json:"multiplicity,omitempty"`
+	Events       []Event `json:"events,omitempty"`
+	Changes      []Var   `json:"changes,omitempty"` // values that differ after the step
+	Note         string  `json:"note,omitempty"`    // failure message on the last step, etc.
+}
+
+// Event is something a chart draws: a message sent or received, or a local
+// event of a process (suspect q, crash, timeout).
+type Event struct {
+	Type string `json:"type"` // "send", "recv", "local"
+	Chan string `json:"chan,omitempty"`
+	Msg  string `json:"msg,omitempty"` // message contents, e.g. "ALIVE,2"
+	// Partner is the pid at the other end when the front end knows it
+	// (rendezvous, or a channel with a single reader), else -1.
+	Partner int    `json:"partner"`
+	Text    string `json:"text,omitempty"` // label of a local event
+	Dropped bool   `json:"dropped,omitempty"`
+}
+
+// Var is a named value in a state.
+type Var struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Diff returns the entries of after whose value differs from before (or that
+// before lacks). Both are in a model's stable Decode order.
+func Diff(before, after []Var) []Var {
+	old := make(map[string]string, len(before))
+	for _, v := range before {
+		old[v.Name] = v.Value
+	}
+	var out []Var
+	for _, v := range after {
+		if o, ok := old[v.Name]; !ok || o != v.Value {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Exit codes of the ftmc command (DESIGN.md).
+const (
+	ExitHolds    = 0
+	ExitViolated = 1
+	ExitUsage    = 2
+	ExitUnknown  = 3
+)
+
+// ExitCode is the process exit code for a set of verdicts: 1 if any property
+// is violated, else 3 if any is unknown, else 0.
+func ExitCode(rs []Result) int {
+	code := ExitHolds
+	for _, r := range rs {
+		switch r.Verdict {
+		case Violated:
+			return ExitViolated
+		case Unknown:
+			code = ExitUnknown
+		}
+	}
+	return code
+}
