@@ -1,0 +1,201 @@
+package smt
+
+import (
+	"bufio"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"ftmc/internal/testenv"
+)
+
+func solvers(t *testing.T) []string {
+	var names []string
+	for _, n := range []string{"z3", "cvc5"} {
+		if n == "cvc5" {
+			// cvc5 is optional; z3 is required under CI.
+			if _, err := New(Options{Name: n}); err != nil {
+				continue
+			}
+		} else {
+			testenv.NeedBinary(t, n)
+		}
+		names = append(names, n)
+	}
+	return names
+}
+
+func TestIncremental(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range solvers(t) {
+		t.Run(name, func(t *testing.T) {
+			s, err := New(Options{Name: name, Logic: "QF_LIA"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			s.Send(DeclareConst("x", "Int"), DeclareConst("y", "Int"), DeclareConst("a", "Bool"), DeclareConst("b", "Bool"))
+			s.Assert("(>= x 0)")
+			s.Assert("(=> a (> x 5))")
+			s.Assert("(=> b (< x 3))")
+			st, err := s.Check(ctx, "a")
+			if err != nil || st != Sat {
+				t.Fatalf("check a: %v %v", st, err)
+			}
+			vals, err := s.Values("x", "(- x 10)")
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, ok := vals[0].Int64()
+			if !ok || x <= 5 {
+				t.Errorf("x = %v, want > 5", vals[0])
+			}
+			if d, _ := vals[1].Int64(); d != x-10 {
+				t.Errorf("x-10 = %v, want %d", vals[1], x-10)
+			}
+			st, err = s.Check(ctx, "a", "b")
+			if err != nil || st != Unsat {
+				t.Fatalf("check a b: %v %v", st, err)
+			}
+			core, err := s.UnsatCore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(core, " ") != "a b" && strings.Join(core, " ") != "b a" {
+				t.Errorf("core = %v, want a b", core)
+			}
+			s.Push()
+			s.Assert("(< x 0)")
+			if st, _ := s.Check(ctx); st != Unsat {
+				t.Errorf("after push: %v, want unsat", st)
+			}
+			s.Pop(1)
+			if st, _ := s.Check(ctx); st != Sat {
+				t.Errorf("after pop: %v, want sat", st)
+			}
+			if got := s.Stats().Checks; got != 4 {
+				t.Errorf("checks = %d, want 4", got)
+			}
+		})
+	}
+}
+
+func TestErrorsAreReported(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Assert("(> undeclared 0)")
+	if _, err := s.Check(context.Background()); err == nil || !strings.Contains(err.Error(), "undeclared") {
+		t.Errorf("want an error naming the undeclared constant, got %v", err)
+	}
+	// The solver is still usable.
+	s.Send(DeclareConst("z", "Int"))
+	s.Assert("(= z 3)")
+	if st, err := s.Check(context.Background()); st != Sat || err != nil {
+		t.Errorf("after error: %v %v", st, err)
+	}
+}
+
+func TestTimeoutIsUnknown(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	s, err := New(Options{Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// A hard nonlinear problem: x^3 + y^3 = z^3 with positive integers.
+	s.Send(DeclareConst("x", "Int"), DeclareConst("y", "Int"), DeclareConst("z", "Int"))
+	s.Assert("(and (> x 0) (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z)))")
+	st, err := s.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st != Unknown {
+		t.Fatalf("status %v, want unknown", st)
+	}
+	if !strings.Contains(s.Reason(), "timeout") {
+		t.Errorf("reason %q, want a timeout", s.Reason())
+	}
+}
+
+func TestCrashIsUnknownAndRestarts(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Send(DeclareConst("x", "Int"))
+	s.Assert("(= x 7)")
+	p := s.(*process)
+	p.cmd.Process.Kill()
+	p.cmd.Wait()
+	st, _ := s.Check(context.Background())
+	if st != Unknown {
+		t.Fatalf("after kill: %v, want unknown", st)
+	}
+	// The next check restarts the solver with the same assertions.
+	st, err = s.Check(context.Background())
+	if st != Sat || err != nil {
+		t.Fatalf("after restart: %v %v", st, err)
+	}
+	v, err := s.Values("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := v[0].Int64(); n != 7 {
+		t.Errorf("x = %v, want 7", v[0])
+	}
+}
+
+func TestMissingSolver(t *testing.T) {
+	_, err := New(Options{Name: "z3", Path: ""})
+	if err != nil {
+		t.Skip("z3 present check only")
+	}
+	t.Setenv("PATH", t.TempDir())
+	_, err = New(Options{Name: "z3"})
+	if err == nil || !strings.Contains(err.Error(), "apt-get install z3") {
+		t.Errorf("want an error naming the package, got %v", err)
+	}
+}
+
+func TestReadSexp(t *testing.T) {
+	in := `sat ((x 3) (y (- 2)) (r (/ 1 2))) (error "line 1: bad ""x""") |a b|`
+	r := bufio.NewReader(strings.NewReader(in))
+	var got []string
+	for {
+		e, err := readSexp(r)
+		if err != nil {
+			break
+		}
+		got = append(got, e.String())
+	}
+	want := []string{"sat", "((x 3) (y (- 2)) (r (/ 1 2)))", `(error "line 1: bad ""x""")`, "|a b|"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	v, err := parseValue(Sexp{IsList: true, List: []Sexp{{Atom: "-"}, {Atom: "2"}}})
+	if n, ok := v.Int64(); err != nil || !ok || n != -2 {
+		t.Errorf("(- 2) = %v %v", v, err)
+	}
+}
+
+func TestTerms(t *testing.T) {
+	if got := And(); got != "true" {
+		t.Error(got)
+	}
+	if got := And("a", App(">=", "x", Int(-3))); got != "(and a (>= x (- 3)))" {
+		t.Error(got)
+	}
+	if got := Sym("k[loc0]"); got != "|k[loc0]|" {
+		t.Error(got)
+	}
+	if got := Sym("nsnt"); got != "nsnt" {
+		t.Error(got)
+	}
+}
