@@ -1,9 +1,52 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
 
-// cmdVerify proves properties for every parameter value.
+// cmdVerify proves properties for every parameter value: threshold automata
+// (.ta) with the schema-based engine, array-based systems (.mcmt, .in, .cub)
+// with backward reachability. --lang overrides the file extension.
 func cmdVerify(e *env, args []string) int {
-	fmt.Fprintln(e.stderr, "ftmc verify: not implemented yet")
+	lang := ""
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--lang="); ok {
+			lang = v
+		} else if (a == "--lang" || a == "-lang") && i+1 < len(args) {
+			lang = args[i+1]
+		}
+	}
+	if lang == "" {
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			switch strings.ToLower(filepath.Ext(a)) {
+			case ".ta", ".sk":
+				lang = "ta"
+			case ".mcmt", ".in":
+				lang = "mcmt"
+			case ".cub":
+				lang = "cubicle"
+			case ".pml", ".prm":
+				lang = "promela"
+			}
+			if lang != "" {
+				break
+			}
+		}
+	}
+	switch lang {
+	case "ta":
+		return verifyTA(e, args)
+	case "mcmt", "cubicle":
+		return verifyMCMT(e, args)
+	case "promela":
+		fmt.Fprintln(e.stderr, "ftmc verify: parameterized verification of Promela models is not supported yet; check instances with 'ftmc check MODEL.pml --param N=...'")
+		return 2
+	}
+	fmt.Fprintln(e.stderr, "ftmc verify: cannot tell the model's language: give a .ta, .mcmt, .in or .cub file, or --lang ta|mcmt|cubicle")
 	return 2
 }
