@@ -325,7 +325,7 @@ func runCmd(ctx context.Context, dir, name string, args []string, log *[]string)
 // some syntax errors, but then writes no verifier.
 func spinRejected(out string) bool {
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "spin: ") && strings.Contains(l, "Error") {
+		if strings.HasPrefix(l, "spin: ") && strings.Contains(strings.ToLower(l), "error") {
 			return true
 		}
 	}
