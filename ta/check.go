@@ -1,0 +1,261 @@
+package ta
+
+import "fmt"
+
+// scope says which kinds of names an expression may use and whether it is
+// Boolean, arithmetic, and may be temporal.
+type scope struct {
+	what     string // "guard", "assumption", ...
+	params   bool
+	shared   bool
+	locals   bool
+	unknowns bool
+	temporal bool
+}
+
+type checker struct {
+	f      *File
+	macros map[string]Expr
+	names  map[string]Ident // kind and index of every declared name
+	err    *Error
+}
+
+// Check resolves names (macros are expanded in place), checks types and
+// shapes, and fills in rule endpoints. Parse calls it.
+func Check(f *File) error {
+	c := &checker{f: f, macros: map[string]Expr{}, names: map[string]Ident{}}
+	c.check()
+	if c.err != nil {
+		return c.err
+	}
+	return nil
+}
+
+func (c *checker) errorf(p Pos, format string, args ...any) {
+	if c.err == nil {
+		c.err = &Error{File: c.f.Path, Pos: p, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (c *checker) declare(ds []Decl, kind Kind) {
+	for i, d := range ds {
+		if prev, dup := c.names[d.Name]; dup {
+			c.errorf(d.Pos, "%s is declared twice (first as a %s at %s)", d.Name, prev.Kind, prev.Pos)
+			return
+		}
+		c.names[d.Name] = Ident{Pos: d.Pos, Name: d.Name, Kind: kind, Index: i}
+	}
+}
+
+func (c *checker) check() {
+	f := c.f
+	if len(f.Locals) == 0 {
+		c.errorf(Pos{1, 1}, "expected at least one local variable (local pc;): location vectors give its values")
+		return
+	}
+	c.declare(f.Params, Param)
+	c.declare(f.Shared, Shared)
+	c.declare(f.Unknowns, Unknown)
+	f.locIndex = map[string]int{}
+	locDecls := make([]Decl, len(f.Locations))
+	for i, l := range f.Locations {
+		locDecls[i] = Decl{Pos: l.Pos, Name: l.Name}
+		if len(l.Values) != len(f.Locals) {
+			c.errorf(l.Pos, "location %s has %d values, expected %d (one per local variable: %v)", l.Name, len(l.Values), len(f.Locals), Names(f.Locals))
+			return
+		}
+		f.locIndex[l.Name] = i
+	}
+	c.declare(locDecls, Local)
+	for _, l := range f.Locals {
+		if prev, dup := c.names[l.Name]; dup {
+			c.errorf(l.Pos, "%s is declared twice (first as a %s at %s)", l.Name, prev.Kind, prev.Pos)
+			return
+		}
+	}
+	if len(f.Locations) == 0 {
+		c.errorf(Pos{1, 1}, "expected a locations section with at least one location")
+		return
+	}
+	for i := range f.Defines {
+		d := &f.Defines[i]
+		if _, dup := c.names[d.Name]; dup {
+			c.errorf(d.Pos, "macro %s has the name of a declared variable", d.Name)
+			return
+		}
+		if _, dup := c.macros[d.Name]; dup {
+			c.errorf(d.Pos, "macro %s is defined twice", d.Name)
+			return
+		}
+		body := c.resolve(d.Body, scope{what: "macro", params: true, shared: true, locals: true, unknowns: true, temporal: true})
+		d.Body = body
+		c.macros[d.Name] = body
+	}
+	for i, e := range f.Assumptions {
+		f.Assumptions[i] = c.boolean(e, scope{what: "assumption", params: true, unknowns: true})
+	}
+	for i, e := range f.Inits {
+		f.Inits[i] = c.boolean(e, scope{what: "initial condition", params: true, shared: true, locals: true})
+	}
+	ruleIDs := map[string]Pos{}
+	for _, r := range f.Rules {
+		if prev, dup := ruleIDs[r.ID]; dup {
+			c.errorf(r.Pos, "rule %s is defined twice (first at %s)", r.ID, prev)
+			return
+		}
+		ruleIDs[r.ID] = r.Pos
+		var ok bool
+		if r.Src, ok = f.locIndex[r.From]; !ok {
+			c.errorf(r.FromPos, "location %s not found (expected one of the locations section)", r.From)
+			return
+		}
+		if r.Dst, ok = f.locIndex[r.To]; !ok {
+			c.errorf(r.ToPos, "location %s not found (expected one of the locations section)", r.To)
+			return
+		}
+		if lit, isInt := r.Guard.(*IntLit); isInt && lit.Val == 1 {
+			r.Guard = &BoolLit{Pos: lit.Pos, Val: true}
+		}
+		r.Guard = c.boolean(r.Guard, scope{what: "guard", params: true, shared: true, unknowns: true})
+		assigned := map[string]Pos{}
+		for i := range r.Updates {
+			u := &r.Updates[i]
+			v, ok := c.names[u.Var.Name]
+			if !ok || v.Kind != Shared {
+				c.errorf(u.Pos, "%s' must name a shared variable", u.Var.Name)
+				return
+			}
+			if prev, dup := assigned[u.Var.Name]; dup {
+				c.errorf(u.Pos, "%s is updated twice in rule %s (first at %s)", u.Var.Name, r.ID, prev)
+				return
+			}
+			assigned[u.Var.Name] = u.Pos
+			u.Var.Kind, u.Var.Index = Shared, v.Index
+			u.Expr = c.arith(u.Expr, scope{what: "update", params: true, shared: true, unknowns: true})
+		}
+		for _, id := range r.Unchanged {
+			v, ok := c.names[id.Name]
+			if !ok || v.Kind != Shared {
+				c.errorf(id.Pos, "unchanged(%s): expected a shared variable", id.Name)
+				return
+			}
+			if prev, dup := assigned[id.Name]; dup {
+				c.errorf(id.Pos, "%s is updated twice in rule %s (first at %s)", id.Name, r.ID, prev)
+				return
+			}
+			assigned[id.Name] = id.Pos
+			id.Kind, id.Index = Shared, v.Index
+		}
+	}
+	specs := map[string]Pos{}
+	for i := range f.Specs {
+		s := &f.Specs[i]
+		if prev, dup := specs[s.Name]; dup {
+			c.errorf(s.Pos, "specification %s is defined twice (first at %s)", s.Name, prev)
+			return
+		}
+		specs[s.Name] = s.Pos
+		s.Formula = c.boolean(s.Formula, scope{what: "specification", params: true, shared: true, locals: true, temporal: true})
+	}
+}
+
+func (c *checker) boolean(e Expr, sc scope) Expr {
+	r := c.resolve(e, sc)
+	if c.err == nil && !isBool(r) {
+		c.errorf(e.Position(), "expected a condition in the %s, found the number-valued %s", sc.what, e)
+	}
+	return r
+}
+
+func (c *checker) arith(e Expr, sc scope) Expr {
+	r := c.resolve(e, sc)
+	if c.err == nil && isBool(r) {
+		c.errorf(e.Position(), "expected a number-valued expression in the %s, found the condition %s", sc.what, e)
+	}
+	return r
+}
+
+func isBool(e Expr) bool {
+	switch e := e.(type) {
+	case *BoolLit:
+		return true
+	case *Unary:
+		return e.Op != "-"
+	case *Binary:
+		return IsBoolOp(e.Op)
+	}
+	return false
+}
+
+// resolve returns e with macros expanded and names resolved, checking types.
+func (c *checker) resolve(e Expr, sc scope) Expr {
+	if c.err != nil {
+		return e
+	}
+	switch e := e.(type) {
+	case *IntLit, *BoolLit:
+		return e
+	case *Ident:
+		if body, ok := c.macros[e.Name]; ok {
+			if e.Primed {
+				c.errorf(e.Pos, "macro %s cannot be primed", e.Name)
+			}
+			return body
+		}
+		v, ok := c.names[e.Name]
+		if !ok {
+			c.errorf(e.Pos, "variable %s not found (expected a declared name in the %s)", e.Name, sc.what)
+			return e
+		}
+		allowed := v.Kind == Param && sc.params || v.Kind == Shared && sc.shared || v.Kind == Local && sc.locals || v.Kind == Unknown && sc.unknowns
+		if !allowed {
+			c.errorf(e.Pos, "%s is a %s, which cannot appear in the %s", e.Name, v.Kind, sc.what)
+			return e
+		}
+		if e.Primed {
+			c.errorf(e.Pos, "%s' may appear only on the left of an update", e.Name)
+			return e
+		}
+		return &Ident{Pos: e.Pos, Name: e.Name, Kind: v.Kind, Index: v.Index}
+	case *Unary:
+		x := c.resolve(e.X, sc)
+		switch e.Op {
+		case "-":
+			if isBool(x) {
+				c.errorf(e.Pos, "expected a number after -, found the condition %s", e.X)
+			}
+		case "!", "<>", "[]":
+			if e.Op != "!" && !sc.temporal {
+				c.errorf(e.Pos, "temporal operator %s cannot appear in the %s", e.Op, sc.what)
+			}
+			if !isBool(x) {
+				c.errorf(e.X.Position(), "expected a condition after %s, found %s", e.Op, e.X)
+			}
+		}
+		return &Unary{Pos: e.Pos, Op: e.Op, X: x}
+	case *Binary:
+		x := c.resolve(e.X, sc)
+		y := c.resolve(e.Y, sc)
+		if c.err != nil {
+			return e
+		}
+		switch e.Op {
+		case "+", "-", "*":
+			if isBool(x) || isBool(y) {
+				c.errorf(e.Pos, "expected numbers on both sides of %s", e.Op)
+			}
+		case "<", "<=", ">", ">=", "==", "!=":
+			if isBool(x) || isBool(y) {
+				c.errorf(e.Pos, "expected numbers on both sides of %s (conditions cannot be compared)", e.Op)
+			}
+		case "&&", "||", "->":
+			if !isBool(x) {
+				c.errorf(e.X.Position(), "expected a condition on the left of %s, found %s", e.Op, e.X)
+			} else if !isBool(y) {
+				c.errorf(e.Y.Position(), "expected a condition on the right of %s, found %s", e.Op, e.Y)
+			}
+		}
+		return &Binary{Pos: e.Pos, Op: e.Op, X: x, Y: y}
+	}
+	return e
+}
