@@ -19,15 +19,15 @@ active proctype producer() {
 }
 
 active proctype consumer() {
-	byte expected = 0, v;
+	byte want = 0, v;
 end:
 	do
 	:: nempty(buf) ->
 		assert(len(buf) > 0);
 		buf?v;
-		assert(v == expected);
-		expected++
-	:: empty(buf) && expected == 5 -> break
+		assert(v == want);
+		want++
+	:: empty(buf) && want == 5 -> break
 	od;
 	assert(empty(buf) && nfull(buf) && len(buf) == 0)
 }
