@@ -108,10 +108,10 @@ type Var struct {
 type TermKind uint8
 
 const (
-	Const TermKind = iota // the value Off
-	Read                  // Var[Index] + Off (Index empty for a global)
-	ProcID                // the identifier of process variable Index, + Off
-	Any                   // a nondeterministic value (Cubicle's "." in updates)
+	Const  TermKind = iota // the value Off
+	Read                   // Var[Index] + Off (Index empty for a global)
+	ProcID                 // the identifier of process variable Index, + Off
+	Any                    // a nondeterministic value (Cubicle's "." in updates)
 )
 
 // Term is a value: a constant, a read of an array or global, or a process
