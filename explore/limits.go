@@ -1,0 +1,100 @@
+package explore
+
+import (
+	"fmt"
+	"runtime/metrics"
+	"time"
+)
+
+// memoryEvery is how often the search samples the runtime's memory figures
+// (cheap, but not free).
+const memoryEvery = 50 * time.Millisecond
+
+// memorySampler reads how much memory the Go runtime holds from the system.
+// The store's hash table is mapped outside the Go heap and is added by the
+// caller.
+type memorySampler struct {
+	samples []metrics.Sample
+}
+
+func (m *memorySampler) runtimeBytes() int64 {
+	if m.samples == nil {
+		m.samples = []metrics.Sample{
+			{Name: "/memory/classes/total:bytes"},
+			{Name: "/memory/classes/heap/released:bytes"},
+		}
+	}
+	metrics.Read(m.samples)
+	var v [2]int64
+	for k, smp := range m.samples {
+		if smp.Value.Kind() == metrics.KindUint64 {
+			v[k] = int64(smp.Value.Uint64())
+		}
+	}
+	return v[0] - v[1]
+}
+
+// pollMemory updates the memory estimate and gives the store what is left of
+// the memory limit, so that it refuses to grow past it.
+func (s *search) pollMemory() {
+	table := int64(len(s.store.table)) * 8
+	s.memory = s.sampler.runtimeBytes() + table
+	if s.memory > s.memoryPeak {
+		s.memoryPeak = s.memory
+	}
+	if s.opts.MemoryLimit > 0 {
+		other := max(0, s.memory-s.store.Bytes())
+		s.store.SetLimit(max(1, s.opts.MemoryLimit-other))
+	}
+}
+
+// stopFull ends a search whose store cannot take another state.
+func (s *search) stopFull() {
+	if s.stop != "" {
+		return
+	}
+	if s.opts.MemoryLimit > 0 && s.store.Len() < MaxStates {
+		s.stop = fmt.Sprintf("memory limit %s reached after %d states", FormatBytes(s.opts.MemoryLimit), s.store.Len())
+		return
+	}
+	s.stop = fmt.Sprintf("state store full after %d states", s.store.Len())
+}
+
+// report calls the progress callback.
+func (s *search) report(now time.Time) {
+	n := int64(s.store.Len())
+	dt := now.Sub(s.lastReport).Seconds()
+	p := Progress{
+		States:      n,
+		Matched:     s.matched,
+		Transitions: s.transitions,
+		Depth:       s.depth,
+		MemoryBytes: s.memory,
+		Elapsed:     now.Sub(s.start),
+	}
+	if dt > 0 {
+		p.StatesPerSec = float64(n-s.lastStates) / dt
+	}
+	if s.opts.Order == DepthFirst {
+		p.Queue = int64(len(s.dfsNew))
+	} else {
+		p.Queue = n - int64(s.next)
+	}
+	s.lastReport, s.lastStates = now, n
+	s.opts.Progress(p)
+}
+
+// FormatBytes writes a byte count as Spin's users read it: 1.5 GB, 300 MB.
+func FormatBytes(b int64) string {
+	const unit = 1000
+	if b < unit {
+		return fmt.Sprintf("%d B", b)
+	}
+	f, u := float64(b), "kMGTP"
+	k := -1
+	for f >= unit && k < len(u)-1 {
+		f /= unit
+		k++
+	}
+	return fmt.Sprintf("%.3g %cB", f, u[k])
+}

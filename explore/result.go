@@ -1,0 +1,124 @@
+package explore
+
+import (
+	"fmt"
+	"time"
+
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// result is the verdict of a finished or stopped search.
+func (s *search) result() trace.Result {
+	r := trace.Result{Property: s.property()}
+	switch {
+	case s.viol != nil:
+		r.Verdict = trace.Violated
+		r.Kind = s.viol.kind
+		r.Counterexample = s.counterexample(s.viol)
+	case s.stop != "":
+		r.Verdict, r.Reason = trace.Unknown, s.stop
+	case s.truncated:
+		r.Verdict = trace.Unknown
+		r.Reason = fmt.Sprintf("depth limit %d reached after %d states: deeper states were not explored", s.opts.MaxDepth, s.store.Len())
+	default:
+		r.Verdict = trace.Holds
+	}
+	return r
+}
+
+func (s *search) complete() bool {
+	return s.viol == nil && s.stop == "" && !s.truncated
+}
+
+func (s *search) stats() trace.Stats {
+	el := time.Since(s.start)
+	s.pollMemory()
+	n := int64(s.store.Len())
+	st := trace.Stats{
+		States:      n,
+		Transitions: s.transitions,
+		Matched:     s.matched,
+		Seconds:     el.Seconds(),
+		MemoryBytes: s.memoryPeak,
+		Depth:       s.depth,
+		VectorBytes: s.store.MaxVector(),
+		StoreBytes:  s.store.Bytes() + s.parents.bytes(),
+		Complete:    s.complete(),
+	}
+	if n > 0 {
+		st.BytesPerState = float64(st.StoreBytes) / float64(n)
+	}
+	if st.Seconds > 0 {
+		st.StatesPerSec = float64(n) / st.Seconds
+	}
+	return st
+}
+
+// counterexample rebuilds the path of v: the transitions between consecutive
+// states are found again by regenerating each state's successors and matching
+// the next vector, which is cheaper than storing a transition per state.
+func (s *search) counterexample(v *violation) *trace.Counterexample {
+	c := &trace.Counterexample{Kind: v.kind, Message: v.msg, LoopStart: -1, Steps: []trace.Step{}}
+	vecs := make([][]byte, len(v.path))
+	for k, i := range v.path {
+		vecs[k] = append([]byte(nil), s.store.Get(i)...)
+	}
+	if len(vecs) == 0 {
+		return c
+	}
+	c.Initial = s.m.Decode(vecs[0])
+	for k := 1; k < len(vecs); k++ {
+		from, to := vecs[k-1], vecs[k]
+		t, ok := findTransition(s.m, from, to)
+		step := s.explain(t, from, to)
+		if !ok {
+			step.Note = "(no transition of the model leads here again: its successor function is not deterministic)"
+		}
+		c.Steps = append(c.Steps, step)
+	}
+	last := vecs[len(vecs)-1]
+	if v.failing {
+		// The failing transition has no successor: it is explained as a
+		// step from the last state to itself.
+		step := s.explain(v.trans, last, last)
+		step.Note = v.msg
+		c.Steps = append(c.Steps, step)
+	} else if v.kind != state.KindInvalidEnd && len(c.Steps) > 0 && c.Steps[len(c.Steps)-1].Note == "" {
+		c.Steps[len(c.Steps)-1].Note = v.msg
+	}
+	for k := range c.Steps {
+		c.Steps[k].Num = k + 1
+	}
+	c.Final = s.m.Decode(last)
+	return c
+}
+
+func (s *search) explain(t state.Trans, from, to []byte) trace.Step {
+	step := s.m.Explain(t, from, to)
+	if len(step.Changes) == 0 {
+		step.Changes = trace.Diff(s.m.Decode(from), s.m.Decode(to))
+	}
+	return step
+}
+
+// findTransition returns the first transition of m from from to to.
+func findTransition(m state.Model, from, to []byte) (state.Trans, bool) {
+	f := &finder{want: to}
+	m.Next(from, f)
+	return f.t, f.found
+}
+
+type finder struct {
+	want  []byte
+	t     state.Trans
+	found bool
+}
+
+func (f *finder) Succ(t state.Trans, v []byte) {
+	if !f.found && string(v) == string(f.want) {
+		f.t, f.found = t, true
+	}
+}
+
+func (f *finder) Fail(state.Trans, string, string) {}

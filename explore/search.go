@@ -1,0 +1,364 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// Order is the order in which a search expands states.
+type Order int
+
+const (
+	// BreadthFirst expands states level by level, so the first violation
+	// found has a shortest counterexample. Its queue is the range of store
+	// indices not yet expanded: it costs no memory beyond a parent index
+	// per state.
+	BreadthFirst Order = iota
+	// DepthFirst follows one path as deep as it goes, as Spin does. Its
+	// counterexamples are the search stack, usually longer; it keeps no
+	// parent indices.
+	DepthFirst
+)
+
+func (o Order) String() string {
+	if o == DepthFirst {
+		return "depth-first"
+	}
+	return "breadth-first"
+}
+
+// Options control a search. The zero value is a breadth-first search without
+// limits.
+type Options struct {
+	Order Order
+	// Property names the verdict (default "safety": no assertion fails, no
+	// run-time error, no invalid end state, no state property of a
+	// state.Checker is violated).
+	Property string
+	// TimeLimit and MemoryLimit (bytes) end the search with verdict
+	// unknown; 0 means no limit.
+	TimeLimit   time.Duration
+	MemoryLimit int64
+	// MaxDepth bounds the search: a state this many steps from an initial
+	// state (on the search's path to it) is stored but not expanded (0: no
+	// bound). A search cut this way says unknown unless it finds a
+	// violation.
+	MaxDepth int
+	// ExpectedStates sizes the hash table up front (like Spin's -w); the
+	// table doubles as needed anyway.
+	ExpectedStates int
+	// Progress, when set, is called about every ProgressInterval (default
+	// one second) from the searching goroutine.
+	Progress         func(Progress)
+	ProgressInterval time.Duration
+}
+
+// Progress is a snapshot of a running search.
+type Progress struct {
+	States       int64
+	Matched      int64
+	Transitions  int64
+	Depth        int64 // deepest level (breadth-first) or stack depth (depth-first) so far
+	Queue        int64 // states stored but not yet expanded
+	MemoryBytes  int64
+	Elapsed      time.Duration
+	StatesPerSec float64 // since the previous report
+}
+
+// DefaultProperty is the name of the verdict of a search without a name.
+const DefaultProperty = "safety"
+
+// pollEvery is how much work (expansions plus successors) passes between
+// checks of the clock, the context and memory.
+const pollEvery = 1 << 12
+
+// Run explores the states of m reachable from its initial states and returns
+// the verdict and the statistics of the search. It stops at the first
+// violation. It returns an error only when the model cannot produce its
+// initial states.
+func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
+	s := newSearch(ctx, m, opts)
+	defer s.store.Free()
+	if err := s.initial(); err != nil {
+		return trace.Result{Property: s.property(), Verdict: trace.Unknown, Reason: err.Error()}, s.stats(), err
+	}
+	if s.viol == nil && s.stop == "" {
+		if opts.Order == DepthFirst {
+			s.dfs()
+		} else {
+			s.bfs()
+		}
+	}
+	return s.result(), s.stats(), nil
+}
+
+// violation is the first property violation found.
+type violation struct {
+	kind, msg string
+	path      []Index     // initial state ... the state where it was found
+	trans     state.Trans // the failing transition from the last state, if failing
+	failing   bool
+}
+
+// search is one run. It is its own state.Sink: the model passes successors to
+// Succ, which stores them.
+type search struct {
+	ctx     context.Context
+	m       state.Model
+	opts    Options
+	checker state.Checker
+	store   *Store
+	parents column[uint32] // breadth-first: parent index per state (NoIndex for initial states)
+
+	scratch []byte // the state being expanded, copied out of the store
+	cur     Index
+	nsucc   int
+	dfsNew  []Index // depth-first: states still to expand, a region per stack frame
+
+	transitions, matched int64
+	depth                int64
+	truncated            bool // a state beyond MaxDepth was not expanded
+	viol                 *violation
+	stop                 string // why the search ended early (verdict unknown)
+	frames               []dfsFrame
+	next                 int // breadth-first: the next state to expand
+
+	start      time.Time
+	deadline   time.Time
+	budget     int
+	lastReport time.Time
+	lastStates int64
+	memory     int64 // last estimate of the process's memory
+	memoryPeak int64
+	lastMemory time.Time
+	sampler    memorySampler
+}
+
+type dfsFrame struct {
+	idx  Index
+	mark int // len(dfsNew) when this state's successors were pushed
+}
+
+func newSearch(ctx context.Context, m state.Model, opts Options) *search {
+	if opts.ProgressInterval <= 0 {
+		opts.ProgressInterval = time.Second
+	}
+	s := &search{ctx: ctx, m: m, opts: opts, store: NewStore(opts.ExpectedStates), budget: pollEvery}
+	s.checker, _ = m.(state.Checker)
+	s.start = time.Now()
+	s.lastReport = s.start
+	if opts.TimeLimit > 0 {
+		s.deadline = s.start.Add(opts.TimeLimit)
+	}
+	s.pollMemory()
+	return s
+}
+
+func (s *search) property() string {
+	if s.opts.Property != "" {
+		return s.opts.Property
+	}
+	return DefaultProperty
+}
+
+func (s *search) initial() error {
+	s.cur = NoIndex
+	var inits []Index
+	err := s.m.Initial(func(v []byte) {
+		if s.viol != nil || s.stop != "" {
+			return
+		}
+		i, isNew := s.store.Insert(v)
+		if !isNew {
+			if s.store.Full() {
+				s.stopFull()
+			}
+			return
+		}
+		inits = append(inits, i)
+		if s.opts.Order == BreadthFirst {
+			s.parents.append(uint32(NoIndex))
+		}
+		s.checkState(i, v)
+	})
+	if err != nil {
+		return err
+	}
+	if s.store.Len() == 0 && s.viol == nil && s.stop == "" {
+		return errors.New(s.m.Name() + ": the model has no initial state")
+	}
+	if s.opts.Order == DepthFirst {
+		for k := len(inits) - 1; k >= 0; k-- {
+			s.dfsNew = append(s.dfsNew, inits[k])
+		}
+	}
+	return nil
+}
+
+// checkState evaluates the model's state properties on the new state i.
+func (s *search) checkState(i Index, v []byte) {
+	if s.checker == nil {
+		return
+	}
+	if kind, msg, bad := s.checker.Check(v); bad {
+		s.viol = &violation{kind: kind, msg: msg, path: append(s.pathTo(s.cur), i)}
+	}
+}
+
+// pathTo returns the indices from an initial state to i (nil for NoIndex).
+func (s *search) pathTo(i Index) []Index {
+	if i == NoIndex {
+		return nil
+	}
+	if s.opts.Order == DepthFirst {
+		// The stack is the path; frame 0 is the root, below the initial states.
+		p := make([]Index, 0, len(s.frames)-1)
+		for _, f := range s.frames[1:] {
+			p = append(p, f.idx)
+		}
+		return p
+	}
+	var rev []Index
+	for ; i != NoIndex; i = Index(s.parents.at(int(i))) {
+		rev = append(rev, i)
+	}
+	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
+		rev[a], rev[b] = rev[b], rev[a]
+	}
+	return rev
+}
+
+// Succ implements state.Sink.
+func (s *search) Succ(_ state.Trans, v []byte) {
+	s.nsucc++
+	if s.viol != nil || s.stop != "" {
+		return
+	}
+	s.transitions++
+	i, isNew := s.store.Insert(v)
+	if !isNew {
+		if i == NoIndex {
+			s.stopFull()
+			return
+		}
+		s.matched++
+		return
+	}
+	if s.opts.Order == BreadthFirst {
+		s.parents.append(s.cur)
+	} else {
+		s.dfsNew = append(s.dfsNew, i)
+	}
+	if s.checker != nil {
+		s.checkState(i, v)
+	}
+}
+
+// Fail implements state.Sink.
+func (s *search) Fail(t state.Trans, kind, msg string) {
+	s.nsucc++ // a failing transition is not a deadlock
+	if s.viol != nil || s.stop != "" {
+		return
+	}
+	s.viol = &violation{kind: kind, msg: msg, path: s.pathTo(s.cur), trans: t, failing: true}
+}
+
+// expand generates the successors of state i.
+func (s *search) expand(i Index) {
+	s.cur = i
+	s.scratch = append(s.scratch[:0], s.store.Get(i)...)
+	s.nsucc = 0
+	s.m.Next(s.scratch, s)
+	if s.nsucc == 0 && s.viol == nil && s.stop == "" && !s.m.ValidEnd(s.scratch) {
+		s.viol = &violation{kind: state.KindInvalidEnd, msg: "invalid end state", path: s.pathTo(i)}
+	}
+	s.budget -= 1 + s.nsucc
+	if s.budget <= 0 {
+		s.poll()
+	}
+}
+
+func (s *search) bfs() {
+	levelEnd := s.store.Len() // states of the current level are below levelEnd
+	for ; s.next < s.store.Len(); s.next++ {
+		next := s.next
+		if next == levelEnd {
+			s.depth++
+			levelEnd = s.store.Len()
+		}
+		if s.opts.MaxDepth > 0 && s.depth >= int64(s.opts.MaxDepth) {
+			// Every state from here on is at least this deep.
+			s.truncated = true
+			return
+		}
+		s.expand(Index(next))
+		if s.viol != nil || s.stop != "" {
+			return
+		}
+	}
+}
+
+func (s *search) dfs() {
+	s.frames = append(s.frames[:0], dfsFrame{idx: NoIndex, mark: 0})
+	for len(s.frames) > 0 {
+		top := s.frames[len(s.frames)-1]
+		if len(s.dfsNew) == top.mark {
+			s.frames = s.frames[:len(s.frames)-1]
+			continue
+		}
+		i := s.dfsNew[len(s.dfsNew)-1]
+		s.dfsNew = s.dfsNew[:len(s.dfsNew)-1]
+		d := int64(len(s.frames) - 1) // the initial states are at depth 0
+		if d > s.depth {
+			s.depth = d
+		}
+		if s.opts.MaxDepth > 0 && d >= int64(s.opts.MaxDepth) {
+			s.truncated = true
+			continue
+		}
+		mark := len(s.dfsNew)
+		s.frames = append(s.frames, dfsFrame{idx: i, mark: mark})
+		s.expand(i)
+		if s.viol != nil || s.stop != "" {
+			return
+		}
+		// Successors come off the stack last first: reverse them so that
+		// the first transition is explored first, as Spin does.
+		for a, b := mark, len(s.dfsNew)-1; a < b; a, b = a+1, b-1 {
+			s.dfsNew[a], s.dfsNew[b] = s.dfsNew[b], s.dfsNew[a]
+		}
+	}
+}
+
+// poll checks the context, the clock and memory, and reports progress.
+func (s *search) poll() {
+	s.budget = pollEvery
+	if err := s.ctx.Err(); err != nil {
+		s.stop = fmt.Sprintf("interrupted after %d states", s.store.Len())
+		if errors.Is(err, context.DeadlineExceeded) {
+			s.stop = fmt.Sprintf("deadline reached after %d states", s.store.Len())
+		}
+		return
+	}
+	now := time.Now()
+	if !s.deadline.IsZero() && now.After(s.deadline) {
+		s.stop = fmt.Sprintf("time limit %v reached after %d states", s.opts.TimeLimit, s.store.Len())
+		return
+	}
+	if now.Sub(s.lastMemory) >= memoryEvery {
+		s.lastMemory = now
+		s.pollMemory()
+		if s.opts.MemoryLimit > 0 && s.memory > s.opts.MemoryLimit {
+			s.stop = fmt.Sprintf("memory limit %s reached after %d states", FormatBytes(s.opts.MemoryLimit), s.store.Len())
+			return
+		}
+	}
+	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
+		s.report(now)
+	}
+}
