@@ -127,19 +127,10 @@ func Load(path string, opts Options) (*Program, error) {
 // Parse preprocesses, parses and resolves the model src, read from the
 // file filename (used in positions and to find included files).
 func Parse(filename string, src []byte, opts Options) (*Program, error) {
-	errs := &ErrorList{}
-	pp := newPreprocessor(&opts, errs)
-	pp.pushFile(filename, src)
-	toks := pp.run()
+	prog, errs := parseOnly(filename, src, opts)
 	if errs.Len() > 0 {
 		return nil, errs.Err()
 	}
-	p := newParser(toks, errs)
-	decls := p.parseFile()
-	if errs.Len() > 0 {
-		return nil, errs.Err()
-	}
-	prog := &Program{Filename: filename, Decls: decls, Pragmas: pp.pragmas, Warnings: pp.warnings}
 	resolve(prog, errs)
 	if errs.Len() > 0 {
 		return nil, errs.Err()
@@ -152,6 +143,20 @@ func Parse(filename string, src []byte, opts Options) (*Program, error) {
 		prog.Warnings = append(prog.Warnings, w...)
 	}
 	return prog, nil
+}
+
+// parseOnly preprocesses and parses, without resolving.
+func parseOnly(filename string, src []byte, opts Options) (*Program, *ErrorList) {
+	errs := &ErrorList{}
+	pp := newPreprocessor(&opts, errs)
+	pp.pushFile(filename, src)
+	toks := pp.run()
+	if errs.Len() > 0 {
+		return nil, errs
+	}
+	p := newParser(toks, errs)
+	decls := p.parseFile()
+	return &Program{Filename: filename, Decls: decls, Pragmas: pp.pragmas, Warnings: pp.warnings}, errs
 }
 
 // Preprocess runs only the preprocessor and returns the resulting text

@@ -9,14 +9,15 @@ import (
 // StmtString per line, nested statements indented.
 func stmts(t *testing.T, src string) string {
 	t.Helper()
-	prog, err := Parse("test.pml", []byte(src), Options{})
-	if err != nil {
+	prog, errs := parseOnly("test.pml", []byte(src), Options{})
+	if err := errs.Err(); err != nil {
 		t.Fatalf("parse %q: %v", src, err)
 	}
 	var procs []*ProcDecl
-	procs = append(procs, prog.Procs...)
-	if prog.Init != nil {
-		procs = append(procs, prog.Init)
+	for _, d := range prog.Decls {
+		if p, ok := d.(*ProcDecl); ok {
+			procs = append(procs, p)
+		}
 	}
 	if len(procs) == 0 {
 		t.Fatalf("no process in %q", src)
