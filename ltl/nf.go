@@ -51,10 +51,16 @@ type ftab struct {
 	depth int // of the implication check, to bound its cost
 	imp   map[[2]fid]bool
 	negs  map[fid]fid
+	conv  map[convKey]fid
+}
+
+type convKey struct {
+	f   *Formula
+	neg bool
 }
 
 func newFtab() *ftab {
-	t := &ftab{index: map[string]fid{}, atomN: map[string]int32{}, imp: map[[2]fid]bool{}, negs: map[fid]fid{}}
+	t := &ftab{index: map[string]fid{}, atomN: map[string]int32{}, imp: map[[2]fid]bool{}, negs: map[fid]fid{}, conv: map[convKey]fid{}}
 	t.intern(fnode{op: fTrue, eventual: true, universal: true})
 	t.intern(fnode{op: fFalse, eventual: true, universal: true})
 	return t
@@ -168,6 +174,18 @@ func (t *ftab) neg1(f fid) fid {
 
 // fromFormula converts a parsed formula, negated if neg, into the table.
 func (t *ftab) fromFormula(f *Formula, neg bool) fid {
+	// Memoized: <-> uses each operand twice, which is exponential in the
+	// nesting depth otherwise.
+	k := convKey{f, neg}
+	if id, ok := t.conv[k]; ok {
+		return id
+	}
+	id := t.fromFormula1(f, neg)
+	t.conv[k] = id
+	return id
+}
+
+func (t *ftab) fromFormula1(f *Formula, neg bool) fid {
 	switch f.Op {
 	case OpTrue:
 		if neg {
@@ -356,6 +374,31 @@ func (t *ftab) stateAnd(fs []fid) fid {
 				}
 			}
 		}
+	}
+	// G(... && k && ...) expands k at every step itself, so a separate k
+	// adds nothing, not even a promise.
+	var inG map[fid]bool
+	for _, k := range ks {
+		if n := t.n(k); n.op == fAlways {
+			if inG == nil {
+				inG = map[fid]bool{}
+			}
+			inG[n.l] = true
+			if b := t.n(n.l); b.op == fAnd {
+				for _, c := range b.kids {
+					inG[c] = true
+				}
+			}
+		}
+	}
+	if inG != nil {
+		keep := ks[:0:0]
+		for _, k := range ks {
+			if !inG[k] {
+				keep = append(keep, k)
+			}
+		}
+		ks = keep
 	}
 	if len(ks) > 1 && len(ks) <= 16 {
 		keep := ks[:0:0]

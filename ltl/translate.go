@@ -107,7 +107,7 @@ func (g *tgba) promise(f fid) uint64 {
 	return 1 << i
 }
 
-const maxTerms = 1 << 14
+const maxTerms = 1 << 12
 
 // expand returns the terms of f (its disjunctive normal form with next-time
 // obligations), without subsumed terms.
@@ -149,6 +149,9 @@ func (g *tgba) expand(f fid) ([]term, error) {
 				return nil, err
 			}
 			ts = append(ts, kt...)
+			if len(ts) > maxTerms*2 {
+				return nil, fmt.Errorf("formula too large: more than %d terms", maxTerms)
+			}
 		}
 	case fNext:
 		ts = []term{{next: []fid{n.l}}}
@@ -204,7 +207,7 @@ func (g *tgba) expand(f fid) ([]term, error) {
 }
 
 func product(a, b []term) ([]term, error) {
-	if len(a)*len(b) > maxTerms*4 {
+	if len(a)*len(b) > maxTerms*2 {
 		return nil, fmt.Errorf("formula too large: more than %d terms", maxTerms)
 	}
 	var out []term
