@@ -658,7 +658,7 @@ func unquote(s string) string {
 func (p *preprocessor) define(f *ppFile) {
 	sc := &f.sc
 	if sc.atLineEnd() {
-		p.errorf(sc.pos, "expected a macro name after #define")
+		p.errorf(sc.posAt(sc.off), "expected a macro name after #define")
 		return
 	}
 	sc.next()

@@ -569,7 +569,7 @@ func (p *parser) parseChanInit() *ChanInit {
 
 func (p *parser) parseBlock() *Block {
 	b := &Block{Lbrace: p.expect(LBRACE, "")}
-	b.Stmts = p.parseSequence(func(t Token) bool { return t == RBRACE })
+	b.Stmts = p.parseSequence(func(t Token) bool { return t == RBRACE }, "';' or '}'")
 	b.Rbrace = p.expect(RBRACE, "';' or '}'")
 	return b
 }
@@ -577,8 +577,8 @@ func (p *parser) parseBlock() *Block {
 func isOptionEnd(t Token) bool { return t == SEP || t == FI || t == OD }
 
 // parseSequence parses steps separated by ';' or '->' up to a token for
-// which end reports true.
-func (p *parser) parseSequence(end func(Token) bool) []Stmt {
+// which end reports true; expected describes what may follow a step.
+func (p *parser) parseSequence(end func(Token) bool, expected string) []Stmt {
 	if end(p.tok.tok) || p.tok.tok == EOF {
 		p.errorExpected("a statement")
 	}
@@ -594,7 +594,7 @@ func (p *parser) parseSequence(end func(Token) bool) []Stmt {
 			// Spin supplies the missing ';'.
 		default:
 			if !end(p.tok.tok) {
-				p.errorExpected("';', '->' or the end of the sequence")
+				p.errorExpected(expected)
 			}
 		}
 		if end(p.tok.tok) {
@@ -652,12 +652,12 @@ func (p *parser) parseStmt1() Stmt {
 	switch p.tok.tok {
 	case IF:
 		p.next()
-		s := &IfStmt{If: pos, Options: p.parseOptions()}
+		s := &IfStmt{If: pos, Options: p.parseOptions(FI)}
 		s.Fi = p.expect(FI, "'::' or 'fi'")
 		return s
 	case DO:
 		p.next()
-		s := &DoStmt{Do: pos, Options: p.parseOptions()}
+		s := &DoStmt{Do: pos, Options: p.parseOptions(OD)}
 		s.Od = p.expect(OD, "'::' or 'od'")
 		return s
 	case ELSE:
@@ -757,15 +757,16 @@ func (p *parser) parseLabeled() Stmt {
 	return s
 }
 
-func (p *parser) parseOptions() []*Option {
+func (p *parser) parseOptions(closer Token) []*Option {
 	if p.tok.tok != SEP {
 		p.errorExpected("'::'")
 	}
 	var opts []*Option
+	expected := "';', '::' or '" + closer.String() + "'"
 	for p.tok.tok == SEP {
 		o := &Option{Sep: p.tok.pos}
 		p.next()
-		o.Stmts = p.parseSequence(isOptionEnd)
+		o.Stmts = p.parseSequence(isOptionEnd, expected)
 		opts = append(opts, o)
 	}
 	return opts
@@ -799,6 +800,9 @@ func (p *parser) parseFor() Stmt {
 // parseSimpleStmt parses the statements that start with an expression:
 // conditions, assignments, ++ and --, sends and receives.
 func (p *parser) parseSimpleStmt() Stmt {
+	if !startsExpr(p.tok.tok) {
+		p.errorExpected("a statement")
+	}
 	x := p.parseExpr()
 	pos := p.tok.pos
 	switch p.tok.tok {
@@ -835,6 +839,16 @@ func (p *parser) parseSimpleStmt() Stmt {
 		return s
 	}
 	return &ExprStmt{X: x}
+}
+
+// startsExpr reports whether an expression can begin with t.
+func startsExpr(t Token) bool {
+	switch t {
+	case INT, IDENT, TRUE, FALSE, SKIP, LPAREN, SUB, TILDE, NOT, LEN, EMPTY, NEMPTY, FULL, NFULL,
+		ENABLED, PC_VALUE, RUN, TIMEOUT, NP, EVAL, C_EXPR, GET_PRIORITY, SET_PRIORITY:
+		return true
+	}
+	return false
 }
 
 // checkVarRef requires x to be a variable reference (what Spin calls a

@@ -1,0 +1,2 @@
+// error: 2:8: expected a macro name after #define
+#define

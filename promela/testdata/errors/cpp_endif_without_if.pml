@@ -1,0 +1,3 @@
+// error: 3:1: #endif without #if
+byte x;
+#endif

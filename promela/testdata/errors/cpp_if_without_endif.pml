@@ -1,0 +1,3 @@
+// error: 2:1: #if without #endif
+#ifdef X
+byte x;

@@ -1,0 +1,2 @@
+// error: 2:10: cannot find include file "nonexistent.h"
+#include "nonexistent.h"

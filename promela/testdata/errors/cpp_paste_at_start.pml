@@ -1,0 +1,2 @@
+// error: 2:11: '##' cannot begin a macro body
+#define P ## x

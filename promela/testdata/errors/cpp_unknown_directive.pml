@@ -1,0 +1,2 @@
+// error: 2:2: unknown preprocessor directive #frobnicate
+#frobnicate

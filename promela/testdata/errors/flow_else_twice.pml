@@ -1,0 +1,2 @@
+// error: 2:45: else used twice in one if
+active proctype P() { if :: else -> skip :: else -> skip fi }

@@ -1,0 +1,3 @@
+/* an included file with an error */
+byte ok;
+byte bad = = 1;

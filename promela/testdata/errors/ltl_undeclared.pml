@@ -1,0 +1,2 @@
+// error: 2:12: undeclared variable ready
+ltl p { [](ready -> <>done) }

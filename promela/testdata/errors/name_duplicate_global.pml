@@ -1,0 +1,3 @@
+// error: 3:6: x redeclared \(previous declaration as variable at .*:2:6\)
+byte x;
+byte x;

@@ -1,0 +1,2 @@
+// error: 2:7: undeclared mtype fruit
+mtype:fruit f;

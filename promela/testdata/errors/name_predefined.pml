@@ -1,0 +1,2 @@
+// error: 2:6: _pid is a predefined name
+byte _pid;

@@ -1,0 +1,2 @@
+// error: 2:23: undeclared variable y
+active proctype P() { y = 1 }

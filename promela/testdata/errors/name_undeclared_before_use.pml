@@ -1,0 +1,3 @@
+// error: 2:23: undeclared variable g
+active proctype P() { g = 1 }
+int g;

@@ -1,0 +1,3 @@
+// error: 3:27: unexpected character '\$'
+byte x;
+active proctype P() { x = $1 }

@@ -1,0 +1,2 @@
+// error: 2:26: a declaration cannot follow a label
+active proctype P() { L: byte x; skip }

@@ -1,0 +1,4 @@
+// error: 4:1: expected ';', '::' or 'fi', found '}'
+active proctype P() {
+  if :: skip
+}

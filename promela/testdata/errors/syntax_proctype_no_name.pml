@@ -1,0 +1,2 @@
+// error: 2:10: expected a proctype name, found '\('
+proctype () { skip }

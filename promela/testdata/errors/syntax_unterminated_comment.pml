@@ -1,0 +1,3 @@
+// error: 3:1: comment not terminated
+active proctype P() { skip }
+/* this comment never ends

@@ -1,0 +1,2 @@
+// error: 2:30: string not terminated
+active proctype P() { printf("hello) }

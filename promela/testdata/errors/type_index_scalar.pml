@@ -1,0 +1,3 @@
+// error: 3:24: x is not an array
+byte x;
+active proctype P() { x[1] = 2 }

@@ -1,0 +1,2 @@
+// error: 2:10: unsigned u needs a width
+unsigned u;

@@ -1,0 +1,2 @@
+// error: 2:1: c_decl is not supported by ftmc
+c_decl { int y; }

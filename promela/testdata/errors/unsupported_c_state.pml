@@ -1,0 +1,2 @@
+// error: 2:1: c_state is not supported by ftmc
+c_state "int z" "Global"

@@ -1,0 +1,2 @@
+// error: 2:21: priority is not supported by ftmc
+active proctype P() priority 2 { skip }
