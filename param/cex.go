@@ -1,0 +1,274 @@
+package param
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"ftmc/smt"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// maxReplay bounds the single rule firings of a replayed counterexample.
+const maxReplay = 2_000_000
+
+// counterexample reads the solver's model into a schedule, replays it rule
+// by rule on the instance with the same parameters and checks the negated
+// specification on the resulting run before reporting it.
+func (w *worker) counterexample(ctx context.Context, loopLit string) error {
+	p := w.s.p
+	m := p.m
+	var names []string
+	for i := range m.f.Params {
+		names = append(names, paramName(i))
+	}
+	t0 := stateNames("t0")
+	for l := 0; l < m.nloc; l++ {
+		names = append(names, t0.k(l))
+	}
+	for v := 0; v < m.nsh; v++ {
+		names = append(names, t0.x(v))
+	}
+	for _, fr := range w.frames {
+		for _, f := range fr.deltas {
+			names = append(names, f.name)
+		}
+		for _, f := range fr.accs {
+			names = append(names, f.name)
+		}
+	}
+	vals, err := w.solver.Values(names...)
+	if err != nil {
+		return err
+	}
+	val := map[string]int64{}
+	for i, n := range names {
+		x, ok := vals[i].Int64()
+		if !ok {
+			return fmt.Errorf("solver gave a non-integer value for %s", n)
+		}
+		val[n] = x
+	}
+	params := map[string]int64{}
+	pv := make([]int64, len(m.f.Params))
+	for i, d := range m.f.Params {
+		pv[i] = val[paramName(i)]
+		params[d.Name] = pv[i]
+	}
+	k := make([]int64, m.nloc)
+	x := make([]int64, m.nsh)
+	for l := range k {
+		k[l] = val[t0.k(l)]
+	}
+	for v := range x {
+		x[v] = val[t0.x(v)]
+	}
+	cex := &trace.Counterexample{Params: params, LoopStart: -1}
+	cex.Initial = decodeVars(m.f, k, x)
+	sched := schedule{}
+	for _, fr := range w.frames {
+		for _, group := range [][]flow{fr.deltas, fr.accs} {
+			for _, f := range group {
+				if n := val[f.name]; n > 0 {
+					sched = append(sched, firing{rule: f.rule, times: n})
+				}
+			}
+		}
+	}
+	loop := -1
+	if loopLit != "" {
+		// End with a self-loop rule enabled in the last configuration.
+		kk, xx := sched.apply(m, k, x)
+		for _, i := range p.stutters {
+			r := m.rules[i]
+			if kk[r.src] >= 1 && holds(r.r.Guard, pv, kk, xx) {
+				loop = len(sched)
+				sched = append(sched, firing{rule: i, times: 1})
+				break
+			}
+		}
+		if loop < 0 {
+			return fmt.Errorf("internal error: the lasso's loop has no enabled self-loop rule")
+		}
+	}
+	states, err := replay(m, pv, k, x, sched)
+	if err != nil {
+		w.s.noteUnknown("a schema's counterexample did not replay on its instance: " + err.Error())
+		return nil
+	}
+	if !evalLasso(p.lc.form, m, pv, states, loopLit != "") {
+		w.s.noteUnknown("a schema's counterexample does not violate the property when replayed step by step (the formula is outside the exactly decided fragment)")
+		return nil
+	}
+	ck, cx := append([]int64(nil), k...), append([]int64(nil), x...)
+	for i, f := range sched {
+		r := m.rules[f.rule]
+		before := decodeVars(m.f, ck, cx)
+		ck, cx = schedule{f}.apply(m, ck, cx)
+		step := trace.Step{Num: i + 1, Pid: -1, Proc: r.r.Name(), Stmt: r.r.String(), File: m.f.Path, Line: r.r.Pos.Line, Multiplicity: f.times}
+		step.Changes = trace.Diff(before, decodeVars(m.f, ck, cx))
+		if i == loop {
+			cex.LoopStart = i
+			step.Note = "loop: repeats forever"
+		}
+		cex.Steps = append(cex.Steps, step)
+	}
+	cex.Final = decodeVars(m.f, ck, cx)
+	if loopLit != "" {
+		cex.Kind = state_acceptance
+		cex.Message = "lasso: the run ends in a configuration it never leaves"
+	} else {
+		cex.Kind = state_invariant
+		cex.Message = "a configuration that violates the property is reachable"
+	}
+	w.s.report(cex)
+	return nil
+}
+
+type firing struct {
+	rule  int
+	times int64
+}
+
+type schedule []firing
+
+func (s schedule) apply(m *model, k, x []int64) ([]int64, []int64) {
+	k = append([]int64(nil), k...)
+	x = append([]int64(nil), x...)
+	for _, f := range s {
+		r := m.rules[f.rule]
+		k[r.src] -= f.times
+		k[r.dst] += f.times
+		for v, c := range r.inc {
+			x[v] += c * f.times
+		}
+	}
+	return k, x
+}
+
+func decodeVars(f *ta.File, k, x []int64) []trace.Var {
+	var out []trace.Var
+	for l, loc := range f.Locations {
+		out = append(out, trace.Var{Name: loc.Name, Value: strconv.FormatInt(k[l], 10)})
+	}
+	for v, d := range f.Shared {
+		out = append(out, trace.Var{Name: d.Name, Value: strconv.FormatInt(x[v], 10)})
+	}
+	return out
+}
+
+func valuation(pv, k, x []int64) func(ta.Var) int64 {
+	return func(v ta.Var) int64 {
+		switch v.Kind {
+		case ta.Param:
+			return pv[v.Index]
+		case ta.Local:
+			return k[v.Index]
+		case ta.Shared:
+			return x[v.Index]
+		}
+		return 0
+	}
+}
+
+func holds(e ta.Expr, pv, k, x []int64) bool {
+	v, err := ta.Eval(e, valuation(pv, k, x))
+	return err == nil && v != 0
+}
+
+type config struct{ k, x []int64 }
+
+// replay fires the schedule one process at a time, checking the
+// assumptions, the initial conditions, and every guard and counter.
+func replay(m *model, pv, k, x []int64, sched schedule) ([]config, error) {
+	for _, a := range m.f.Assumptions {
+		if !holds(a, pv, k, x) {
+			return nil, fmt.Errorf("the parameters violate the assumption %s", a)
+		}
+	}
+	for _, e := range m.f.Inits {
+		if !holds(e, pv, k, x) {
+			return nil, fmt.Errorf("the initial configuration violates %s", e)
+		}
+	}
+	var total int64
+	for _, f := range sched {
+		total += f.times
+	}
+	if total > maxReplay {
+		return nil, fmt.Errorf("the schedule has %d steps, more than %d", total, maxReplay)
+	}
+	k = append([]int64(nil), k...)
+	x = append([]int64(nil), x...)
+	states := []config{{append([]int64(nil), k...), append([]int64(nil), x...)}}
+	for _, f := range sched {
+		r := m.rules[f.rule]
+		for j := int64(0); j < f.times; j++ {
+			if k[r.src] < 1 {
+				return nil, fmt.Errorf("rule %s fires with no process in %s", r.r.ID, r.r.From)
+			}
+			if !holds(r.r.Guard, pv, k, x) {
+				return nil, fmt.Errorf("rule %s fires while its guard %s is false", r.r.ID, r.r.Guard)
+			}
+			k[r.src]--
+			k[r.dst]++
+			for v, c := range r.inc {
+				x[v] += c
+			}
+			if !r.stutter {
+				states = append(states, config{append([]int64(nil), k...), append([]int64(nil), x...)})
+			}
+		}
+	}
+	return states, nil
+}
+
+// evalLasso evaluates a formula in negation normal form at the start of the
+// run states; with loop, the last state repeats forever, else the run is
+// finite (and the formula has no G).
+func evalLasso(t *tform, m *model, pv []int64, states []config, loop bool) bool {
+	n := len(states)
+	var ev func(t *tform, i int) bool
+	ev = func(t *tform, i int) bool {
+		switch t.op {
+		case 'p':
+			return holds(t.p, pv, states[i].k, states[i].x)
+		case '&':
+			for _, k := range t.kids {
+				if !ev(k, i) {
+					return false
+				}
+			}
+			return true
+		case '|':
+			for _, k := range t.kids {
+				if ev(k, i) {
+					return true
+				}
+			}
+			return false
+		case 'F':
+			for j := i; j < n; j++ {
+				if ev(t.kids[0], j) {
+					return true
+				}
+			}
+			return false
+		case 'G':
+			if !loop {
+				return false
+			}
+			for j := i; j < n; j++ {
+				if !ev(t.kids[0], j) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	return ev(t, 0)
+}
+
+var _ = smt.Sat

@@ -1,0 +1,432 @@
+package param
+
+import (
+	"fmt"
+	"strings"
+
+	"ftmc/smt"
+	"ftmc/ta"
+)
+
+// item is one step of a schema prefix: a milestone (an atom turns true) or
+// a cut point (a witness of the negated specification).
+type item struct {
+	atom int     // milestone atom, or -1
+	cut  *wnode  // cut point, or nil
+	root bool    // the initial segment
+}
+
+func (it item) String() string {
+	switch {
+	case it.root:
+		return "init"
+	case it.cut != nil:
+		return fmt.Sprintf("cut%d", it.cut.id)
+	}
+	return fmt.Sprintf("m%d", it.atom)
+}
+
+// frame is what a prefix of items determines: the context (atoms that are
+// true), the G conditions in force, the witnesses still to place, and the
+// SMT names of the segment's end state and skip flag.
+type frame struct {
+	flipped  []bool
+	active   []*gcond
+	frontier []*wnode
+	end      stateNames
+	skip     string
+	depth    int
+	// the rule variables of this frame: the milestone step, then the
+	// accelerated segment in topological order
+	deltas []flow
+	accs   []flow
+	item   item
+}
+
+type flow struct {
+	rule int
+	name string
+}
+
+// problem is one disjunct of one specification, prepared for encoding.
+type problem struct {
+	m        *model
+	lc       *lcase
+	always   []bool     // atoms true in every configuration
+	implies  [][]int    // implies[a]: atoms that must be true before a
+	gconds   map[*wnode][]*gcond
+	loopGs   []ta.Expr
+	stutters []int
+}
+
+func (p *problem) declareState(st stateNames) []string {
+	var cmds []string
+	for l := 0; l < p.m.nloc; l++ {
+		cmds = append(cmds, smt.DeclareConst(st.k(l), "Int"))
+	}
+	for v := 0; v < p.m.nsh; v++ {
+		cmds = append(cmds, smt.DeclareConst(st.x(v), "Int"))
+	}
+	return cmds
+}
+
+// base declares the parameters and assumptions (level 0 of every solver).
+func (p *problem) base() ([]string, error) {
+	var cmds []string
+	for i := range p.m.f.Params {
+		cmds = append(cmds, smt.DeclareConst(paramName(i), "Int"), "(assert (>= "+paramName(i)+" 0))")
+	}
+	for _, a := range p.m.f.Assumptions {
+		t, err := exprTerm(a, "")
+		if err != nil {
+			return nil, err
+		}
+		cmds = append(cmds, "(assert "+t+")")
+	}
+	return cmds, nil
+}
+
+func assertAll(cmds []string, ts ...string) []string {
+	for _, t := range ts {
+		if t != "true" {
+			cmds = append(cmds, "(assert "+t+")")
+		}
+	}
+	return cmds
+}
+
+// rootFrame encodes the initial configuration and the first segment.
+func (p *problem) rootFrame() (*frame, []string, error) {
+	t0 := stateNames("t0")
+	cmds := p.declareState(t0)
+	for l := 0; l < p.m.nloc; l++ {
+		cmds = assertAll(cmds, smt.App(">=", t0.k(l), "0"))
+	}
+	for v := 0; v < p.m.nsh; v++ {
+		cmds = assertAll(cmds, smt.App(">=", t0.x(v), "0"))
+	}
+	for _, e := range p.m.f.Inits {
+		t, err := exprTerm(e, t0)
+		if err != nil {
+			return nil, nil, err
+		}
+		cmds = assertAll(cmds, t)
+	}
+	for _, e := range p.lc.root.props {
+		t, err := exprTerm(e, t0)
+		if err != nil {
+			return nil, nil, err
+		}
+		cmds = assertAll(cmds, t)
+	}
+	fr := &frame{flipped: append([]bool(nil), p.always...), frontier: p.lc.root.kids, depth: 0, item: item{atom: -1, root: true}}
+	fr.active = append(fr.active, p.gconds[p.lc.root]...)
+	for _, g := range fr.active {
+		t, err := exprTerm(g.expr, t0)
+		if err != nil {
+			return nil, nil, err
+		}
+		cmds = assertAll(cmds, t)
+	}
+	seg, err := p.segment(fr, t0, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return fr, append(cmds, seg...), nil
+}
+
+// child encodes it after the prefix ending in parent.
+func (p *problem) child(parent *frame, it item) (*frame, []string, error) {
+	d := parent.depth + 1
+	fr := &frame{depth: d, flipped: parent.flipped, active: parent.active, frontier: parent.frontier, item: it}
+	var cmds []string
+	start := parent.end
+	if it.cut != nil {
+		// A witness: its conditions hold where the previous segment ended.
+		for _, e := range it.cut.props {
+			t, err := exprTerm(e, start)
+			if err != nil {
+				return nil, nil, err
+			}
+			cmds = assertAll(cmds, t)
+		}
+		fr.frontier = nil
+		for _, w := range parent.frontier {
+			if w != it.cut {
+				fr.frontier = append(fr.frontier, w)
+			}
+		}
+		fr.frontier = append(fr.frontier, it.cut.kids...)
+		if gs := p.gconds[it.cut]; len(gs) > 0 {
+			fr.active = append(append([]*gcond(nil), parent.active...), gs...)
+			for _, g := range gs {
+				t, err := exprTerm(g.expr, start)
+				if err != nil {
+					return nil, nil, err
+				}
+				cmds = assertAll(cmds, t)
+			}
+		}
+	} else {
+		// A milestone: at most one rule fires, enabled in the old context,
+		// and afterwards the atom holds.
+		t := stateNames(fmt.Sprintf("t%d", d))
+		cmds = append(cmds, p.declareState(t)...)
+		var sum []string
+		in := make([][]string, p.m.nloc)
+		out := make([][]string, p.m.nloc)
+		incs := make([][]string, p.m.nsh)
+		for i, r := range p.m.rules {
+			if r.stutter {
+				continue
+			}
+			v, res := evalCtx(r.guard, parent.flipped)
+			if v == 'f' {
+				continue
+			}
+			dv := fmt.Sprintf("d%d_%d", d, i)
+			cmds = append(cmds, smt.DeclareConst(dv, "Int"))
+			cmds = assertAll(cmds, smt.App(">=", dv, "0"), smt.App("<=", dv, "1"), smt.App("<=", dv, start.k(r.src)))
+			if v == 'r' {
+				cmds = assertAll(cmds, smt.Or(smt.App("=", dv, "0"), res))
+			}
+			sum = append(sum, dv)
+			fr.deltas = append(fr.deltas, flow{i, dv})
+			if r.src != r.dst {
+				out[r.src] = append(out[r.src], dv)
+				in[r.dst] = append(in[r.dst], dv)
+			}
+			for v, c := range r.inc {
+				if c != 0 {
+					incs[v] = append(incs[v], mul(c, dv))
+				}
+			}
+		}
+		total := smt.Sum(sum...)
+		cmds = assertAll(cmds, smt.App("<=", total, "1"), smt.App("=>", parent.skip, smt.App("=", total, "0")))
+		cmds = append(cmds, p.effect(start, t, in, out, incs)...)
+		cmds = assertAll(cmds, p.m.atomTerm(it.atom, t))
+		for _, g := range fr.active {
+			gt, err := exprTerm(g.expr, t)
+			if err != nil {
+				return nil, nil, err
+			}
+			cmds = assertAll(cmds, gt)
+		}
+		fl := append([]bool(nil), parent.flipped...)
+		fl[it.atom] = true
+		fr.flipped = fl
+		start = t
+	}
+	seg, err := p.segment(fr, start, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	return fr, append(cmds, seg...), nil
+}
+
+func mul(c int64, v string) string {
+	if c == 1 {
+		return v
+	}
+	return smt.App("*", smt.Int(c), v)
+}
+
+// effect defines the state to from the state from and the flows.
+func (p *problem) effect(from, to stateNames, in, out, incs [][]string) []string {
+	var cmds []string
+	for l := 0; l < p.m.nloc; l++ {
+		rhs := from.k(l)
+		if len(in[l]) > 0 || len(out[l]) > 0 {
+			rhs = smt.App("-", smt.Sum(append([]string{from.k(l)}, in[l]...)...), smt.Sum(out[l]...))
+		}
+		cmds = assertAll(cmds, smt.App("=", to.k(l), rhs))
+	}
+	for v := 0; v < p.m.nsh; v++ {
+		rhs := from.x(v)
+		if len(incs[v]) > 0 {
+			rhs = smt.Sum(append([]string{from.x(v)}, incs[v]...)...)
+		}
+		cmds = assertAll(cmds, smt.App("=", to.x(v), rhs))
+	}
+	return cmds
+}
+
+// segment encodes the accelerated rules of the context fr.flipped from
+// start to a new end state u<d>, with its skip flag.
+func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) {
+	u := stateNames(fmt.Sprintf("u%d", d))
+	skip := fmt.Sprintf("s%d", d)
+	fr.end, fr.skip = u, skip
+	cmds := p.declareState(u)
+	cmds = append(cmds, smt.DeclareConst(skip, "Bool"))
+	// Rules forbidden by G conditions k_l == 0 in this context.
+	forbid := map[int]string{} // location -> condition under which it may be non-empty ("" never)
+	for _, g := range fr.active {
+		for _, c := range g.clauses {
+			if c.general || len(c.zero) != 1 {
+				continue
+			}
+			v, res := evalCtx(c.ctx, fr.flipped)
+			switch v {
+			case 't':
+				continue
+			case 'f':
+				forbid[c.zero[0]] = ""
+			case 'r':
+				if old, ok := forbid[c.zero[0]]; !ok || old != "" {
+					if ok {
+						res = smt.And(old, res)
+					}
+					forbid[c.zero[0]] = res
+				}
+			}
+		}
+	}
+	in := make([][]string, p.m.nloc)
+	out := make([][]string, p.m.nloc)
+	incs := make([][]string, p.m.nsh)
+	var accs []string
+	for _, i := range p.m.order {
+		r := p.m.rules[i]
+		v, res := evalCtx(r.guard, fr.flipped)
+		if v == 'f' {
+			continue
+		}
+		cond := []string{}
+		never := false
+		for _, l := range []int{r.src, r.dst} {
+			if c, ok := forbid[l]; ok {
+				if c == "" {
+					never = true
+				} else {
+					cond = append(cond, c)
+				}
+			}
+		}
+		if never {
+			continue
+		}
+		av := fmt.Sprintf("a%d_%d", d, i)
+		cmds = append(cmds, smt.DeclareConst(av, "Int"))
+		cmds = assertAll(cmds, smt.App(">=", av, "0"))
+		if v == 'r' {
+			cond = append(cond, res)
+		}
+		if len(cond) > 0 {
+			cmds = assertAll(cmds, smt.Or(smt.App("=", av, "0"), smt.And(cond...)))
+		}
+		accs = append(accs, av)
+		fr.accs = append(fr.accs, flow{i, av})
+		out[r.src] = append(out[r.src], av)
+		in[r.dst] = append(in[r.dst], av)
+		for x, c := range r.inc {
+			if c != 0 {
+				incs[x] = append(incs[x], mul(c, av))
+			}
+		}
+	}
+	cmds = append(cmds, p.effect(start, u, in, out, incs)...)
+	for l := 0; l < p.m.nloc; l++ {
+		if len(out[l]) > 0 {
+			cmds = assertAll(cmds, smt.App(">=", u.k(l), "0"))
+		}
+	}
+	if len(accs) > 0 {
+		zeros := make([]string, len(accs))
+		for i, a := range accs {
+			zeros[i] = smt.App("=", a, "0")
+		}
+		cmds = assertAll(cmds, smt.App("=>", skip, smt.And(zeros...)))
+	}
+	var exact []string
+	for a, f := range fr.flipped {
+		if !f {
+			exact = append(exact, smt.Not(p.m.atomTerm(a, u)))
+		}
+	}
+	if len(exact) > 0 {
+		cmds = assertAll(cmds, smt.App("=>", smt.Not(skip), smt.And(exact...)))
+	}
+	for _, g := range fr.active {
+		t, err := exprTerm(g.expr, u)
+		if err != nil {
+			return nil, err
+		}
+		cmds = assertAll(cmds, t)
+	}
+	return cmds, nil
+}
+
+// loopCond says that the lasso can loop forever in the end state of fr: the
+// F G conditions hold there and some self-loop rule is enabled.
+func (p *problem) loopCond(fr *frame) (string, error) {
+	u := fr.end
+	var parts []string
+	for _, e := range p.loopGs {
+		t, err := exprTerm(e, u)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, t)
+	}
+	var en []string
+	for _, i := range p.stutters {
+		r := p.m.rules[i]
+		en = append(en, smt.And(smt.App(">=", u.k(r.src), "1"), p.m.bterm(r.guard, u)))
+	}
+	parts = append(parts, smt.Or(en...))
+	return smt.And(parts...), nil
+}
+
+// exactness reports whether the engine's encoding of the G conditions is
+// exact (then "holds" is a proof); otherwise only violations are trusted.
+func (p *problem) inexact() string {
+	for _, gs := range p.gconds {
+		for _, g := range gs {
+			for _, c := range g.clauses {
+				if c.general {
+					return fmt.Sprintf("the condition [](%s) is outside the fragment the engine decides exactly", g.expr)
+				}
+				if len(c.nonzero) > 0 && !p.closed(c.nonzero, p.zeroLocs(gs)) {
+					names := make([]string, len(c.nonzero))
+					for i, l := range c.nonzero {
+						names[i] = p.m.f.Locations[l].Name
+					}
+					return fmt.Sprintf("the condition [](%s) needs some of %s non-empty, but rules lead into them from elsewhere", g.expr, strings.Join(names, ", "))
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// closed reports whether no moving rule leads into the set X from outside,
+// so that the number of processes in X never grows.
+func (p *problem) closed(X []int, forbidden map[int]bool) bool {
+	in := map[int]bool{}
+	for _, l := range X {
+		in[l] = true
+	}
+	for _, r := range p.m.rules {
+		if !r.stutter && in[r.dst] && !in[r.src] && !forbidden[r.src] && !forbidden[r.dst] {
+			return false
+		}
+	}
+	return true
+}
+
+// zeroLocs are the locations that G conditions in force together with gs
+// keep empty unconditionally (rules touching them never fire).
+func (p *problem) zeroLocs(gs []*gcond) map[int]bool {
+	z := map[int]bool{}
+	all := append(append([]*gcond(nil), p.gconds[p.lc.root]...), gs...)
+	for _, g := range all {
+		for _, c := range g.clauses {
+			if !c.general && len(c.zero) == 1 && c.ctx.op == 'f' {
+				z[c.zero[0]] = true
+			}
+		}
+	}
+	return z
+}

@@ -1,0 +1,598 @@
+package param
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"ftmc/smt"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// Options configure Verify.
+type Options struct {
+	// Solver is "z3" (default) or "cvc5".
+	Solver string
+	// SolverTimeout bounds each query; a query that times out makes the
+	// verdict unknown (unless a violation is found elsewhere).
+	SolverTimeout time.Duration
+	// Jobs is the number of parallel workers, each with a solver process.
+	Jobs int
+	// SplitDepth is the depth of the schema tree down to which nodes are
+	// handed out as separate tasks (0: chosen from Jobs).
+	SplitDepth int
+	// Progress, when set, is called about once a second.
+	Progress func(Progress)
+}
+
+// Progress reports a running verification.
+type Progress struct {
+	Spec    string
+	Schemas int64 // complete schemas checked
+	Nodes   int64 // schema prefixes checked
+	Pruned  int64 // prefixes refuted (their subtrees skipped)
+	Elapsed time.Duration
+}
+
+// SpecResult is the outcome for one specification.
+type SpecResult struct {
+	trace.Result
+	Cases   int   // disjuncts of the negated specification
+	Atoms   int   // threshold atoms (milestones)
+	Schemas int64 // complete schemas checked
+	Nodes   int64 // prefixes checked (SMT queries on the schema tree)
+	Pruned  int64
+	MinLen  int // segments in the shortest and longest complete schema
+	MaxLen  int
+	Queries int64
+	Seconds float64
+}
+
+// Verify checks one specification of f for all parameter values.
+func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res SpecResult) {
+	start := time.Now()
+	res = SpecResult{Result: trace.Result{Property: specName, Verdict: trace.Unknown}}
+	defer func() { res.Seconds = time.Since(start).Seconds() }()
+	spec, ok := f.SpecByName(specName)
+	if !ok {
+		res.Reason = fmt.Sprintf("no specification named %s", specName)
+		return res
+	}
+	lcs, err := specCases(spec.Formula)
+	if err != nil {
+		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
+		return res
+	}
+	res.Cases = len(lcs)
+	var reasons []string
+	verdict := trace.Holds
+	for _, lc := range lcs {
+		st := &stats{}
+		out := verifyCase(ctx, f, specName, lc, opts, st, start)
+		res.Schemas += st.schemas
+		res.Nodes += st.nodes
+		res.Pruned += st.pruned
+		res.Queries += st.queries
+		if st.atoms > res.Atoms {
+			res.Atoms = st.atoms
+		}
+		if st.minLen > 0 && (res.MinLen == 0 || st.minLen < res.MinLen) {
+			res.MinLen = st.minLen
+		}
+		if st.maxLen > res.MaxLen {
+			res.MaxLen = st.maxLen
+		}
+		switch out.verdict {
+		case trace.Violated:
+			res.Verdict = trace.Violated
+			res.Counterexample = out.cex
+			res.Reason = ""
+			if lc.needLoop {
+				res.Kind = state_acceptance
+			} else {
+				res.Kind = state_invariant
+			}
+			return res
+		case trace.Unknown:
+			verdict = trace.Unknown
+			reasons = append(reasons, out.reason)
+		}
+	}
+	res.Verdict = verdict
+	if verdict == trace.Unknown {
+		res.Reason = strings.Join(dedup(reasons), "; ")
+	}
+	return res
+}
+
+// Kinds of violations, as the explicit engines name them.
+const (
+	state_invariant  = "invariant"
+	state_acceptance = "acceptance cycle"
+)
+
+func dedup(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+type stats struct {
+	mu                     sync.Mutex
+	schemas, nodes, pruned int64
+	queries                int64
+	minLen, maxLen         int
+	atoms                  int
+}
+
+func (s *stats) schema(length int) {
+	s.mu.Lock()
+	s.schemas++
+	if s.minLen == 0 || length < s.minLen {
+		s.minLen = length
+	}
+	if length > s.maxLen {
+		s.maxLen = length
+	}
+	s.mu.Unlock()
+}
+
+type caseOutcome struct {
+	verdict trace.Verdict
+	reason  string
+	cex     *trace.Counterexample
+}
+
+// setup prepares the problem of one disjunct: G conditions, atoms that are
+// always true, and the order that implications between atoms force.
+func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, error) {
+	m, err := prepare(f)
+	if err != nil {
+		return nil, err
+	}
+	p := &problem{m: m, lc: lc, gconds: map[*wnode][]*gcond{}, loopGs: lc.loopGs}
+	var walk func(n *wnode) error
+	walk = func(n *wnode) error {
+		for _, g := range n.gs {
+			gc, err := m.prepareG(g)
+			if err != nil {
+				return err
+			}
+			p.gconds[n] = append(p.gconds[n], gc)
+		}
+		for _, k := range n.kids {
+			if err := walk(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(lc.root); err != nil {
+		return nil, err
+	}
+	for i, r := range m.rules {
+		if r.stutter {
+			p.stutters = append(p.stutters, i)
+		}
+	}
+	n := len(m.atoms)
+	p.always = make([]bool, n)
+	p.implies = make([][]int, n)
+	if n == 0 {
+		return p, nil
+	}
+	s, err := newSolver(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	base, err := p.base()
+	if err != nil {
+		return nil, err
+	}
+	s.Send(base...)
+	valid := func(t string) bool {
+		s.Push()
+		s.Assert(smt.Not(t))
+		st, err := s.Check(ctx)
+		s.Pop(1)
+		return err == nil && st == smt.Unsat
+	}
+	for a := range m.atoms {
+		p.always[a] = valid(smt.App("<=", linTerm(m.atoms[a].bound, ""), "0"))
+	}
+	for a := range m.atoms {
+		for b := range m.atoms {
+			if a == b || p.always[a] || p.always[b] {
+				continue
+			}
+			diff := m.atoms[b].shared.Add(m.atoms[a].shared.Scale(-1))
+			ok := true
+			for _, c := range diff.Coef {
+				ok = ok && c >= 0
+			}
+			if !ok || !valid(smt.App(">=", linTerm(m.atoms[a].bound, ""), linTerm(m.atoms[b].bound, ""))) {
+				continue
+			}
+			// a implies b: b turns true no later than a. Between
+			// equivalent atoms only the lower index goes first.
+			rev := m.atoms[a].shared.Add(m.atoms[b].shared.Scale(-1))
+			back := true
+			for _, c := range rev.Coef {
+				back = back && c >= 0
+			}
+			if back && valid(smt.App(">=", linTerm(m.atoms[b].bound, ""), linTerm(m.atoms[a].bound, ""))) && b > a {
+				continue
+			}
+			p.implies[a] = append(p.implies[a], b)
+		}
+	}
+	return p, nil
+}
+
+func newSolver(opts Options) (smt.Solver, error) {
+	return smt.New(smt.Options{Name: opts.Solver, Timeout: opts.SolverTimeout})
+}
+
+// search is the shared state of the workers on one disjunct.
+type search struct {
+	p      *problem
+	opts   Options
+	st     *stats
+	cancel context.CancelFunc
+	base   []string
+
+	mu          sync.Mutex
+	cond        *sync.Cond
+	queue       [][]item
+	outstanding int
+	found       *trace.Counterexample
+	unknown     []string
+	err         error
+	done        bool
+}
+
+func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opts Options, st *stats, start time.Time) caseOutcome {
+	p, err := setup(ctx, f, lc, opts)
+	if err != nil {
+		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
+	}
+	st.atoms = len(p.m.atoms)
+	base, err := p.base()
+	if err != nil {
+		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
+	}
+	jobs := opts.Jobs
+	if jobs < 1 {
+		jobs = 1
+	}
+	if opts.SplitDepth == 0 && jobs > 1 {
+		opts.SplitDepth = 3
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := &search{p: p, opts: opts, st: st, cancel: cancel, base: base}
+	s.cond = sync.NewCond(&s.mu)
+	s.queue = [][]item{nil}
+	s.outstanding = 1
+
+	stopProgress := make(chan struct{})
+	if opts.Progress != nil {
+		go func() {
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-stopProgress:
+					return
+				case <-t.C:
+					st.mu.Lock()
+					pr := Progress{Spec: specName, Schemas: st.schemas, Nodes: st.nodes, Pruned: st.pruned, Elapsed: time.Since(start)}
+					st.mu.Unlock()
+					opts.Progress(pr)
+				}
+			}
+		}()
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < jobs; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.work(cctx)
+		}()
+	}
+	// Wake idle workers when the context ends.
+	go func() {
+		<-cctx.Done()
+		s.mu.Lock()
+		s.done = true
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	}()
+	wg.Wait()
+	close(stopProgress)
+
+	switch {
+	case s.found != nil:
+		return caseOutcome{verdict: trace.Violated, cex: s.found}
+	case s.err != nil:
+		return caseOutcome{verdict: trace.Unknown, reason: s.err.Error()}
+	case ctx.Err() != nil:
+		return caseOutcome{verdict: trace.Unknown, reason: "time limit reached before all schemas were checked"}
+	case len(s.unknown) > 0:
+		return caseOutcome{verdict: trace.Unknown, reason: strings.Join(dedup(s.unknown), "; ")}
+	}
+	if why := p.inexact(); why != "" {
+		return caseOutcome{verdict: trace.Unknown, reason: "no counterexample found, but " + why}
+	}
+	return caseOutcome{verdict: trace.Holds}
+}
+
+func (s *search) take() ([]item, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.queue) == 0 && s.outstanding > 0 && !s.done {
+		s.cond.Wait()
+	}
+	if s.done || len(s.queue) == 0 {
+		return nil, false
+	}
+	t := s.queue[len(s.queue)-1]
+	s.queue = s.queue[:len(s.queue)-1]
+	return t, true
+}
+
+func (s *search) finish(children [][]item) {
+	s.mu.Lock()
+	s.queue = append(s.queue, children...)
+	s.outstanding += len(children) - 1
+	if s.outstanding == 0 {
+		s.done = true
+	}
+	s.cond.Broadcast()
+	s.mu.Unlock()
+}
+
+func (s *search) fail(err error) {
+	s.mu.Lock()
+	if s.err == nil && s.found == nil {
+		s.err = err
+	}
+	s.done = true
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	s.cancel()
+}
+
+func (s *search) report(c *trace.Counterexample) {
+	s.mu.Lock()
+	if s.found == nil {
+		s.found = c
+	}
+	s.done = true
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	s.cancel()
+}
+
+func (s *search) noteUnknown(why string) {
+	s.mu.Lock()
+	s.unknown = append(s.unknown, why)
+	s.mu.Unlock()
+}
+
+// worker owns one solver and the prefix currently asserted in it.
+type worker struct {
+	s      *search
+	solver smt.Solver
+	items  []item   // asserted prefix (after the root)
+	frames []*frame // frames[0] is the root
+}
+
+func (s *search) work(ctx context.Context) {
+	solver, err := newSolver(s.opts)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	defer solver.Close()
+	solver.Send(s.base...)
+	w := &worker{s: s, solver: solver}
+	for {
+		task, ok := s.take()
+		if !ok {
+			return
+		}
+		children, err := w.run(ctx, task)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.fail(err)
+			}
+			s.finish(nil)
+			return
+		}
+		s.finish(children)
+	}
+}
+
+// sync makes the solver hold exactly the prefix task.
+func (w *worker) sync(task []item) error {
+	p := w.s.p
+	common := 0
+	if len(w.frames) > 0 {
+		for common < len(task) && common < len(w.items) && sameItem(task[common], w.items[common]) {
+			common++
+		}
+		// frames has len(items)+1 levels (root first).
+		drop := len(w.items) - common
+		w.solver.Pop(drop)
+		w.items = w.items[:common]
+		w.frames = w.frames[:common+1]
+	} else {
+		w.solver.Push()
+		fr, cmds, err := p.rootFrame()
+		if err != nil {
+			return err
+		}
+		w.solver.Send(cmds...)
+		w.frames = []*frame{fr}
+	}
+	for _, it := range task[common:] {
+		fr, cmds, err := p.child(w.frames[len(w.frames)-1], it)
+		if err != nil {
+			return err
+		}
+		w.solver.Push()
+		w.solver.Send(cmds...)
+		w.frames = append(w.frames, fr)
+		w.items = append(w.items, it)
+	}
+	return nil
+}
+
+func sameItem(a, b item) bool { return a.atom == b.atom && a.cut == b.cut && a.root == b.root }
+
+// run checks the prefix task and explores below it: depth first in this
+// worker, or handing children out as tasks near the root of the tree.
+func (w *worker) run(ctx context.Context, task []item) ([][]item, error) {
+	if err := w.sync(task); err != nil {
+		return nil, err
+	}
+	var out [][]item
+	err := w.explore(ctx, task, &out)
+	return out, err
+}
+
+func (w *worker) check(ctx context.Context, assumptions ...string) (smt.Status, error) {
+	st, err := w.solver.Check(ctx, assumptions...)
+	w.s.st.mu.Lock()
+	w.s.st.queries++
+	w.s.st.mu.Unlock()
+	if err != nil {
+		if ctx.Err() != nil {
+			return smt.Unknown, ctx.Err()
+		}
+		return smt.Unknown, err
+	}
+	return st, nil
+}
+
+// explore handles the node at the end of the asserted prefix.
+func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	s, p := w.s, w.s.p
+	fr := w.frames[len(w.frames)-1]
+	st, err := w.check(ctx)
+	if err != nil {
+		return err
+	}
+	s.st.mu.Lock()
+	s.st.nodes++
+	if st == smt.Unsat {
+		s.st.pruned++
+	}
+	s.st.mu.Unlock()
+	length := len(prefix) + 1
+	if !p.lc.needLoop && len(fr.frontier) == 0 {
+		s.st.schema(length) // a complete reachability schema
+	}
+	switch st {
+	case smt.Unsat:
+		return nil
+	case smt.Unknown:
+		s.noteUnknown(w.solver.Reason())
+		return nil
+	}
+	if len(fr.frontier) == 0 {
+		if !p.lc.needLoop {
+			// Every witness is placed: this run violates the property.
+			return w.counterexample(ctx, "")
+		}
+		s.st.schema(length)
+		cond, err := p.loopCond(fr)
+		if err != nil {
+			return err
+		}
+		lit := fmt.Sprintf("loop%d", fr.depth)
+		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" "+cond+"))")
+		st, err := w.check(ctx, lit)
+		if err != nil {
+			return err
+		}
+		switch st {
+		case smt.Sat:
+			return w.counterexample(ctx, lit)
+		case smt.Unknown:
+			s.noteUnknown(w.solver.Reason())
+		}
+	}
+	children := w.children(fr)
+	for _, it := range children {
+		next := append(append([]item(nil), prefix...), it)
+		if len(prefix) < s.opts.SplitDepth {
+			*out = append(*out, next)
+			continue
+		}
+		if err := w.sync(next); err != nil {
+			return err
+		}
+		if err := w.explore(ctx, next, out); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// children lists the items that may follow: the witnesses whose parent is
+// placed, and the atoms whose implied atoms are already true.
+func (w *worker) children(fr *frame) []item {
+	p := w.s.p
+	var out []item
+	for _, c := range fr.frontier {
+		out = append(out, item{atom: -1, cut: c})
+	}
+	for a := range p.m.atoms {
+		if fr.flipped[a] {
+			continue
+		}
+		ok := true
+		for _, b := range p.implies[a] {
+			ok = ok && fr.flipped[b]
+		}
+		if ok {
+			out = append(out, item{atom: a})
+		}
+	}
+	return out
+}
+
+// Describe summarises the threshold atoms of a specification's engine
+// problem, for -v output.
+func Describe(f *ta.File) ([]string, error) {
+	m, err := prepare(f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(m.atoms))
+	for i, a := range m.atoms {
+		out[i] = a.text
+	}
+	sort.Strings(out)
+	return out, nil
+}
