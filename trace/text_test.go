@@ -1,0 +1,130 @@
+package trace
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func sampleReport() *Report {
+	return &Report{
+		Model: "phil.pml",
+		Verdicts: []Result{{
+			Property: "safety", Verdict: Violated, Kind: "assertion",
+			Counterexample: &Counterexample{
+				Kind: "assertion", Message: "assertion violated (x == 1)",
+				Initial: []Var{{"x", "0"}, {"q", "[]"}},
+				Steps: []Step{
+					{Num: 1, Pid: 0, Proc: "P", File: "phil.pml", Line: 4, Stmt: "q!ping,1",
+						Events:  []Event{{Type: "send", Chan: "q", Msg: "ping,1", Partner: 1}},
+						Changes: []Var{{"q", "[ping,1]"}}},
+					{Num: 2, Pid: 1, Proc: "Q", File: "phil.pml", Line: 9, Stmt: "x = 2", Changes: []Var{{"x", "2"}}},
+					{Num: 3, Pid: 1, Proc: "Q", File: "phil.pml", Line: 10, Stmt: "assert(x == 1)", Note: "assertion violated (x == 1)"},
+				},
+				LoopStart: -1,
+				Final:     []Var{{"x", "2"}, {"q", "[ping,1]"}},
+			},
+		}},
+		Stats: Stats{States: 1234, Matched: 56, Transitions: 1289, Depth: 17, VectorBytes: 40,
+			StoreBytes: 65536, BytesPerState: 53.1, MemoryBytes: 9 << 20, Seconds: 0.25, StatesPerSec: 4936},
+	}
+}
+
+func TestWriteText(t *testing.T) {
+	var b bytes.Buffer
+	WriteText(&b, sampleReport())
+	out := b.String()
+	for _, want := range []string{
+		"State-vector 40 byte, depth reached 17 (search not completed)\n",
+		"        1234 states, stored\n",
+		"          56 states, matched\n",
+		"        1289 transitions (= stored+matched)\n",
+		"       0.066 state store (53.1 bytes per state)\n",
+		"       9.437 total memory usage\n",
+		"elapsed time 0.25 seconds, 4936 states/second\n",
+		"safety: violated (assertion)\n",
+		"counterexample: assertion: assertion violated (x == 1) (3 steps)\ninitial state:\n\tx = 0\n\tq = []\n",
+		"  1: P(0) phil.pml:4 [q!ping,1]\n\tq!ping,1 (to pid 1)\n\tq = [ping,1]\n",
+		"  3: Q(1) phil.pml:10 [assert(x == 1)]\n\t=> assertion violated (x == 1)\nfinal state:\n\tx = 2\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	// The verdict comes after the statistics and before the counterexample.
+	if s, v, c := strings.Index(out, "states, stored"), strings.Index(out, "safety: violated"), strings.Index(out, "counterexample:"); !(s < v && v < c) {
+		t.Errorf("order: stats %d, verdict %d, counterexample %d", s, v, c)
+	}
+}
+
+func TestWriteLasso(t *testing.T) {
+	c := &Counterexample{Kind: "acceptance cycle", LoopStart: 1, Steps: []Step{
+		{Num: 1, Pid: -1, Proc: "r1", Multiplicity: 3}, {Num: 2, Pid: 2, Proc: "p"}, {Num: 3, Pid: 2, Proc: "p"}},
+		Params: map[string]int64{"n": 4, "f": 1}}
+	var b bytes.Buffer
+	WriteCounterexample(&b, c)
+	want := "counterexample: acceptance cycle (3 steps)\nparameters: f=1, n=4\n  1: r1 x 3\n<<<<< START OF CYCLE >>>>>\n  2: p(2)\n  3: p(2)\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestStatsOfOtherEngines(t *testing.T) {
+	var b bytes.Buffer
+	WriteStats(&b, &Stats{Seconds: 1.5, Complete: true, Extra: []Figure{{"schemas", 12}, {"SMT calls", 340}}})
+	want := "          12 schemas\n         340 SMT calls\nelapsed time 1.5 seconds\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestReportRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	rep := sampleReport()
+	if err := WriteJSON(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseReport("r.json", b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var t1, t2 bytes.Buffer
+	WriteText(&t1, rep)
+	WriteText(&t2, got)
+	if t1.String() != t2.String() {
+		t.Errorf("round trip changed the report:\n%s\n---\n%s", t1.String(), t2.String())
+	}
+}
+
+func TestParseReportErrors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"{\n  \"verdicts\": [\n    {\"verdict\": 3}]}", "r.json:3:17: "},
+		{"{\n  \"model\": \"m\",\n  oops}", "r.json:3:3: "},
+		{"{\"model\": \"m\"}", "r.json:1:1: expected an ftmc report with \"verdicts\""},
+		{"", "r.json:1:1: "},
+		{"{\"verdicts\": [], \"bogus\": 1}", "r.json: expected an ftmc report (JSON): "},
+	} {
+		_, err := ParseReport("r.json", []byte(c.in))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("ParseReport(%q) = %v, want prefix %q", c.in, err, c.want)
+		}
+	}
+}
+
+func FuzzParseReport(f *testing.F) {
+	var b bytes.Buffer
+	WriteJSON(&b, sampleReport())
+	f.Add(b.Bytes())
+	f.Add([]byte(`{"verdicts":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rep, err := ParseReport("f.json", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.json:") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		var out bytes.Buffer
+		WriteText(&out, rep)
+	})
+}
