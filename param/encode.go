@@ -11,9 +11,9 @@ import (
 // item is one step of a schema prefix: a milestone (an atom turns true) or
 // a cut point (a witness of the negated specification).
 type item struct {
-	atom int     // milestone atom, or -1
-	cut  *wnode  // cut point, or nil
-	root bool    // the initial segment
+	atom int    // milestone atom, or -1
+	cut  *wnode // cut point, or nil
+	root bool   // the initial segment
 }
 
 func (it item) String() string {
@@ -52,8 +52,8 @@ type flow struct {
 type problem struct {
 	m        *model
 	lc       *lcase
-	always   []bool     // atoms true in every configuration
-	implies  [][]int    // implies[a]: atoms that must be true before a
+	always   []bool  // atoms true in every configuration
+	implies  [][]int // implies[a]: atoms that must be true before a
 	gconds   map[*wnode][]*gcond
 	loopGs   []ta.Expr
 	stutters []int
