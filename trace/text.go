@@ -95,7 +95,11 @@ func WriteCounterexample(w io.Writer, c *Counterexample) {
 	if c.Message != "" && c.Message != c.Kind {
 		fmt.Fprintf(w, ": %s", c.Message)
 	}
-	fmt.Fprintf(w, " (%d steps)\n", len(c.Steps))
+	plural := "s"
+	if len(c.Steps) == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(w, " (%d step%s)\n", len(c.Steps), plural)
 	if len(c.Params) > 0 {
 		fmt.Fprintf(w, "parameters: %s\n", formatParams(c.Params))
 	}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"ftmc/explore"
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// explicitOptions are the flags of every explicit-state search, whatever the
+// front end (Promela, threshold-automaton instances, ...).
+type explicitOptions struct {
+	bfs, dfs bool
+	limits   limits
+	depth    int
+	json     bool
+	trail    string
+	quiet    bool
+}
+
+func (o *explicitOptions) register(fs *flag.FlagSet) {
+	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search: shortest counterexamples (the default)")
+	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search, as Spin's pan")
+	o.limits.register(fs)
+	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep; the verdict is then unknown unless a violation is found (0: no bound)")
+	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+	fs.StringVar(&o.trail, "trail", "", "also save the report with its counterexample as JSON in `FILE` (ftmc trace reads it)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only the verdict lines")
+}
+
+// searchOptions checks the flags and turns them into the engine's options.
+func (o *explicitOptions) searchOptions() (explore.Options, error) {
+	var so explore.Options
+	if o.bfs && o.dfs {
+		return so, fmt.Errorf("--bfs and --dfs exclude each other")
+	}
+	if o.dfs {
+		so.Order = explore.DepthFirst
+	}
+	if o.limits.time < 0 || o.limits.memory < 0 || o.depth < 0 {
+		return so, fmt.Errorf("--time, --memory and --depth must not be negative")
+	}
+	so.TimeLimit = o.limits.time
+	so.MemoryLimit = int64(o.limits.memory)
+	so.MaxDepth = o.depth
+	return so, nil
+}
+
+// runExplicit searches the states of m, prints the report (statistics, the
+// verdict line, the counterexample; or JSON) and returns the exit code. rep
+// carries what the caller knows about the run (model, defines, parameters);
+// runExplicit fills in the engine, verdicts and statistics.
+func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report) int {
+	so, err := opts.searchOptions()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return trace.ExitUsage
+	}
+	if opts.limits.jobs > 1 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the parallel search is not there yet; one worker searched", opts.limits.jobs))
+	}
+	var bar *progressLine
+	if e.terminal && !opts.quiet && !opts.json {
+		bar = &progressLine{w: e.stderr}
+		so.Progress = bar.draw
+	}
+	res, st, err := explore.Run(e.ctx, m, so)
+	bar.clear()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return trace.ExitUsage
+	}
+	rep.Engine = "explicit " + map[explore.Order]string{explore.BreadthFirst: "bfs", explore.DepthFirst: "dfs"}[so.Order]
+	rep.Verdicts = append(rep.Verdicts, res)
+	rep.Stats = st
+	code := trace.ExitCode(rep.Verdicts)
+	if opts.trail != "" {
+		if err := writeTrail(opts.trail, rep); err != nil {
+			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+			code = trace.ExitUsage
+		}
+	}
+	switch {
+	case opts.json:
+		if err := writeJSON(e.stdout, rep); err != nil {
+			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+			return trace.ExitUsage
+		}
+	case opts.quiet:
+		writeVerdicts(e.stdout, rep.Verdicts)
+	default:
+		trace.WriteText(e.stdout, rep)
+	}
+	return code
+}
+
+func writeTrail(path string, rep *trace.Report) error {
+	var b bytes.Buffer
+	if err := trace.WriteJSON(&b, rep); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// progressLine draws the search's progress on one terminal line, redrawn in
+// place about once a second.
+type progressLine struct {
+	w     io.Writer
+	drawn bool
+}
+
+func (p *progressLine) draw(pr explore.Progress) {
+	fmt.Fprintf(p.w, "\r\033[K%s states  %s/s  depth %d  queue %s  memory %s  %s",
+		count(pr.States), count(int64(pr.StatesPerSec)), pr.Depth, count(pr.Queue),
+		explore.FormatBytes(pr.MemoryBytes), pr.Elapsed.Round(time.Second))
+	p.drawn = true
+}
+
+func (p *progressLine) clear() {
+	if p != nil && p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+// count writes a number as 1234, 12.3k, 4.56M.
+func count(n int64) string {
+	switch {
+	case n < 10_000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	case n < 1_000_000_000:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.2fG", float64(n)/1e9)
+}

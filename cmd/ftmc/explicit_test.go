@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// tokenRing is a test model: n nodes pass a token; the node holding it may
+// also stop, after which nothing moves. With stopOK the stopped state is a
+// valid end; without, it is a deadlock, reached in one step.
+type tokenRing struct {
+	n      int
+	stopOK bool
+	buf    [2]byte
+}
+
+func (r *tokenRing) Name() string                    { return "ring.go" }
+func (r *tokenRing) Initial(emit func([]byte)) error { emit([]byte{0, 0}); return nil }
+func (r *tokenRing) ValidEnd([]byte) bool            { return r.stopOK }
+func (r *tokenRing) Fork() state.Model               { q := *r; return &q }
+
+func (r *tokenRing) Next(s []byte, sink state.Sink) {
+	if s[1] == 1 {
+		return
+	}
+	r.buf = [2]byte{byte((int(s[0]) + 1) % r.n), 0}
+	sink.Succ(state.Trans{Proc: int32(s[0]), ID: 0}, r.buf[:])
+	r.buf = [2]byte{s[0], 1}
+	sink.Succ(state.Trans{Proc: int32(s[0]), ID: 1}, r.buf[:])
+}
+
+func (r *tokenRing) Explain(t state.Trans, from, to []byte) trace.Step {
+	return trace.Step{Pid: int(t.Proc), Proc: "node", File: "ring.pml", Line: 3 + int(t.ID), Stmt: [...]string{"pass", "stop"}[t.ID]}
+}
+
+func (r *tokenRing) Decode(s []byte) []trace.Var {
+	return []trace.Var{{Name: "token", Value: strconv.Itoa(int(s[0]))}, {Name: "stopped", Value: strconv.Itoa(int(s[1]))}}
+}
+
+func runExplicitArgs(t *testing.T, m state.Model, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{ctx: context.Background(), stdout: &out, stderr: &errb}
+	var opts explicitOptions
+	fs := newFlags("check", &errb)
+	opts.register(fs)
+	if _, err := parseArgs(fs, args); err != nil {
+		t.Fatal(err)
+	}
+	code := runExplicit(e, m, opts, &trace.Report{Model: m.Name()})
+	return code, out.String(), errb.String()
+}
+
+func TestRunExplicitText(t *testing.T) {
+	code, out, _ := runExplicitArgs(t, &tokenRing{n: 3})
+	if code != trace.ExitViolated {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{
+		"State-vector 2 byte, depth reached 1",
+		"safety: violated (invalid end state)\n",
+		"counterexample: invalid end state (1 step)\ninitial state:\n\ttoken = 0\n\tstopped = 0\n  1: node(0) ring.pml:4 [stop]\n\tstopped = 1\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+}
+
+func TestRunExplicitHolds(t *testing.T) {
+	for _, order := range []string{"--bfs", "--dfs"} {
+		code, out, _ := runExplicitArgs(t, &tokenRing{n: 4, stopOK: true}, order, "--quiet")
+		if code != trace.ExitHolds || out != "safety: holds\n" {
+			t.Errorf("%s: exit %d, output %q", order, code, out)
+		}
+	}
+}
+
+func TestRunExplicitJSONAndTrail(t *testing.T) {
+	trail := filepath.Join(t.TempDir(), "r.json")
+	code, out, _ := runExplicitArgs(t, &tokenRing{n: 5}, "--json", "--dfs", "--trail", trail)
+	if code != trace.ExitViolated {
+		t.Fatalf("exit %d", code)
+	}
+	var rep trace.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, out)
+	}
+	if rep.Engine != "explicit dfs" || len(rep.Verdicts) != 1 || rep.Verdicts[0].Counterexample == nil || rep.Stats.States < 1 {
+		t.Errorf("report %+v", rep)
+	}
+	data, err := os.ReadFile(trail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := trace.ParseReport(trail, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saved.Verdicts[0].Counterexample.Kind != state.KindInvalidEnd {
+		t.Errorf("trail %+v", saved.Verdicts[0])
+	}
+}
+
+func TestRunExplicitUsage(t *testing.T) {
+	code, _, errs := runExplicitArgs(t, &tokenRing{n: 3}, "--bfs", "--dfs")
+	if code != trace.ExitUsage || !strings.Contains(errs, "--bfs and --dfs exclude each other") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestRunExplicitDepthLimitIsUnknown(t *testing.T) {
+	code, out, _ := runExplicitArgs(t, &tokenRing{n: 50, stopOK: true}, "--depth", "10", "--quiet")
+	if code != trace.ExitUnknown || !strings.HasPrefix(out, "safety: unknown: depth limit 10 reached") {
+		t.Errorf("exit %d, output %q", code, out)
+	}
+}
