@@ -106,7 +106,7 @@ func (w *worker) counterexample(ctx context.Context, loopLit string) error {
 		r := m.rules[f.rule]
 		before := decodeVars(m.f, ck, cx)
 		ck, cx = schedule{f}.apply(m, ck, cx)
-		step := trace.Step{Num: i + 1, Pid: -1, Proc: r.r.Name(), Stmt: r.r.String(), File: m.f.Path, Line: r.r.Pos.Line, Multiplicity: f.times}
+		step := trace.Step{Num: i + 1, Pid: -1, Proc: r.r.Name(), Stmt: r.r.Short(), File: m.f.Path, Line: r.r.Pos.Line, Multiplicity: f.times}
 		step.Changes = trace.Diff(before, decodeVars(m.f, ck, cx))
 		if i == loop {
 			cex.LoopStart = i

@@ -238,3 +238,6 @@ func (r *Rule) String() string {
 	}
 	return b.String()
 }
+
+// Short is "from -> to", the rule as schedules show it.
+func (r *Rule) Short() string { return r.From + " -> " + r.To }

@@ -1,9 +1,134 @@
 package main
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
 
-// verifyTA verifies a threshold automaton for all parameter values.
+	"ftmc/param"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// verifyTA verifies the specifications of a threshold automaton for all
+// parameter values that satisfy its assumptions (the schema engine).
 func verifyTA(e *env, args []string) int {
-	fmt.Fprintln(e.stderr, "ftmc verify: threshold automata are not supported yet")
-	return 2
+	fs := newFlags("verify", e.stderr)
+	var lim limits
+	lim.register(fs)
+	jsonOut := fs.Bool("json", false, "print the report as JSON")
+	solver := fs.String("solver", "z3", "SMT solver: z3 or cvc5")
+	solverTimeout := fs.Duration("solver-timeout", 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
+	fs.String("lang", "ta", "model language (ta)")
+	quiet := fs.Bool("q", false, "print only the verdict lines")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D]")
+		return 2
+	}
+	if *solver != "z3" && *solver != "cvc5" {
+		fmt.Fprintf(e.stderr, "ftmc verify: --solver %s: expected z3 or cvc5\n", *solver)
+		return 2
+	}
+	path := pos[0]
+	f, err := ta.ParseFile(path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
+	specs := pos[1:]
+	if len(specs) == 0 || len(specs) == 1 && specs[0] == "all" {
+		specs = nil
+		for _, s := range f.Specs {
+			specs = append(specs, s.Name)
+		}
+	}
+	if len(specs) == 0 {
+		fmt.Fprintf(e.stderr, "ftmc verify: %s has no specifications\n", path)
+		return 2
+	}
+	for _, s := range specs {
+		if _, ok := f.SpecByName(s); !ok {
+			var names []string
+			for _, sp := range f.Specs {
+				names = append(names, sp.Name)
+			}
+			fmt.Fprintf(e.stderr, "ftmc verify: %s has no specification %q (it has: %s)\n", path, s, strings.Join(names, ", "))
+			return 2
+		}
+	}
+	ctx := e.ctx
+	if lim.time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, lim.time)
+		defer cancel()
+	}
+	opts := param.Options{Solver: *solver, SolverTimeout: *solverTimeout, Jobs: lim.jobs}
+	if e.terminal && !*quiet {
+		opts.Progress = func(p param.Progress) {
+			fmt.Fprintf(e.stderr, "\r%s: %d schemas, %d prefixes (%d pruned), %.0fs   ", p.Spec, p.Schemas, p.Nodes, p.Pruned, p.Elapsed.Seconds())
+		}
+	}
+	start := time.Now()
+	rep := &trace.Report{Model: path, Engine: "schema (SMT, " + *solver + ")"}
+	if !*jsonOut && !*quiet {
+		fmt.Fprintf(e.stdout, "ftmc verify %s: %d locations, %d rules, parameters %s\n", path, len(f.Locations), len(f.Rules), strings.Join(ta.Names(f.Params), ", "))
+	}
+	var schemas, nodes, queries int64
+	for _, s := range specs {
+		r := param.Verify(ctx, f, s, opts)
+		if opts.Progress != nil {
+			fmt.Fprint(e.stderr, "\r\033[K")
+		}
+		schemas += r.Schemas
+		nodes += r.Nodes
+		queries += r.Queries
+		r.Result.Stats = &trace.Stats{Seconds: r.Seconds, Complete: r.Verdict != trace.Unknown, Extra: []trace.Figure{
+			{Name: "schemas", Value: float64(r.Schemas)},
+			{Name: "min_length", Value: float64(r.MinLen)},
+			{Name: "max_length", Value: float64(r.MaxLen)},
+			{Name: "prefixes", Value: float64(r.Nodes)},
+			{Name: "pruned", Value: float64(r.Pruned)},
+			{Name: "atoms", Value: float64(r.Atoms)},
+			{Name: "smt_queries", Value: float64(r.Queries)},
+		}}
+		rep.Verdicts = append(rep.Verdicts, r.Result)
+		if *jsonOut || *quiet {
+			continue
+		}
+		fmt.Fprintf(e.stdout, "%s: nschemas = %d, min length = %d, max length = %d (%d thresholds, %d prefixes checked, %d pruned, %.2fs)\n",
+			s, r.Schemas, r.MinLen, r.MaxLen, r.Atoms, r.Nodes, r.Pruned, r.Seconds)
+		switch r.Verdict {
+		case trace.Holds:
+			fmt.Fprintf(e.stdout, "> Spec %s holds\n", s)
+		case trace.Violated:
+			fmt.Fprintf(e.stdout, "> counterexample for %s found\n", s)
+			trace.WriteCounterexample(e.stdout, r.Counterexample)
+		default:
+			fmt.Fprintf(e.stdout, "> Spec %s unknown: %s\n", s, r.Reason)
+		}
+	}
+	rep.Stats = trace.Stats{Seconds: time.Since(start).Seconds(), Complete: trace.ExitCode(rep.Verdicts) != trace.ExitUnknown, Extra: []trace.Figure{
+		{Name: "schemas", Value: float64(schemas)},
+		{Name: "prefixes", Value: float64(nodes)},
+		{Name: "smt_queries", Value: float64(queries)},
+	}}
+	if *jsonOut {
+		if err := writeJSON(e.stdout, rep); err != nil {
+			fmt.Fprintln(e.stderr, "ftmc verify:", err)
+			return 2
+		}
+	} else {
+		writeVerdicts(e.stdout, rep.Verdicts)
+	}
+	return trace.ExitCode(rep.Verdicts)
 }
