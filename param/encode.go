@@ -382,6 +382,13 @@ func (p *problem) loopCond(fr *frame) (string, error) {
 // exactness reports whether the engine's encoding of the G conditions is
 // exact (then "holds" is a proof); otherwise only violations are trusted.
 func (p *problem) inexact() string {
+	if p.lc.needLoop {
+		for _, r := range p.m.rules {
+			if r.src == r.dst && !r.stutter {
+				return fmt.Sprintf("rule %s is a self-loop that increments shared variables, so infinite runs need not end in a fixed configuration", r.r.ID)
+			}
+		}
+	}
 	for _, gs := range p.gconds {
 		for _, g := range gs {
 			for _, c := range g.clauses {

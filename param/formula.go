@@ -90,7 +90,7 @@ type lcase struct {
 }
 
 type conj struct {
-	op   byte // 'p', 'F', 'G'
+	op   byte // 'p', 'F', 'G', 'L' (holds in the lasso's repeated configuration)
 	p    ta.Expr
 	kid  []conj // F: the witness's conjuncts
 	form *tform
@@ -174,7 +174,13 @@ func gcases(t *tform) ([][]conj, error) {
 		}
 		return out, nil
 	case 'F':
-		return nil, fmt.Errorf("G F (infinitely often) in the negated specification is outside the supported LTL(F,G) fragment")
+		// G F q: every infinite run of an acyclic automaton ends in one
+		// configuration that self-loops repeat, so q holds infinitely
+		// often exactly when it holds in that configuration.
+		if k := t.kids[0]; k.op == 'p' {
+			return [][]conj{{{op: 'L', p: k.p, form: &tform{op: 'G', kids: []*tform{t}}}}}, nil
+		}
+		return nil, fmt.Errorf("G F over a temporal formula is outside the supported LTL(F,G) fragment")
 	}
 	return nil, fmt.Errorf("G over a disjunction of temporal formulas is outside the supported LTL(F,G) fragment")
 }
@@ -219,6 +225,8 @@ func (lc *lcase) node(c []conj, root bool) *wnode {
 			n.props = append(n.props, x.p)
 		case 'G':
 			n.gs = append(n.gs, x.p)
+		case 'L':
+			lc.loopGs = append(lc.loopGs, x.p)
 		case 'F':
 			k := lc.node(x.kid, false)
 			switch {
