@@ -23,6 +23,7 @@ type scanner struct {
 	space       bool  // white space or a comment precedes the token
 	lineStart   bool  // the token is the first on its line
 	newlineSeen bool  // a newline was crossed since the last token
+	spaceSeen   bool  // white space was skipped since the last token (by atLineEnd)
 }
 
 func (s *scanner) init(file *string, src []byte, errh func(Pos, string)) {
@@ -121,9 +122,9 @@ func (s *scanner) continuation() bool {
 // next scans the next token.
 func (s *scanner) next() {
 	s.newlineSeen = s.newlineSeen || s.off == 0
-	s.space = s.skipSpace(false)
+	s.space = s.skipSpace(false) || s.spaceSeen
 	s.lineStart = s.newlineSeen
-	s.newlineSeen = false
+	s.newlineSeen, s.spaceSeen = false, false
 	s.start = s.off
 	s.pos = s.posAt(s.off)
 	s.val = 0
@@ -366,7 +367,9 @@ func (s *scanner) text() []byte { return s.src[s.start:s.end] }
 // atLineEnd skips white space and comments up to the end of the current
 // line and reports whether the line ends there (or the file does).
 func (s *scanner) atLineEnd() bool {
-	s.skipSpace(true)
+	if s.skipSpace(true) {
+		s.spaceSeen = true
+	}
 	return s.off >= len(s.src) || s.src[s.off] == '\n'
 }
 
