@@ -74,7 +74,7 @@ func TestPreprocess(t *testing.T) {
 // included files in their own file.
 func TestPreprocessPositions(t *testing.T) {
 	files := map[string]string{
-		"dir/main.pml": "#define TWO 1 + 1\n#define ID(x) x\n#include \"sub/inc.h\"\nint a = TWO;\nint b = ID(\n  zz);\n#line 50\nint c;\n",
+		"dir/main.pml":  "#define TWO 1 + 1\n#define ID(x) x\n#include \"sub/inc.h\"\nint a = TWO;\nint b = ID(\n  zz);\n#line 50\nint c;\n",
 		"dir/sub/inc.h": "/* header */\n  int inc;\n",
 	}
 	opts := Options{ReadFile: memFiles(files)}
