@@ -1,0 +1,277 @@
+package param
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"ftmc/explore"
+	"ftmc/internal/expect"
+	"ftmc/internal/testenv"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// smallParams lists up to max parameter valuations that satisfy the
+// assumptions, smallest sum first, with every value at most bound.
+func smallParams(t *testing.T, f *ta.File, bound int64, max int) []map[string]int64 {
+	t.Helper()
+	names := ta.Names(f.Params)
+	var all []map[string]int64
+	vals := make([]int64, len(names))
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(names) {
+			m := map[string]int64{}
+			for j, n := range names {
+				m[n] = vals[j]
+			}
+			if _, err := ta.NewInstance(f, m, ta.InstanceOptions{}); err == nil {
+				all = append(all, m)
+			}
+			return
+		}
+		for v := int64(0); v <= bound; v++ {
+			vals[i] = v
+			rec(i + 1)
+		}
+	}
+	rec(0)
+	sum := func(m map[string]int64) (s int64) {
+		for _, v := range m {
+			s += v
+		}
+		return
+	}
+	sort.SliceStable(all, func(i, j int) bool { return sum(all[i]) < sum(all[j]) })
+	if len(all) > max {
+		all = all[:max]
+	}
+	return all
+}
+
+// crossCheck compares a parameterized verdict with explicit searches of
+// small instances: a property that holds must hold on each of them, and a
+// counterexample's own instance must violate the property.
+func crossCheck(t *testing.T, f *ta.File, spec string, r SpecResult, bound int64, count int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	switch r.Verdict {
+	case trace.Holds:
+		for _, p := range smallParams(t, f, bound, count) {
+			e, _ := Explicit(ctx, f, spec, p, 2_000_000)
+			if e.Verdict == trace.Violated {
+				t.Errorf("%s: the schema engine says holds, but the instance %v violates it", spec, p)
+			}
+		}
+		// Safety properties also go through the project's explicit engine.
+		s, _ := f.SpecByName(spec)
+		if init, bad, ok := SafetyShape(s.Formula); ok {
+			for _, p := range smallParams(t, f, bound, 2) {
+				in, err := ta.NewInstance(f, p, ta.InstanceOptions{Init: init, Bad: bad, BadName: spec})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, _, err := explore.Run(ctx, in, explore.Options{Property: spec})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Verdict == trace.Violated {
+					t.Errorf("%s: explore finds a violation on the instance %v", spec, p)
+				}
+			}
+		}
+	case trace.Violated:
+		c := r.Counterexample
+		if c == nil || len(c.Params) != len(f.Params) {
+			t.Fatalf("%s: violation without a counterexample with parameters", spec)
+		}
+		if _, err := ta.NewInstance(f, c.Params, ta.InstanceOptions{}); err != nil {
+			t.Errorf("%s: the counterexample's parameters %v violate the assumptions: %v", spec, c.Params, err)
+		}
+		var sum int64
+		for _, v := range c.Params {
+			sum += v
+		}
+		if sum <= 16 {
+			e, _ := Explicit(ctx, f, spec, c.Params, 2_000_000)
+			if e.Verdict != trace.Violated {
+				t.Errorf("%s: the counterexample's instance %v does not violate it explicitly (%s %s)", spec, c.Params, e.Verdict, e.Reason)
+			}
+		}
+	}
+}
+
+func parse(t *testing.T, path string) *ta.File {
+	t.Helper()
+	f, err := ta.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestExamples runs every threshold automaton under examples/threshold with
+// the verdicts its header expects, and cross-checks them on instances.
+func TestExamples(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	files, _ := filepath.Glob(filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "*.ta"))
+	if len(files) == 0 {
+		t.Fatal("no examples found")
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			f := parse(t, path)
+			src, _ := os.ReadFile(path)
+			runs, err := expect.Parse(strings.NewReader(string(src)), "verify")
+			if err != nil || len(runs) == 0 {
+				t.Fatalf("expectations: %v (%d runs)", err, len(runs))
+			}
+			for _, run := range runs {
+				if run.Args[0] != "verify" {
+					continue
+				}
+				for _, prop := range run.Props {
+					r := Verify(context.Background(), f, prop.Name, Options{Jobs: 1})
+					if string(r.Verdict) != prop.Verdict {
+						t.Errorf("%s: %s (%s), expected %s", prop.Name, r.Verdict, r.Reason, prop.Verdict)
+						continue
+					}
+					crossCheck(t, f, prop.Name, r, 7, 6)
+				}
+			}
+		})
+	}
+}
+
+type benchRow struct {
+	path, spec, expected string
+}
+
+func isola18(t *testing.T) []benchRow {
+	dir := filepath.Join(testenv.Shared(t), "benchmarks", "bymc")
+	fh, err := os.Open(filepath.Join(dir, "EXPECTED.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	seen := map[string]bool{}
+	var rows []benchRow
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 5 || cols[0] != "isola18-ta" {
+			continue
+		}
+		path, spec := filepath.Join(dir, cols[1]), cols[2]
+		exp := strings.Fields(cols[4])[0]
+		if spec == "all" {
+			for _, s := range parse(t, path).Specs {
+				if !seen[path+s.Name] {
+					seen[path+s.Name] = true
+					rows = append(rows, benchRow{path, s.Name, exp})
+				}
+			}
+			continue
+		}
+		if !seen[path+spec] {
+			seen[path+spec] = true
+			rows = append(rows, benchRow{path, spec, exp})
+		}
+	}
+	return rows
+}
+
+// TestISOLA18 checks every (model, spec) row of the ISOLA'18 threshold
+// automata in the reference EXPECTED.tsv, all ten models.
+func TestISOLA18(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	rows := isola18(t)
+	models := map[string]bool{}
+	for _, row := range rows {
+		models[filepath.Base(row.path)] = true
+		t.Run(filepath.Base(row.path)+"/"+row.spec, func(t *testing.T) {
+			f := parse(t, row.path)
+			r := Verify(context.Background(), f, row.spec, Options{Jobs: 2})
+			if string(r.Verdict) != row.expected {
+				t.Fatalf("%s, expected %s (%s)", r.Verdict, row.expected, r.Reason)
+			}
+			if r.Schemas == 0 {
+				t.Errorf("no schema was checked")
+			}
+		})
+	}
+	if len(models) != 10 {
+		t.Errorf("EXPECTED.tsv names %d isola18 models, want 10", len(models))
+	}
+}
+
+// TestISOLA18Instances cross-checks the benchmark verdicts of the small
+// models on explicit instances.
+func TestISOLA18Instances(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	for _, row := range isola18(t) {
+		switch filepath.Base(row.path) {
+		case "bosco.ta", "c1cs.ta", "cf1s.ta":
+			continue // large instances; their verdicts are checked above
+		}
+		t.Run(filepath.Base(row.path)+"/"+row.spec, func(t *testing.T) {
+			f := parse(t, row.path)
+			r := Verify(context.Background(), f, row.spec, Options{Jobs: 1})
+			crossCheck(t, f, row.spec, r, 6, 4)
+		})
+	}
+}
+
+// TestMutants weakens guards and resilience conditions of benchmark
+// automata: each mutant must yield a counterexample that satisfies the
+// mutated assumptions and replays on its instance.
+func TestMutants(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	dir := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta")
+	cases := []struct {
+		name, file, from, to, spec string
+	}{
+		{"strb-f-le-t1", "strb.ta", "T >= F;", "T + 1 >= F;", "unforg"},
+		{"strb-n-ge-3t", "strb.ta", "N > 3 * T;", "N >= 3 * T;", "relay"},
+		{"strb-guard", "strb.ta", "when (nsnt >= THRESH1 - F)", "when (nsnt >= THRESH1 - F - 1)", "unforg"},
+		{"frb-guard", "frb.ta", "when (nsnt >= THRESH2)", "when (nsnt >= THRESH1)", "unforg"},
+		{"aba-n-ge-3t", "aba.ta", "N > 3 * T;", "N >= 3 * T;", "agreement"},
+		{"bcrb-rc", "bcrb.ta", "N > 3 * Tb + 2 * Tc;", "N >= 3 * Tb + 2 * Tc;", "relay"},
+		{"nbacg-guard", "nbacg.ta", "when (nsntNoCF < 1 && nsntYesCF >= N)", "when (nsntYesCF >= N - 1)", "agreement"},
+		{"cc-guard", "cc.ta", ">= N + 1)", ">= N)", "agreement"},
+		{"c1cs-f-le-t1", "c1cs.ta", "T >= F;", "T + 1 >= F;", "one_step0"},
+		{"cf1s-guard", "cf1s.ta", "nsnt0 < THRESH1 && nsnt1 < THRESH1", "nsnt0 < THRESH1 + 1 && nsnt1 < THRESH1", "one_step0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(dir, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(src), c.from) {
+				t.Fatalf("%s does not contain %q", c.file, c.from)
+			}
+			mut := strings.Replace(string(src), c.from, c.to, -1)
+			path := filepath.Join(t.TempDir(), c.name+".ta")
+			if err := os.WriteFile(path, []byte(mut), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f := parse(t, path)
+			r := Verify(context.Background(), f, c.spec, Options{Jobs: 1})
+			if r.Verdict != trace.Violated {
+				t.Fatalf("%s: %s (%s), expected a counterexample", c.spec, r.Verdict, r.Reason)
+			}
+			if len(r.Counterexample.Steps) == 0 {
+				t.Errorf("empty schedule")
+			}
+			crossCheck(t, f, c.spec, r, 7, 4)
+		})
+	}
+}
