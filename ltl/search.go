@@ -1,0 +1,670 @@
+package ltl
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"runtime/metrics"
+	"time"
+
+	"ftmc/explore"
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// Predicate is an atomic proposition: it tells whether a model state (a
+// state vector, valid only during the call) satisfies it. Front ends compile
+// the atoms of a formula (Automaton.Atoms) into predicates.
+type Predicate func(s []byte) bool
+
+// Exclusive is an optional interface of a model with atomic sequences.
+// Exclusive(s) reports that s lies inside an atomic sequence whose process
+// can go on, so that only that process moves from s. Spin's never claim
+// does not move from such states, and weak fairness does not count the
+// other processes as blocked there; models without atomic sequences, or
+// whose Next runs an atomic sequence as one step, need not implement it.
+type Exclusive interface {
+	Exclusive(s []byte) bool
+}
+
+// ProgressLabels is the optional interface a model implements for the
+// non-progress cycle search: AtProgress(s) reports that some process is at
+// a progress label in s.
+type ProgressLabels interface {
+	AtProgress(s []byte) bool
+}
+
+// Options control a product search. The zero value searches for acceptance
+// cycles without fairness and without limits.
+type Options struct {
+	// Property names the verdict.
+	Property string
+	// Fairness restricts the search to weakly fair runs, as Spin's -f: a
+	// cycle counts only when every process either moves in it or is
+	// blocked at some state of it.
+	Fairness bool
+	// TimeLimit and MemoryLimit (bytes) end the search with verdict
+	// unknown; 0 means no limit.
+	TimeLimit   time.Duration
+	MemoryLimit int64
+	// MaxDepth bounds the depth-first stack (0: no bound). A search cut
+	// this way says unknown unless it finds a violation.
+	MaxDepth int
+	// ExpectedStates sizes the state store up front.
+	ExpectedStates int
+	// Progress, when set, is called about every ProgressInterval (default
+	// one second) with the search's figures.
+	Progress         func(explore.Progress)
+	ProgressInterval time.Duration
+}
+
+// Check searches the synchronous product of m and the automaton a (usually
+// the translation of a negated property, or a never claim) for an accepting
+// run, with Spin's nested depth-first search. atoms[i] evaluates
+// a.Atoms[i]. A violated verdict comes with a lasso counterexample
+// (trace.Counterexample.LoopStart marks the cycle); holds means the whole
+// product was explored; a search cut short says unknown.
+//
+// The product follows Spin: the automaton reads each model state before the
+// model leaves it; a state without successors repeats forever (so finite
+// runs count); an accepting state of a never claim with no more
+// statements accepts at once.
+func Check(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, opts Options) (trace.Result, trace.Stats, error) {
+	if err := a.Validate(); err != nil {
+		return trace.Result{}, trace.Stats{}, err
+	}
+	if len(atoms) != len(a.Atoms) {
+		return trace.Result{}, trace.Stats{}, fmt.Errorf("ltl: %d predicates for %d propositions", len(atoms), len(a.Atoms))
+	}
+	if len(a.States) > 1<<16-1 {
+		return trace.Result{}, trace.Stats{}, fmt.Errorf("ltl: automaton has %d states; at most 65535 are supported", len(a.States))
+	}
+	s := newSearch(ctx, m, withoutEnds(a), atoms, opts)
+	s.kind = state.KindAcceptCycle
+	return s.run()
+}
+
+// CheckNonProgress searches m for non-progress cycles, as Spin's -l: an
+// infinite run that from some point on passes no progress label. m must
+// implement ProgressLabels. Unlike an acceptance cycle, a state without
+// successors is no non-progress cycle.
+func CheckNonProgress(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
+	pl, ok := m.(ProgressLabels)
+	if !ok {
+		return trace.Result{}, trace.Stats{}, errors.New("ltl: the model cannot tell progress states (it does not implement ltl.ProgressLabels)")
+	}
+	// Spin's built-in claim: <>[] np_, where np_ holds when no process is
+	// at a progress label.
+	a := &Automaton{
+		Atoms: []string{"np_"},
+		States: []State{
+			{Name: "T0_init", Edges: []Edge{{To: 0}, {Guard: Cube{Pos: 1}, To: 1}}},
+			{Name: "accept_np", Accepting: true, Edges: []Edge{{Guard: Cube{Pos: 1}, To: 1}}},
+		},
+	}
+	np := func(v []byte) bool { return !pl.AtProgress(v) }
+	if opts.Property == "" {
+		opts.Property = "non-progress"
+	}
+	s := newSearch(ctx, m, a, []Predicate{np}, opts)
+	s.kind = state.KindNonProgress
+	s.noStutter = true
+	return s.run()
+}
+
+// withoutEnds replaces each End state (the claim has terminated, which
+// accepts) by an accepting state that loops on true: every run is infinite
+// here, since terminal model states repeat.
+func withoutEnds(a *Automaton) *Automaton {
+	has := false
+	for _, s := range a.States {
+		has = has || s.End
+	}
+	if !has {
+		return a
+	}
+	b := *a
+	b.States = append([]State(nil), a.States...)
+	for i := range b.States {
+		if b.States[i].End {
+			b.States[i] = State{Name: b.States[i].Name, Accepting: true, Edges: []Edge{{To: i}}}
+		}
+	}
+	return &b
+}
+
+// Product states are the model's vector followed by the automaton state
+// (2 bytes) and, under fairness, the fairness counter (2 bytes): fairWait
+// (waiting for an accepting state), pid+1 (waiting for process pid to move
+// or to be blocked), or fairDone (every process had its turn since the last
+// accepting state). This is Spin's (k+2)-copy construction, with the copies
+// in the state vector; the accepting product states are the fairDone ones.
+const (
+	fairWait = 0
+	fairDone = 0xffff
+)
+
+// stutter marks the step of a state without successors that repeats.
+var stutter = state.Trans{Proc: -1, ID: -1, Aux: -1}
+
+const (
+	fVisited = 1 << iota // expanded by the outer search
+	fOnStack             // on the outer search's stack
+	fInner               // visited by an inner search
+)
+
+type frame struct {
+	idx              explore.Index
+	tr               state.Trans // the step that led here
+	first, next, end int         // successors: succIdx[first:end], next to try at next
+}
+
+type search struct {
+	ctx       context.Context
+	m         state.Model
+	a         *Automaton
+	atoms     []Predicate
+	opts      Options
+	excl      Exclusive
+	kind      string
+	noStutter bool
+	sfx       int // bytes after the model's vector
+
+	store   *explore.Store
+	flags   []uint8
+	succIdx []explore.Index
+	succTr  []state.Trans
+	outer   []frame
+	inner   []frame
+
+	// scratch for one expansion
+	cur     []byte
+	vec     []byte
+	mvec    []byte // the model's successors, back to back
+	mend    []int
+	mtr     []state.Trans
+	enabled [4]uint64 // pids with a successor
+	maxPid  int
+	claim   []int
+
+	transitions, matched, depth int64
+	truncated                   bool
+	stop                        string
+	lasso                       []explore.Index
+	lassoTr                     []state.Trans
+	loopAt                      int
+
+	start, deadline time.Time
+	budget          int
+	lastReport      time.Time
+	lastStates      int64
+	memory          int64
+	memoryPeak      int64
+	samples         []metrics.Sample
+}
+
+func newSearch(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, opts Options) *search {
+	if opts.ProgressInterval <= 0 {
+		opts.ProgressInterval = time.Second
+	}
+	s := &search{ctx: ctx, m: m, a: a, atoms: atoms, opts: opts, sfx: 2, budget: 1 << 12}
+	if opts.Fairness {
+		s.sfx = 4
+	}
+	s.excl, _ = m.(Exclusive)
+	s.store = explore.NewStore(opts.ExpectedStates)
+	s.start = time.Now()
+	s.lastReport = s.start
+	if opts.TimeLimit > 0 {
+		s.deadline = s.start.Add(opts.TimeLimit)
+	}
+	s.pollMemory()
+	return s
+}
+
+func (s *search) run() (trace.Result, trace.Stats, error) {
+	defer s.store.Free()
+	var inits [][]byte
+	err := s.m.Initial(func(v []byte) { inits = append(inits, append([]byte(nil), v...)) })
+	if err != nil {
+		return trace.Result{Property: s.opts.Property, Verdict: trace.Unknown, Reason: err.Error()}, s.stats(), err
+	}
+	if len(inits) == 0 {
+		err := errors.New(s.m.Name() + ": the model has no initial state")
+		return trace.Result{Property: s.opts.Property, Verdict: trace.Unknown, Reason: err.Error()}, s.stats(), err
+	}
+	s.poll()
+	for _, v := range inits {
+		if s.stop != "" {
+			break
+		}
+		vec := s.product(v, s.a.Init, fairWait)
+		i, _ := s.store.Insert(vec)
+		if i == explore.NoIndex {
+			s.stopFull()
+			break
+		}
+		s.grow()
+		if s.flags[i]&fVisited == 0 {
+			s.dfs(i)
+		}
+		if s.lasso != nil || s.stop != "" {
+			break
+		}
+	}
+	return s.result(), s.stats(), nil
+}
+
+func (s *search) product(model []byte, q int, fair uint16) []byte {
+	s.vec = append(s.vec[:0], model...)
+	s.vec = binary.LittleEndian.AppendUint16(s.vec, uint16(q))
+	if s.opts.Fairness {
+		s.vec = binary.LittleEndian.AppendUint16(s.vec, fair)
+	}
+	return s.vec
+}
+
+// split returns the parts of a product vector.
+func (s *search) split(v []byte) (model []byte, q int, fair uint16) {
+	n := len(v) - s.sfx
+	q = int(binary.LittleEndian.Uint16(v[n:]))
+	if s.opts.Fairness {
+		fair = binary.LittleEndian.Uint16(v[n+2:])
+	}
+	return v[:n], q, fair
+}
+
+func (s *search) accepting(i explore.Index) bool {
+	_, q, fair := s.split(s.store.Get(i))
+	if s.opts.Fairness {
+		return fair == fairDone
+	}
+	return s.a.States[q].Accepting
+}
+
+// grow makes room for the flags of every stored state.
+func (s *search) grow() {
+	for len(s.flags) < s.store.Len() {
+		s.flags = append(s.flags, 0)
+	}
+}
+
+// Succ and Fail collect the model's successors (state.Sink).
+func (s *search) Succ(t state.Trans, v []byte) {
+	s.mvec = append(s.mvec, v...)
+	s.mend = append(s.mend, len(s.mvec))
+	s.mtr = append(s.mtr, t)
+	if t.Proc >= 0 && t.Proc < 256 {
+		s.enabled[t.Proc>>6] |= 1 << (t.Proc & 63)
+		if int(t.Proc) > s.maxPid {
+			s.maxPid = int(t.Proc)
+		}
+	}
+}
+
+// Fail: a failing transition (an assertion, a run-time error) has no
+// successor in the product; the safety search reports it.
+func (s *search) Fail(state.Trans, string, string) {}
+
+func (s *search) isEnabled(pid int) bool {
+	return pid < 256 && s.enabled[pid>>6]&(1<<(pid&63)) != 0
+}
+
+// expand appends the product successors of state i to succIdx/succTr.
+func (s *search) expand(i explore.Index) {
+	s.cur = append(s.cur[:0], s.store.Get(i)...)
+	model, q, fair := s.split(s.cur)
+	var val uint64
+	for k, p := range s.atoms {
+		if p(model) {
+			val |= 1 << k
+		}
+	}
+	excl := s.excl != nil && s.excl.Exclusive(model)
+	if !excl {
+		s.claim = s.a.Next(q, val, s.claim[:0])
+		if len(s.claim) == 0 {
+			return // the claim blocks: this run is not accepted
+		}
+	}
+	s.mvec, s.mend, s.mtr = s.mvec[:0], s.mend[:0], s.mtr[:0]
+	s.enabled = [4]uint64{}
+	s.maxPid = -1
+	s.m.Next(model, s)
+	if len(s.mend) == 0 {
+		if excl {
+			// Atomicity is lost; the claim moves after all.
+			excl = false
+			s.claim = s.a.Next(q, val, s.claim[:0])
+			if len(s.claim) == 0 {
+				return
+			}
+		}
+		if s.noStutter {
+			return
+		}
+		s.mvec = append(s.mvec, model...)
+		s.mend = append(s.mend, len(s.mvec))
+		s.mtr = append(s.mtr, stutter)
+	}
+	if excl {
+		s.claim = append(s.claim[:0], q)
+	}
+	// Fairness: the counter before the step (Spin's rules 1 and 3 apply
+	// only outside atomic sequences).
+	c := fair
+	if s.opts.Fairness && !excl {
+		if c == fairDone {
+			c = fairWait
+		}
+		if c == fairWait && s.a.States[q].Accepting {
+			c = 1
+		}
+		if c != fairWait {
+			// Blocked processes have their turn for free.
+			pid := int(c) - 1
+			for pid <= s.maxPid && !s.isEnabled(pid) {
+				pid++
+			}
+			if pid > s.maxPid {
+				c = fairDone
+			} else {
+				c = uint16(pid + 1)
+			}
+		}
+	}
+	start := 0
+	for k, end := range s.mend {
+		next := s.mvec[start:end]
+		start = end
+		t := s.mtr[k]
+		c2 := c
+		if s.opts.Fairness && c != fairWait && c != fairDone && int(t.Proc) == int(c)-1 {
+			c2 = c + 1
+		}
+		for _, q2 := range s.claim {
+			j, _ := s.store.Insert(s.product(next, q2, c2))
+			if j == explore.NoIndex {
+				s.stopFull()
+				return
+			}
+			s.transitions++
+			s.succIdx = append(s.succIdx, j)
+			s.succTr = append(s.succTr, t)
+		}
+	}
+	s.grow()
+	s.budget -= 1 + len(s.mend)
+	if s.budget <= 0 {
+		s.poll()
+	}
+}
+
+func (s *search) push(stack []frame, i explore.Index, t state.Trans) []frame {
+	first := len(s.succIdx)
+	s.expand(i)
+	return append(stack, frame{idx: i, tr: t, first: first, next: first, end: len(s.succIdx)})
+}
+
+// pop drops the top frame and its successors.
+func (s *search) pop(stack []frame) []frame {
+	f := stack[len(stack)-1]
+	s.succIdx = s.succIdx[:f.first]
+	s.succTr = s.succTr[:f.first]
+	return stack[:len(stack)-1]
+}
+
+// dfs is the outer search from root. States are checked for cycles in
+// post-order: when an accepting state is done, an inner search looks for a
+// path back to a state on the outer stack (Holzmann, Peled and Yannakakis's
+// variant of Courcoubetis, Vardi, Wolper and Yannakakis's algorithm).
+func (s *search) dfs(root explore.Index) {
+	s.flags[root] |= fVisited | fOnStack
+	s.outer = s.push(s.outer[:0], root, stutter)
+	for len(s.outer) > 0 && s.stop == "" {
+		if d := int64(len(s.outer) - 1); d > s.depth {
+			s.depth = d
+		}
+		f := &s.outer[len(s.outer)-1]
+		if f.next < f.end {
+			j, t := s.succIdx[f.next], s.succTr[f.next]
+			f.next++
+			if s.flags[j]&fVisited != 0 {
+				s.matched++
+				// A successor on the stack closes a cycle; when either end
+				// is accepting, it is an accepting cycle (Schwoon and
+				// Esparza's early detection).
+				if s.flags[j]&fOnStack != 0 && (s.accepting(f.idx) || s.accepting(j)) {
+					s.foundOuter(j, t)
+					return
+				}
+				continue
+			}
+			if s.opts.MaxDepth > 0 && len(s.outer) >= s.opts.MaxDepth {
+				s.truncated = true
+				continue
+			}
+			s.flags[j] |= fVisited | fOnStack
+			s.outer = s.push(s.outer, j, t)
+			continue
+		}
+		if s.accepting(f.idx) && s.innerDFS(f.idx) {
+			return
+		}
+		s.flags[f.idx] &^= fOnStack
+		s.outer = s.pop(s.outer)
+	}
+}
+
+// innerDFS looks for a path from seed (the top of the outer stack) back to
+// the outer stack.
+func (s *search) innerDFS(seed explore.Index) bool {
+	s.inner = s.push(s.inner[:0], seed, stutter)
+	for len(s.inner) > 0 && s.stop == "" {
+		g := &s.inner[len(s.inner)-1]
+		if g.next < g.end {
+			j, t := s.succIdx[g.next], s.succTr[g.next]
+			g.next++
+			if s.flags[j]&fOnStack != 0 {
+				s.foundInner(j, t)
+				return true
+			}
+			if s.flags[j]&fInner == 0 {
+				s.flags[j] |= fInner
+				s.inner = s.push(s.inner, j, t)
+			}
+			continue
+		}
+		s.inner = s.pop(s.inner)
+	}
+	return false
+}
+
+func (s *search) stackPos(j explore.Index) int {
+	for k, f := range s.outer {
+		if f.idx == j {
+			return k
+		}
+	}
+	return -1
+}
+
+func (s *search) foundOuter(j explore.Index, t state.Trans) {
+	for _, f := range s.outer {
+		s.lasso = append(s.lasso, f.idx)
+		s.lassoTr = append(s.lassoTr, f.tr)
+	}
+	s.lasso = append(s.lasso, j)
+	s.lassoTr = append(s.lassoTr, t)
+	s.loopAt = s.stackPos(j)
+}
+
+func (s *search) foundInner(j explore.Index, t state.Trans) {
+	for _, f := range s.outer {
+		s.lasso = append(s.lasso, f.idx)
+		s.lassoTr = append(s.lassoTr, f.tr)
+	}
+	for _, g := range s.inner[1:] {
+		s.lasso = append(s.lasso, g.idx)
+		s.lassoTr = append(s.lassoTr, g.tr)
+	}
+	s.lasso = append(s.lasso, j)
+	s.lassoTr = append(s.lassoTr, t)
+	s.loopAt = s.stackPos(j)
+}
+
+func (s *search) stopFull() {
+	if s.stop != "" {
+		return
+	}
+	if s.opts.MemoryLimit > 0 {
+		s.stop = fmt.Sprintf("memory limit %s reached after %d states", explore.FormatBytes(s.opts.MemoryLimit), s.store.Len())
+		return
+	}
+	s.stop = fmt.Sprintf("state store full after %d states", s.store.Len())
+}
+
+func (s *search) poll() {
+	s.budget = 1 << 12
+	now := time.Now()
+	if err := s.ctx.Err(); err != nil && s.stop == "" {
+		s.stop = fmt.Sprintf("interrupted after %d states (%v)", s.store.Len(), err)
+	}
+	if !s.deadline.IsZero() && now.After(s.deadline) && s.stop == "" {
+		s.stop = fmt.Sprintf("time limit %v reached after %d states", s.opts.TimeLimit, s.store.Len())
+	}
+	s.pollMemory()
+	if s.opts.MemoryLimit > 0 && s.memory > s.opts.MemoryLimit && s.stop == "" {
+		s.stop = fmt.Sprintf("memory limit %s reached after %d states", explore.FormatBytes(s.opts.MemoryLimit), s.store.Len())
+	}
+	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
+		n := int64(s.store.Len())
+		p := explore.Progress{
+			States: n, Matched: s.matched, Transitions: s.transitions,
+			Depth: int64(len(s.outer) + len(s.inner)), MemoryBytes: s.memory, Elapsed: now.Sub(s.start),
+		}
+		if dt := now.Sub(s.lastReport).Seconds(); dt > 0 {
+			p.StatesPerSec = float64(n-s.lastStates) / dt
+		}
+		s.lastReport, s.lastStates = now, n
+		s.opts.Progress(p)
+	}
+}
+
+// pollMemory estimates the memory the process holds: the Go runtime's, plus
+// the store's hash table, which lives outside the Go heap.
+func (s *search) pollMemory() {
+	if s.samples == nil {
+		s.samples = []metrics.Sample{
+			{Name: "/memory/classes/total:bytes"},
+			{Name: "/memory/classes/heap/released:bytes"},
+		}
+	}
+	metrics.Read(s.samples)
+	var v [2]int64
+	for k, smp := range s.samples {
+		if smp.Value.Kind() == metrics.KindUint64 {
+			v[k] = int64(smp.Value.Uint64())
+		}
+	}
+	// The store's arena is in the Go heap and so counted twice: an
+	// overestimate on the safe side of a memory limit.
+	s.memory = v[0] - v[1] + s.store.Bytes()
+	if s.memory > s.memoryPeak {
+		s.memoryPeak = s.memory
+	}
+	if s.opts.MemoryLimit > 0 {
+		other := max(0, s.memory-s.store.Bytes())
+		s.store.SetLimit(max(1, s.opts.MemoryLimit-other))
+	}
+}
+
+func (s *search) complete() bool { return s.lasso == nil && s.stop == "" && !s.truncated }
+
+func (s *search) result() trace.Result {
+	r := trace.Result{Property: s.opts.Property}
+	switch {
+	case s.lasso != nil:
+		r.Verdict = trace.Violated
+		r.Kind = s.kind
+		r.Counterexample = s.counterexample()
+	case s.stop != "":
+		r.Verdict, r.Reason = trace.Unknown, s.stop
+	case s.truncated:
+		r.Verdict = trace.Unknown
+		r.Reason = fmt.Sprintf("depth limit %d reached after %d states: deeper states were not explored", s.opts.MaxDepth, s.store.Len())
+	default:
+		r.Verdict = trace.Holds
+	}
+	return r
+}
+
+func (s *search) stats() trace.Stats {
+	s.pollMemory()
+	n := int64(s.store.Len())
+	st := trace.Stats{
+		States:      n,
+		Transitions: s.transitions,
+		Matched:     s.matched,
+		Seconds:     time.Since(s.start).Seconds(),
+		MemoryBytes: s.memoryPeak,
+		Depth:       s.depth,
+		VectorBytes: s.store.MaxVector(),
+		StoreBytes:  s.store.Bytes() + int64(cap(s.flags)),
+		Complete:    s.complete(),
+	}
+	if n > 0 {
+		st.BytesPerState = float64(st.StoreBytes) / float64(n)
+	}
+	if st.Seconds > 0 {
+		st.StatesPerSec = float64(n) / st.Seconds
+	}
+	return st
+}
+
+// counterexample turns the lasso of product states into model steps.
+func (s *search) counterexample() *trace.Counterexample {
+	c := &trace.Counterexample{Kind: s.kind, LoopStart: s.loopAt, Steps: []trace.Step{}}
+	switch s.kind {
+	case state.KindNonProgress:
+		c.Message = "non-progress cycle: from the marked step on, the run repeats forever without passing a progress label"
+	default:
+		c.Message = "acceptance cycle: from the marked step on, the run repeats forever and violates the property"
+	}
+	if s.opts.Fairness {
+		c.Message += " (every process moves or is blocked in the cycle)"
+	}
+	models := make([][]byte, len(s.lasso))
+	for k, i := range s.lasso {
+		m, _, _ := s.split(s.store.Get(i))
+		models[k] = append([]byte(nil), m...)
+	}
+	c.Initial = s.m.Decode(models[0])
+	for k := 1; k < len(models); k++ {
+		from, to, t := models[k-1], models[k], s.lassoTr[k]
+		var step trace.Step
+		if t == stutter {
+			step = trace.Step{Pid: -1, Stmt: "(no process can move: the final state repeats)"}
+		} else {
+			step = s.m.Explain(t, from, to)
+			if len(step.Changes) == 0 {
+				step.Changes = trace.Diff(s.m.Decode(from), s.m.Decode(to))
+			}
+		}
+		step.Num = k
+		c.Steps = append(c.Steps, step)
+	}
+	if c.LoopStart >= 0 && c.LoopStart < len(c.Steps) {
+		c.Steps[c.LoopStart].Note = joinNote(c.Steps[c.LoopStart].Note, "start of the cycle")
+	}
+	c.Final = s.m.Decode(models[len(models)-1])
+	return c
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
