@@ -1,0 +1,618 @@
+package backreach
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"ftmc/mcmt/system"
+	"ftmc/smt"
+	"ftmc/trace"
+)
+
+// Options bound and tune a search.
+type Options struct {
+	// MaxNodes bounds the number of cubes kept in the visited set (0:
+	// 200000). Reaching it gives the verdict unknown.
+	MaxNodes int
+	// Solver configures the SMT solver of the fixpoint checks.
+	Solver smt.Options
+	// NoSMT leaves fixpoint checks to syntactic matching alone (sound,
+	// weaker: the search may not converge).
+	NoSMT bool
+	// IgnoreCandidates leaves the model's candidate invariants unused.
+	IgnoreCandidates bool
+	// Progress, when set, is called about every ProgressEvery (default 1s).
+	Progress      func(Stats)
+	ProgressEvery time.Duration
+}
+
+// Stats are the figures of a search.
+type Stats struct {
+	Nodes          int64   // cubes kept in the visited set
+	Generated      int64   // cubes produced by pre-images
+	Covered        int64   // cubes found covered by visited ones or axioms
+	CoveredSMT     int64   // of which the SMT solver decided
+	Deleted        int64   // visited cubes removed as covered by a later one
+	FixpointChecks int64   // coverage checks run
+	Matches        int64   // syntactic matching attempts
+	SMTCalls       int64   // SMT queries
+	LocalChecks    int64   // decisions of the local solver
+	Invariants     int     // candidate invariants proved and used
+	Refuted        int     // candidate invariants found reachable
+	Restarts       int     // searches restarted without a refuted candidate
+	Depth          int     // longest chain of pre-images kept
+	MaxProcs       int     // most process variables in a kept cube
+	Seconds        float64 // wall time
+}
+
+// Figures lists the statistics for a report, in a stable order.
+func (s Stats) Figures() []trace.Figure {
+	return []trace.Figure{
+		{Name: "nodes", Value: float64(s.Nodes)},
+		{Name: "generated", Value: float64(s.Generated)},
+		{Name: "covered", Value: float64(s.Covered)},
+		{Name: "deleted", Value: float64(s.Deleted)},
+		{Name: "fixpoint_checks", Value: float64(s.FixpointChecks)},
+		{Name: "smt_calls", Value: float64(s.SMTCalls)},
+		{Name: "local_checks", Value: float64(s.LocalChecks)},
+		{Name: "invariants", Value: float64(s.Invariants)},
+		{Name: "refuted_candidates", Value: float64(s.Refuted)},
+		{Name: "restarts", Value: float64(s.Restarts)},
+		{Name: "depth", Value: float64(s.Depth)},
+		{Name: "max_processes", Value: float64(s.MaxProcs)},
+	}
+}
+
+// Result is the verdict on the model's property.
+type Result struct {
+	Property string
+	Verdict  trace.Verdict
+	Reason   string                // why unknown
+	Trace    *trace.Counterexample // for violated: a run that replays on an instance
+	Stats    Stats
+	// Proved and Refuted describe the candidate invariants.
+	Proved, Refuted []string
+	Warnings        []string
+}
+
+var debugNodes = os.Getenv("FTMC_DEBUG_NODES") != ""
+
+// maxProcs bounds the process variables of a cube.
+const maxProcs = 12
+
+type node struct {
+	c      *cube
+	parent *node
+	tr     int   // transition that leads from this cube into the parent's
+	params []int // process variables of this cube the parameters were placed on
+	root   int
+	depth  int
+	approx bool
+	dead   bool
+}
+
+type root struct {
+	c         *cube
+	candidate int // index in System.Candidates, -1 for the property
+}
+
+type engine struct {
+	sys       *system.System
+	voc       *vocabulary
+	solver    *solver
+	trans     []*itrans
+	init      *pquant
+	initCache map[int]dnf
+	initGlob  dnf
+	roots     []root
+	forbidden []*cube
+	smt       *smtCheck
+	opts      Options
+	stats     Stats
+	tooMany   bool
+	warnings  []string
+	start     time.Time
+	lastProg  time.Time
+}
+
+// Verify runs backward reachability on sys. Errors are reserved for models
+// the engine cannot handle and solver failures; a search cut short is the
+// verdict unknown.
+func Verify(ctx context.Context, sys *system.System, opts Options) (*Result, error) {
+	e, err := newEngine(sys, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer e.smt.close()
+	return e.run(ctx)
+}
+
+func newEngine(sys *system.System, opts Options) (*engine, error) {
+	if opts.MaxNodes == 0 {
+		opts.MaxNodes = 200000
+	}
+	if opts.ProgressEvery == 0 {
+		opts.ProgressEvery = time.Second
+	}
+	voc := &vocabulary{sys: sys}
+	for _, v := range sys.Vars {
+		lo, hasLo, hi, hasHi := v.Sort.Bounds()
+		d := domain{-inf, inf}
+		if hasLo {
+			d.lo = lo
+		}
+		if hasHi {
+			d.hi = hi
+		}
+		voc.doms = append(voc.doms, d)
+	}
+	e := &engine{sys: sys, voc: voc, solver: newSolver(voc), opts: opts, initCache: map[int]dnf{}, start: time.Now()}
+	e.lastProg = e.start
+	if err := e.axioms(); err != nil {
+		return nil, err
+	}
+	for _, t := range sys.Trans {
+		it, err := compileTrans(t, len(sys.Vars))
+		if err != nil {
+			return nil, fmt.Errorf("transition %s: %v", t.Name, err)
+		}
+		e.trans = append(e.trans, it)
+	}
+	if sys.Init != nil {
+		pq, err := compileQuant(sys.Init)
+		if err != nil {
+			return nil, fmt.Errorf("initial formula: %v", err)
+		}
+		e.init = pq
+	}
+	for _, q := range sys.Unsafe {
+		cs, err := e.cubes(q)
+		if err != nil {
+			return nil, fmt.Errorf("unsafe formula: %v", err)
+		}
+		for _, c := range cs {
+			e.roots = append(e.roots, root{c: c, candidate: -1})
+		}
+	}
+	if !opts.IgnoreCandidates {
+		for i, q := range sys.Candidates {
+			cs, err := e.cubes(q)
+			if err != nil {
+				return nil, fmt.Errorf("candidate invariant: %v", err)
+			}
+			for _, c := range cs {
+				e.roots = append(e.roots, root{c: c, candidate: i})
+			}
+		}
+	}
+	if !opts.NoSMT {
+		sc, err := newSMTCheck(voc, opts.Solver)
+		if err != nil {
+			if !errors.Is(err, smt.ErrNoSolver) {
+				return nil, err
+			}
+			e.warnings = append(e.warnings, fmt.Sprintf("%v: fixpoint checks use syntactic matching only", err))
+		} else {
+			e.smt = sc
+		}
+	}
+	return e, nil
+}
+
+// identity returns the binding of slots 0..k-1 to process variables 0..k-1.
+func identity(k int) []int {
+	b := make([]int, k+2)
+	for i := range b {
+		b[i] = i
+	}
+	return b
+}
+
+// cubes turns an existential formula into cubes.
+func (e *engine) cubes(q *system.Quant) ([]*cube, error) {
+	pq, err := compileQuant(q)
+	if err != nil {
+		return nil, err
+	}
+	d, err := e.voc.instForm(pq.body, identity(pq.k), false)
+	if err != nil {
+		return nil, err
+	}
+	var out []*cube
+	for _, conj := range d {
+		if c, ok := e.makeCube(pq.k, conj); ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// axioms narrows the domains of arrays with the unit axioms (∀x. a[x] < 8)
+// and keeps the other axioms as forbidden cubes: ∀x̄. φ excludes every
+// cube that entails a disjunct of ¬φ.
+func (e *engine) axioms() error {
+	var pqs []*pquant
+	for _, q := range e.sys.Axioms {
+		pq, err := compileQuant(q)
+		if err != nil {
+			return fmt.Errorf("system axiom: %v", err)
+		}
+		pqs = append(pqs, pq)
+	}
+	for changed := true; changed; {
+		changed = false
+		e.forbidden = e.forbidden[:0]
+		for _, pq := range pqs {
+			d, err := e.voc.instForm(pq.body, identity(pq.k), true)
+			if err != nil {
+				return fmt.Errorf("system axiom: %v", err)
+			}
+			for _, conj := range d {
+				if len(conj) == 1 && conj[0].y == 0 && !conj[0].x.isProc() && e.narrow(conj[0]) {
+					changed = true
+					continue
+				}
+				if c, ok := e.voc.normalize(pq.k, conj); ok {
+					e.forbidden = append(e.forbidden, c)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// narrow excludes the values of l from its variable's domain when they
+// form an end of it.
+func (e *engine) narrow(l lit) bool {
+	v := l.x.v()
+	d := &e.voc.doms[v]
+	old := *d
+	switch l.op {
+	case opLe:
+		d.lo = max(d.lo, l.c+1)
+	case opGe:
+		d.hi = min(d.hi, l.c-1)
+	case opEq:
+		if l.c == d.lo {
+			d.lo++
+		} else if l.c == d.hi {
+			d.hi--
+		}
+	case opNe:
+		d.lo, d.hi = max(d.lo, l.c), min(d.hi, l.c)
+	}
+	return *d != old
+}
+
+// makeCube normalizes lits into a cube and checks it is satisfiable.
+func (e *engine) makeCube(n int, lits []lit) (*cube, bool) {
+	c, ok := e.voc.normalize(n, lits)
+	if !ok {
+		return nil, false
+	}
+	e.stats.LocalChecks++
+	if st, _ := e.solver.check(c.lits, false); st == unsat {
+		return nil, false
+	}
+	return c, true
+}
+
+// initDNF is the initial formula instantiated for n processes.
+func (e *engine) initDNF(n int) (dnf, error) {
+	if d, ok := e.initCache[n]; ok {
+		return d, nil
+	}
+	acc := dTrue
+	if e.init != nil {
+		k := e.init.k
+		bind := make([]int, k+2)
+		var rec func(i int) error
+		rec = func(i int) error {
+			if i == k {
+				d, err := e.voc.instForm(e.init.body, bind, false)
+				if err != nil {
+					return err
+				}
+				acc, err = and(acc, d)
+				return err
+			}
+			for p := 0; p < n; p++ {
+				bind[i] = p
+				if err := rec(i + 1); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if k > 0 && n == 0 {
+			// No process: the conjuncts about globals alone still hold.
+			d, err := e.voc.instForm(globalPart(e.init.body), bind, false)
+			if err != nil {
+				return nil, err
+			}
+			acc = d
+		} else if err := rec(0); err != nil {
+			return nil, err
+		}
+	}
+	e.initCache[n] = acc
+	return acc, nil
+}
+
+// globalPart keeps the top-level conjuncts of f that mention no process.
+func globalPart(f *pform) *pform {
+	var args []*pform
+	conj := []*pform{f}
+	if f.kind == system.And {
+		conj = f.args
+	}
+	for _, a := range conj {
+		if !mentionsProc(a) {
+			args = append(args, a)
+		}
+	}
+	return &pform{kind: system.And, args: args}
+}
+
+func mentionsProc(f *pform) bool {
+	if f.kind == system.Lit {
+		return f.l.kind == system.ProcID || f.l.local || f.r.kind == system.ProcID || f.r.local
+	}
+	for _, a := range f.args {
+		if mentionsProc(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// meetsInit reports whether c has an initial state, with the values of a
+// witness.
+func (e *engine) meetsInit(c *cube) (bool, map[atom]int64, error) {
+	d, err := e.initDNF(c.n)
+	if err != nil {
+		return false, nil, err
+	}
+	unsure := false
+	for _, conj := range d {
+		lits := append(append([]lit(nil), c.lits...), conj...)
+		nc, ok := e.voc.normalize(c.n, lits)
+		if !ok {
+			continue
+		}
+		e.stats.LocalChecks++
+		st, model := e.solver.check(nc.lits, true)
+		switch st {
+		case sat:
+			return true, model, nil
+		case undecided:
+			unsure = true
+		}
+	}
+	if unsure {
+		return false, nil, fmt.Errorf("the local solver could not decide whether a cube meets the initial states")
+	}
+	return false, nil, nil
+}
+
+// covered is the fixpoint check: is c covered by the axioms or the visited
+// cubes?
+func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, error) {
+	e.stats.FixpointChecks++
+	for _, f := range e.forbidden {
+		if e.covers(f, c, false) {
+			return true, nil
+		}
+	}
+	for _, d := range visited {
+		if !d.dead && e.covers(d.c, c, true) {
+			return true, nil
+		}
+	}
+	if e.smt == nil {
+		return false, nil
+	}
+	const limit = 4096
+	var clauses [][]lit
+	add := func(d *cube, injective bool) bool {
+		if d.mask&^c.mask != 0 && !injective {
+			// Non-injective renamings of an axiom still need c to talk
+			// about the same variables.
+			return true
+		}
+		cls, cov, over := e.instances(d, c, injective, limit-len(clauses))
+		if cov || over {
+			return false
+		}
+		clauses = append(clauses, cls...)
+		return true
+	}
+	for _, f := range e.forbidden {
+		if !add(f, false) {
+			return false, nil
+		}
+	}
+	for _, d := range visited {
+		if d.dead || d.c.n > c.n {
+			continue
+		}
+		if !add(d.c, true) {
+			return false, nil
+		}
+	}
+	if len(clauses) == 0 {
+		return false, nil
+	}
+	e.stats.SMTCalls++
+	ok, err := e.smt.covered(ctx, c, clauses)
+	if ok {
+		e.stats.CoveredSMT++
+	}
+	return ok, err
+}
+
+type outcome struct {
+	verdict trace.Verdict
+	reason  string
+	refuted int // a candidate found reachable, or -1
+	hit     *node
+	model   map[atom]int64
+}
+
+func (e *engine) progress(visited, queued int) {
+	if e.opts.Progress == nil || time.Since(e.lastProg) < e.opts.ProgressEvery {
+		return
+	}
+	e.lastProg = time.Now()
+	s := e.stats
+	s.Nodes = int64(visited)
+	s.Seconds = time.Since(e.start).Seconds()
+	e.opts.Progress(s)
+}
+
+// search runs backward reachability from the property and the candidates
+// that are still in play.
+func (e *engine) search(ctx context.Context, inPlay map[int]bool) (outcome, error) {
+	var queue []*node
+	for i, r := range e.roots {
+		if r.candidate >= 0 && !inPlay[r.candidate] {
+			continue
+		}
+		queue = append(queue, &node{c: r.c, tr: -1, root: i})
+	}
+	var visited []*node
+	live := 0
+	for head := 0; head < len(queue); head++ {
+		nd := queue[head]
+		queue[head] = nil
+		if head&63 == 0 {
+			if err := ctx.Err(); err != nil {
+				return outcome{verdict: trace.Unknown, reason: "stopped: " + err.Error(), refuted: -1}, nil
+			}
+			e.progress(live, len(queue)-head)
+		}
+		hit, model, err := e.meetsInit(nd.c)
+		if err != nil {
+			return outcome{}, err
+		}
+		if hit {
+			if c := e.roots[nd.root].candidate; c >= 0 {
+				return outcome{refuted: c, hit: nd}, nil
+			}
+			return outcome{verdict: trace.Violated, refuted: -1, hit: nd, model: model}, nil
+		}
+		cov, err := e.covered(ctx, nd.c, visited)
+		if err != nil {
+			if ctx.Err() != nil {
+				return outcome{verdict: trace.Unknown, reason: "stopped: " + ctx.Err().Error(), refuted: -1}, nil
+			}
+			return outcome{}, err
+		}
+		if cov {
+			e.stats.Covered++
+			continue
+		}
+		if live >= e.opts.MaxNodes {
+			return outcome{verdict: trace.Unknown, refuted: -1,
+				reason: fmt.Sprintf("node limit reached: %d cubes visited without a fixpoint", live)}, nil
+		}
+		// Cubes the new one covers are redundant from now on.
+		kept := visited[:0]
+		for _, d := range visited {
+			if e.covers(nd.c, d.c, true) {
+				d.dead = true
+				e.stats.Deleted++
+				live--
+				continue
+			}
+			kept = append(kept, d)
+		}
+		visited = append(kept, nd)
+		live++
+		if debugNodes {
+			tn := "root"
+			if nd.tr >= 0 {
+				tn = e.trans[nd.tr].t.Name
+			}
+			fmt.Printf("node %d d=%d root=%d via %s%v: %s\n", live, nd.depth, nd.root, tn, nd.params, e.voc.cubeString(nd.c))
+		}
+		e.stats.Depth = max(e.stats.Depth, nd.depth)
+		e.stats.MaxProcs = max(e.stats.MaxProcs, nd.c.n)
+		for ti, tr := range e.trans {
+			err := e.preimages(tr, nd.c, func(p preimage) {
+				e.stats.Generated++
+				queue = append(queue, &node{c: p.c, parent: nd, tr: ti, params: p.params, root: nd.root,
+					depth: nd.depth + 1, approx: nd.approx || p.approx || tr.uguard != nil})
+			})
+			if err != nil {
+				return outcome{}, fmt.Errorf("pre-image of %s: %v", tr.t.Name, err)
+			}
+		}
+	}
+	e.stats.Nodes = int64(live)
+	if e.tooMany {
+		return outcome{verdict: trace.Unknown, refuted: -1,
+			reason: fmt.Sprintf("pre-images needed more than %d processes in a cube", maxProcs)}, nil
+	}
+	return outcome{verdict: trace.Holds, refuted: -1}, nil
+}
+
+func (e *engine) run(ctx context.Context) (*Result, error) {
+	res := &Result{Property: e.sys.Property}
+	inPlay := map[int]bool{}
+	for _, r := range e.roots {
+		if r.candidate >= 0 {
+			inPlay[r.candidate] = true
+		}
+	}
+	var out outcome
+	for {
+		var err error
+		out, err = e.search(ctx, inPlay)
+		if err != nil {
+			return nil, err
+		}
+		if out.refuted < 0 {
+			break
+		}
+		delete(inPlay, out.refuted)
+		e.stats.Refuted++
+		e.stats.Restarts++
+		res.Refuted = append(res.Refuted, describe(e.sys.Candidates[out.refuted], out.refuted))
+	}
+	if e.smt != nil {
+		e.stats.SMTCalls = e.smt.calls
+	}
+	e.stats.LocalChecks = max(e.stats.LocalChecks, e.solver.calls)
+	for i := range e.sys.Candidates {
+		if inPlay[i] && out.verdict == trace.Holds {
+			res.Proved = append(res.Proved, describe(e.sys.Candidates[i], i))
+		}
+	}
+	e.stats.Invariants = len(res.Proved)
+	res.Verdict, res.Reason = out.verdict, out.reason
+	if out.verdict == trace.Violated {
+		cx, why := e.replay(out.hit, out.model)
+		if cx == nil {
+			res.Verdict = trace.Unknown
+			res.Reason = why
+		}
+		res.Trace = cx
+	}
+	res.Warnings = e.warnings
+	e.stats.Seconds = time.Since(e.start).Seconds()
+	res.Stats = e.stats
+	return res, nil
+}
+
+func describe(q *system.Quant, i int) string {
+	name := strings.Join(strings.Fields(q.Name), " ")
+	if name == "" {
+		name = fmt.Sprintf("candidate %d", i+1)
+	}
+	return fmt.Sprintf("%s: %s", name, q.Body)
+}

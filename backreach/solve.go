@@ -1,0 +1,213 @@
+package backreach
+
+// A decision procedure for conjunctions of literals: integer difference
+// constraints (Bellman-Ford on the constraint graph) with disequalities
+// decided by case splits (x != y + c becomes x < y + c or x > y + c) when
+// the current solution violates one. Cubes have a few dozen atoms, so this
+// answers in microseconds what would cost a round trip to an SMT solver.
+
+type status uint8
+
+const (
+	unsat status = iota
+	sat
+	undecided // the case-split budget ran out
+)
+
+type edge struct {
+	from, to int
+	w        int64 // val(to) - val(from) <= w
+}
+
+type diseq struct {
+	x, y int // node indices; y may be the zero node
+	c    int64
+}
+
+// solver holds scratch space; it is not safe for concurrent use.
+type solver struct {
+	voc    *vocabulary
+	nodes  []atom // node 0 is the zero node
+	index  map[atom]int
+	edges  []edge
+	diseqs []diseq
+	budget int
+	calls  int64
+}
+
+func newSolver(voc *vocabulary) *solver {
+	return &solver{voc: voc, index: map[atom]int{}}
+}
+
+func (s *solver) node(a atom) int {
+	if i, ok := s.index[a]; ok {
+		return i
+	}
+	i := len(s.nodes)
+	s.nodes = append(s.nodes, a)
+	s.index[a] = i
+	d := s.voc.dom(a)
+	if d.lo > -inf {
+		s.edges = append(s.edges, edge{i, 0, -d.lo})
+	}
+	if d.hi < inf {
+		s.edges = append(s.edges, edge{0, i, d.hi})
+	}
+	return i
+}
+
+// load builds the constraint graph of lits.
+func (s *solver) load(lits []lit) {
+	s.nodes = append(s.nodes[:0], 0)
+	clear(s.index)
+	s.edges = s.edges[:0]
+	s.diseqs = s.diseqs[:0]
+	for _, l := range lits {
+		x := s.node(l.x)
+		y := 0
+		if l.y != 0 {
+			y = s.node(l.y)
+		}
+		switch l.op {
+		case opEq:
+			s.edges = append(s.edges, edge{y, x, l.c}, edge{x, y, -l.c})
+		case opNe:
+			s.diseqs = append(s.diseqs, diseq{x, y, l.c})
+		case opLe:
+			s.edges = append(s.edges, edge{y, x, l.c})
+		case opGe:
+			s.edges = append(s.edges, edge{x, 0, -l.c})
+		}
+	}
+	// Identifiers of distinct process variables differ.
+	var procs []int
+	for i, a := range s.nodes {
+		if i > 0 && a.isProc() {
+			procs = append(procs, i)
+		}
+	}
+	for i := range procs {
+		for j := i + 1; j < len(procs); j++ {
+			s.diseqs = append(s.diseqs, diseq{procs[i], procs[j], 0})
+		}
+	}
+}
+
+// relax runs Bellman-Ford from the potential dist (which satisfies every
+// edge but possibly the last ones added); false means a negative cycle.
+func (s *solver) relax(dist []int64, edges []edge) bool {
+	n := len(dist)
+	for pass := 0; pass <= n; pass++ {
+		changed := false
+		for _, e := range edges {
+			if d := dist[e.from] + e.w; d < dist[e.to] {
+				dist[e.to] = d
+				changed = true
+			}
+		}
+		if !changed {
+			return true
+		}
+	}
+	return false
+}
+
+// check decides the conjunction of lits. With model set, it returns the
+// value of every atom of a solution.
+func (s *solver) check(lits []lit, model bool) (status, map[atom]int64) {
+	s.calls++
+	s.load(lits)
+	dist := make([]int64, len(s.nodes))
+	if !s.relax(dist, s.edges) {
+		return unsat, nil
+	}
+	s.budget = 256
+	edges := append([]edge(nil), s.edges...)
+	st, sol := s.split(dist, edges)
+	if st != sat || !model {
+		return st, nil
+	}
+	m := make(map[atom]int64, len(s.nodes)-1)
+	for i, a := range s.nodes {
+		if i > 0 {
+			m[a] = sol[i] - sol[0]
+		}
+	}
+	return sat, m
+}
+
+// split looks for a disequality the solution violates and branches on it.
+func (s *solver) split(dist []int64, edges []edge) (status, []int64) {
+	for _, q := range s.diseqs {
+		if dist[q.x]-dist[0] != dist[q.y]-dist[0]+q.c {
+			continue
+		}
+		if s.budget--; s.budget < 0 {
+			return undecided, nil
+		}
+		// x - y <= c - 1, or y - x <= -c - 1.
+		result := unsat
+		for _, e := range []edge{{q.y, q.x, q.c - 1}, {q.x, q.y, -q.c - 1}} {
+			d := append([]int64(nil), dist...)
+			es := append(edges[:len(edges):len(edges)], e)
+			if !s.relax(d, es) {
+				continue
+			}
+			st, sol := s.split(d, es)
+			if st == sat {
+				return sat, sol
+			}
+			if st == undecided {
+				result = undecided
+			}
+		}
+		return result, nil
+	}
+	return sat, dist
+}
+
+// bounds returns, for each atom of a satisfiable conjunction, the tightest
+// bounds its difference constraints imply (disequalities aside).
+func (s *solver) bounds(lits []lit) map[atom]domain {
+	s.load(lits)
+	n := len(s.nodes)
+	up := make([]int64, n)   // shortest path from zero: upper bounds
+	down := make([]int64, n) // shortest path to zero: minus lower bounds
+	for i := range up {
+		up[i], down[i] = inf, inf
+	}
+	up[0], down[0] = 0, 0
+	for pass := 0; pass < n; pass++ {
+		changed := false
+		for _, e := range s.edges {
+			if up[e.from] < inf {
+				if d := up[e.from] + e.w; d < up[e.to] {
+					up[e.to], changed = d, true
+				}
+			}
+			if down[e.to] < inf {
+				if d := down[e.to] + e.w; d < down[e.from] {
+					down[e.from], changed = d, true
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	out := make(map[atom]domain, n-1)
+	for i, a := range s.nodes {
+		if i == 0 {
+			continue
+		}
+		d := domain{-inf, inf}
+		if up[i] < inf {
+			d.hi = up[i]
+		}
+		if down[i] < inf {
+			d.lo = -down[i]
+		}
+		out[a] = d
+	}
+	return out
+}

@@ -1,0 +1,156 @@
+package backreach
+
+// Subsumption: cube c is covered by cube d when some renaming σ of d's
+// process variables into c's makes every literal of dσ a consequence of c
+// (σ injective, since both quantify over distinct processes; axioms, which
+// are universal, allow any σ).
+
+// matcher searches for renamings.
+type matcher struct {
+	e         *engine
+	d         *cube
+	sum       *summary
+	n         int // process variables of the target
+	injective bool
+	sigma     []int
+	used      []bool
+	// accept decides a literal under a complete renaming of its variables:
+	// implied (for a proof of coverage) or not contradicted (for the
+	// instances worth giving the SMT solver).
+	accept func(l lit) bool
+	// found is called with each complete renaming; returning false stops.
+	found func(sigma []int) bool
+}
+
+func (mt *matcher) run() {
+	mt.sigma = make([]int, mt.d.n)
+	for i := range mt.sigma {
+		mt.sigma[i] = -1
+	}
+	mt.used = make([]bool, mt.n)
+	mt.step(0)
+}
+
+// step matches literal i of d and the ones after it; false stops the search.
+func (mt *matcher) step(i int) bool {
+	if i == len(mt.d.lits) {
+		return mt.complete(0)
+	}
+	l := mt.d.lits[i]
+	// The first process variable of l that is not mapped yet.
+	for _, a := range []atom{l.x, l.y} {
+		if a == 0 || (!a.local() && !a.isProc()) {
+			continue
+		}
+		k := a.k()
+		if mt.sigma[k] >= 0 {
+			continue
+		}
+		for t := 0; t < mt.n; t++ {
+			if mt.injective && mt.used[t] {
+				continue
+			}
+			mt.sigma[k] = t
+			if mt.injective {
+				mt.used[t] = true
+			}
+			ok := mt.step(i)
+			mt.sigma[k] = -1
+			if mt.injective {
+				mt.used[t] = false
+			}
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	r, tr := mt.e.voc.simplify(l.rename(mt.sigma))
+	switch {
+	case tr == isFalse:
+		return true
+	case tr == isLit && !mt.accept(r):
+		return true
+	}
+	return mt.step(i + 1)
+}
+
+// complete maps the process variables of d that no literal mentions.
+func (mt *matcher) complete(k int) bool {
+	for k < len(mt.sigma) && mt.sigma[k] >= 0 {
+		k++
+	}
+	if k == len(mt.sigma) {
+		return mt.found(mt.sigma)
+	}
+	if !mt.injective {
+		mt.sigma[k] = 0
+		ok := mt.complete(k + 1)
+		mt.sigma[k] = -1
+		return ok
+	}
+	for t := 0; t < mt.n; t++ {
+		if mt.used[t] {
+			continue
+		}
+		mt.sigma[k], mt.used[t] = t, true
+		ok := mt.complete(k + 1)
+		mt.sigma[k], mt.used[t] = -1, false
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// covers reports whether d covers c syntactically.
+func (e *engine) covers(d, c *cube, injective bool) bool {
+	if d.mask&^c.mask != 0 || injective && d.n > c.n {
+		return false
+	}
+	e.stats.Matches++
+	sum := e.summarize(c)
+	hit := false
+	mt := &matcher{e: e, d: d, sum: sum, n: c.n, injective: injective,
+		accept: func(l lit) bool { return e.implied(sum, l) },
+		found:  func([]int) bool { hit = true; return false }}
+	mt.run()
+	return hit
+}
+
+// instances returns the renamings of d into c under which no literal of d
+// contradicts c, as the clauses ¬dσ restricted to the literals c does not
+// already imply. covered reports a renaming under which c implies all of
+// dσ. At most limit instances are returned (more sets overflow).
+func (e *engine) instances(d, c *cube, injective bool, limit int) (clauses [][]lit, covered, overflow bool) {
+	if injective && d.n > c.n {
+		return nil, false, false
+	}
+	sum := e.summarize(c)
+	mt := &matcher{e: e, d: d, sum: sum, n: c.n, injective: injective,
+		accept: func(l lit) bool { return !e.contradicted(sum, l) }}
+	mt.found = func(sigma []int) bool {
+		var open []lit
+		for _, l := range d.lits {
+			r, tr := e.voc.simplify(l.rename(sigma))
+			if tr == isFalse {
+				return true
+			}
+			if tr == isLit && !e.implied(sum, r) {
+				open = append(open, r)
+			}
+		}
+		if len(open) == 0 {
+			covered = true
+			return false
+		}
+		if len(clauses) == limit {
+			overflow = true
+			return false
+		}
+		clauses = append(clauses, open)
+		return true
+	}
+	mt.run()
+	return clauses, covered, overflow
+}
