@@ -18,10 +18,10 @@ func readAtom(v, k int) atom { return atom(uint32(v+1)<<8 | uint32(k+1)) }
 func globalAtom(v int) atom  { return atom(uint32(v+1) << 8) }
 func procAtom(k int) atom    { return atom(uint32(k + 1)) }
 
-func (a atom) v() int        { return int(a>>8) - 1 }
-func (a atom) k() int        { return int(a&0xff) - 1 }
-func (a atom) isProc() bool  { return a != 0 && a>>8 == 0 }
-func (a atom) local() bool   { return a&0xff != 0 }
+func (a atom) v() int       { return int(a>>8) - 1 }
+func (a atom) k() int       { return int(a&0xff) - 1 }
+func (a atom) isProc() bool { return a != 0 && a>>8 == 0 }
+func (a atom) local() bool  { return a&0xff != 0 }
 func (a atom) withK(k int) atom {
 	return a&^0xff | atom(k+1)
 }
