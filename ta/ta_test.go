@@ -3,6 +3,7 @@ package ta
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -206,4 +207,4 @@ func TestMacroBlowup(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i/10)) + string(rune('0'+i%10))) }
+func itoa(i int) string { return strconv.Itoa(i) }
