@@ -118,7 +118,7 @@ type collect struct {
 	fails []string
 }
 
-func (c *collect) Succ(t state.Trans, s []byte)      { c.succ++ }
+func (c *collect) Succ(t state.Trans, s []byte)       { c.succ++ }
 func (c *collect) Fail(t state.Trans, kind, m string) { c.fails = append(c.fails, m) }
 
 func TestInstance(t *testing.T) {
