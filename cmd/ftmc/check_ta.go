@@ -1,0 +1,134 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"ftmc/explore"
+	"ftmc/param"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// isTAModel reports whether the command line names a threshold automaton.
+func isTAModel(args []string) bool {
+	for i, a := range args {
+		if a == "--lang=ta" || (a == "--lang" || a == "-lang") && i+1 < len(args) && args[i+1] == "ta" {
+			return true
+		}
+		if !strings.HasPrefix(a, "-") && strings.EqualFold(filepath.Ext(a), ".ta") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkTA checks the specifications of a threshold automaton on one
+// instance (fixed parameters): safety specifications init -> [](!bad) with
+// the explicit engine on the counter system, the others with an explicit
+// lasso search.
+func checkTA(e *env, args []string) int {
+	fs := newFlags("check", e.stderr)
+	var opts explicitOptions
+	opts.register(fs)
+	var ps params
+	fs.Var(&ps, "param", "parameter values, e.g. N=4,T=1,F=1 (repeatable)")
+	fs.String("lang", "ta", "model language")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(e.stderr, "usage: ftmc check MODEL.ta --param N=4,T=1,F=1 [SPEC ... | all] [--json] [--dfs] [--time D]")
+		return 2
+	}
+	so, err := opts.searchOptions()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return 2
+	}
+	path := pos[0]
+	f, err := ta.ParseFile(path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return 2
+	}
+	vals := map[string]int64(ps)
+	probe, err := ta.NewInstance(f, vals, ta.InstanceOptions{})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %s: %v\n", path, err)
+		return 2
+	}
+	specs := pos[1:]
+	if len(specs) == 0 || len(specs) == 1 && specs[0] == "all" {
+		specs = nil
+		for _, s := range f.Specs {
+			specs = append(specs, s.Name)
+		}
+	}
+	rep := &trace.Report{Model: path, Params: probe.Params(), Engine: "explicit (counter system)"}
+	start := time.Now()
+	if len(specs) == 0 {
+		res, st, err := explore.Run(e.ctx, probe, so)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+			return 2
+		}
+		rep.Verdicts, rep.Stats = append(rep.Verdicts, res), st
+	}
+	for _, name := range specs {
+		spec, ok := f.SpecByName(name)
+		if !ok {
+			fmt.Fprintf(e.stderr, "ftmc check: %s has no specification %q\n", path, name)
+			return 2
+		}
+		if init, bad, ok := param.SafetyShape(spec.Formula); ok {
+			in, err := ta.NewInstance(f, vals, ta.InstanceOptions{Init: init, Bad: bad, BadName: name})
+			if err != nil {
+				fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+				return 2
+			}
+			so.Property = name
+			res, st, err := explore.Run(e.ctx, in, so)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+				return 2
+			}
+			if res.Counterexample != nil {
+				res.Counterexample.Params = probe.Params()
+			}
+			rep.Verdicts = append(rep.Verdicts, res)
+			rep.Stats.States += st.States
+			rep.Stats.Transitions += st.Transitions
+			rep.Stats.Complete = st.Complete
+			if st.MemoryBytes > rep.Stats.MemoryBytes {
+				rep.Stats.MemoryBytes = st.MemoryBytes
+			}
+			continue
+		}
+		r, st := param.Explicit(e.ctx, f, name, vals, 0)
+		rep.Verdicts = append(rep.Verdicts, r.Result)
+		rep.Stats.States += st.States
+		rep.Stats.Transitions += st.Transitions
+	}
+	rep.Stats.Seconds = time.Since(start).Seconds()
+	switch {
+	case opts.json:
+		if err := writeJSON(e.stdout, rep); err != nil {
+			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+			return 2
+		}
+	case opts.quiet:
+		writeVerdicts(e.stdout, rep.Verdicts)
+	default:
+		trace.WriteText(e.stdout, rep)
+	}
+	return trace.ExitCode(rep.Verdicts)
+}
