@@ -218,7 +218,9 @@ func TestExamples(t *testing.T) {
 
 // TestExampleOutcomes keeps the helpers of TestExamples honest.
 func TestExampleOutcomes(t *testing.T) {
-	v := func(verdict trace.Verdict, kind string) trace.Result { return trace.Result{Verdict: verdict, Kind: kind} }
+	v := func(verdict trace.Verdict, kind string) trace.Result {
+		return trace.Result{Verdict: verdict, Kind: kind}
+	}
 	for _, c := range []struct {
 		rs   []trace.Result
 		want string
