@@ -241,3 +241,15 @@ func (s *spawner) states() int64 {
 	}
 	return total
 }
+
+// wideCounters is counters with pad constant bytes after the counters: the
+// same state space in longer vectors.
+type wideCounters struct {
+	counters
+	pad int
+}
+
+func (w *wideCounters) Initial(emit func([]byte)) error {
+	emit(make([]byte, w.k+w.pad))
+	return nil
+}

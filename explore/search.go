@@ -106,7 +106,7 @@ type violation struct {
 }
 
 // search is one run. It is its own state.Sink: the model passes successors to
-// Succ, which stores them.
+// Succ, which adds them to the batch.
 type search struct {
 	ctx     context.Context
 	m       state.Model
@@ -118,6 +118,8 @@ type search struct {
 	scratch []byte // the state being expanded, copied out of the store
 	cur     Index
 	nsucc   int
+	batch   batch
+	touched uint64  // see flush
 	dfsNew  []Index // depth-first: states still to expand, a region per stack frame
 
 	transitions, matched int64
@@ -184,7 +186,7 @@ func (s *search) initial() error {
 		if s.opts.Order == BreadthFirst {
 			s.parents.append(uint32(NoIndex))
 		}
-		s.checkState(i, v)
+		s.checkState(NoIndex, i, v)
 	})
 	if err != nil {
 		return err
@@ -200,13 +202,14 @@ func (s *search) initial() error {
 	return nil
 }
 
-// checkState evaluates the model's state properties on the new state i.
-func (s *search) checkState(i Index, v []byte) {
+// checkState evaluates the model's state properties on the new state i, a
+// successor of state from (NoIndex for an initial state).
+func (s *search) checkState(from, i Index, v []byte) {
 	if s.checker == nil {
 		return
 	}
 	if kind, msg, bad := s.checker.Check(v); bad {
-		s.viol = &violation{kind: kind, msg: msg, path: append(s.pathTo(s.cur), i)}
+		s.viol = &violation{kind: kind, msg: msg, path: append(s.pathTo(from), i)}
 	}
 }
 
@@ -236,58 +239,34 @@ func (s *search) pathTo(i Index) []Index {
 // Succ implements state.Sink.
 func (s *search) Succ(_ state.Trans, v []byte) {
 	s.nsucc++
-	if s.viol != nil || s.stop != "" {
-		return
-	}
-	s.transitions++
-	i, isNew := s.store.Insert(v)
-	if !isNew {
-		if i == NoIndex {
-			s.stopFull()
-			return
-		}
-		s.matched++
-		return
-	}
-	if s.opts.Order == BreadthFirst {
-		s.parents.append(s.cur)
-	} else {
-		s.dfsNew = append(s.dfsNew, i)
-	}
-	if s.checker != nil {
-		s.checkState(i, v)
-	}
+	s.batch.succ(s.cur, v)
 }
 
 // Fail implements state.Sink.
 func (s *search) Fail(t state.Trans, kind, msg string) {
 	s.nsucc++ // a failing transition is not a deadlock
-	if s.viol != nil || s.stop != "" {
-		return
-	}
-	s.viol = &violation{kind: kind, msg: msg, path: s.pathTo(s.cur), trans: t, failing: true}
+	b := &s.batch
+	b.events = append(b.events, event{kind: evFail, from: s.cur, off: uint32(len(b.fails))})
+	b.fails = append(b.fails, failure{t, kind, msg})
 }
 
-// expand generates the successors of state i.
+// expand generates the successors of state i into the batch.
 func (s *search) expand(i Index) {
 	s.cur = i
 	s.scratch = append(s.scratch[:0], s.store.Get(i)...)
 	s.nsucc = 0
 	s.m.Next(s.scratch, s)
-	if s.nsucc == 0 && s.viol == nil && s.stop == "" && !s.m.ValidEnd(s.scratch) {
-		s.viol = &violation{kind: state.KindInvalidEnd, msg: "invalid end state", path: s.pathTo(i)}
+	if s.nsucc == 0 && !s.m.ValidEnd(s.scratch) {
+		s.batch.events = append(s.batch.events, event{kind: evDeadlock, from: i})
 	}
+	s.batch.states++
 	s.budget -= 1 + s.nsucc
-	if s.budget <= 0 {
-		s.poll()
-	}
 }
 
 func (s *search) bfs() {
 	levelEnd := s.store.Len() // states of the current level are below levelEnd
-	for ; s.next < s.store.Len(); s.next++ {
-		next := s.next
-		if next == levelEnd {
+	for s.next < s.store.Len() {
+		if s.next == levelEnd {
 			s.depth++
 			levelEnd = s.store.Len()
 		}
@@ -296,9 +275,18 @@ func (s *search) bfs() {
 			s.truncated = true
 			return
 		}
-		s.expand(Index(next))
+		// A batch ends at the end of a level, so that the next level is
+		// complete when it starts.
+		for s.next < levelEnd && !s.batch.full() {
+			s.expand(Index(s.next))
+			s.next++
+		}
+		s.flush()
 		if s.viol != nil || s.stop != "" {
 			return
+		}
+		if s.budget <= 0 {
+			s.poll()
 		}
 	}
 }
@@ -324,8 +312,12 @@ func (s *search) dfs() {
 		mark := len(s.dfsNew)
 		s.frames = append(s.frames, dfsFrame{idx: i, mark: mark})
 		s.expand(i)
+		s.flush()
 		if s.viol != nil || s.stop != "" {
 			return
+		}
+		if s.budget <= 0 {
+			s.poll()
 		}
 		// Successors come off the stack last first: reverse them so that
 		// the first transition is explored first, as Spin does.

@@ -53,8 +53,9 @@ type Store struct {
 
 	width      int // fixed record width, or -1 for length-prefixed records; set by the first insert
 	chunks     [][]byte
-	cshift     uint // fixed width: log2 of records per chunk
-	off        int  // variable width: write offset in the last chunk
+	cshift     uint  // fixed width: log2 of records per chunk
+	cmask      Index // 1<<cshift - 1
+	off        int   // variable width: write offset in the last chunk
 	marks      column[uint64]
 	arenaBytes int64
 	maxVec     int
@@ -137,12 +138,11 @@ func (s *Store) room(extra int64) bool {
 // Get returns the vector of state i. The slice points into the store: it is
 // valid until the next Insert and must not be modified.
 func (s *Store) Get(i Index) []byte {
-	if s.width >= 0 {
-		w := s.width
-		o := int(i&(1<<s.cshift-1)) * w
-		return s.chunks[i>>s.cshift][o : o+w : o+w]
+	if s.width < 0 {
+		return s.getVar(i)
 	}
-	return s.getVar(i)
+	o := int(i&s.cmask) * s.width
+	return s.chunks[i>>s.cshift][o : o+s.width]
 }
 
 func (s *Store) getVar(i Index) []byte {
@@ -183,7 +183,14 @@ func (s *Store) InsertHash(vec []byte, h uint64) (Index, bool) {
 		}
 		if e>>32 == tag {
 			i := Index(e) - 1
-			if string(s.Get(i)) == string(vec) {
+			var got []byte
+			if s.width >= 0 { // Get, inlined by hand
+				o := int(i&s.cmask) * s.width
+				got = s.chunks[i>>s.cshift][o : o+s.width]
+			} else {
+				got = s.getVar(i)
+			}
+			if string(got) == string(vec) {
 				return i, false
 			}
 		}
@@ -248,6 +255,7 @@ func (s *Store) store(vec []byte) bool {
 	if s.width == -2 {
 		s.width = len(vec)
 		s.cshift = uint(max(8, 22-bits.Len(uint(len(vec)))))
+		s.cmask = 1<<s.cshift - 1
 	}
 	if len(vec) != s.width && s.width >= 0 {
 		s.toVariable()
