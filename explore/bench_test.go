@@ -36,7 +36,9 @@ func BenchmarkDFS1M(b *testing.B) { benchSearch(b, &counters{k: 6, n: 10, wrap: 
 func BenchmarkBFS16M(b *testing.B) { benchSearch(b, &counters{k: 6, n: 16, wrap: true}, BreadthFirst) }
 
 // 10^6 states of 40 bytes (counters in a longer vector), 3 transitions each.
-func BenchmarkBFSWide(b *testing.B) { benchSearch(b, &wideCounters{counters{k: 3, n: 100, wrap: true}, 37}, BreadthFirst) }
+func BenchmarkBFSWide(b *testing.B) {
+	benchSearch(b, &wideCounters{counters{k: 3, n: 100, wrap: true}, 37}, BreadthFirst)
+}
 
 // 10^5 states of 5 bytes, 5 transitions each: store and queue fit in the
 // caches.
