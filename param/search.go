@@ -495,6 +495,44 @@ func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) erro
 	}
 	s, p := w.s, w.s.p
 	fr := w.frames[len(w.frames)-1]
+	length := len(prefix) + 1
+	// When only the last witness (or only the loop) is left, check it as an
+	// assumption on this prefix: one query answers both whether the
+	// property is violated here and, through the unsat core, whether the
+	// prefix is feasible at all.
+	if last := w.finalCheck(fr); last != "" {
+		lit := fmt.Sprintf("fin%d", fr.depth)
+		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" "+last+"))")
+		st, err := w.check(ctx, lit)
+		if err != nil {
+			return err
+		}
+		s.st.schema(length)
+		s.st.mu.Lock()
+		s.st.nodes++
+		s.st.mu.Unlock()
+		switch st {
+		case smt.Sat:
+			if p.lc.needLoop {
+				return w.counterexample(ctx, lit)
+			}
+			return w.counterexample(ctx, "")
+		case smt.Unknown:
+			s.noteUnknown(w.solver.Reason())
+			return nil
+		}
+		core, err := w.solver.UnsatCore()
+		if err != nil {
+			return err
+		}
+		if !contains(core, lit) {
+			s.st.mu.Lock()
+			s.st.pruned++
+			s.st.mu.Unlock()
+			return nil // the prefix itself is infeasible
+		}
+		return w.expand(ctx, fr, prefix, out, true)
+	}
 	st, err := w.check(ctx)
 	if err != nil {
 		return err
@@ -505,7 +543,6 @@ func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) erro
 		s.st.pruned++
 	}
 	s.st.mu.Unlock()
-	length := len(prefix) + 1
 	if !p.lc.needLoop && len(fr.frontier) == 0 {
 		s.st.schema(length) // a complete reachability schema
 	}
@@ -539,8 +576,53 @@ func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) erro
 			s.noteUnknown(w.solver.Reason())
 		}
 	}
+	return w.expand(ctx, fr, prefix, out, false)
+}
+
+// finalCheck returns the condition that completes a counterexample at the
+// end of fr when nothing else is left to place: the last witness of a
+// reachability property, or the loop of a lasso.
+func (w *worker) finalCheck(fr *frame) string {
+	p := w.s.p
+	switch {
+	case p.lc.needLoop && len(fr.frontier) == 0:
+		c, err := p.loopCond(fr)
+		if err != nil {
+			return ""
+		}
+		return c
+	case !p.lc.needLoop && len(fr.frontier) == 1 && len(fr.frontier[0].kids) == 0 && len(p.gconds[fr.frontier[0]]) == 0:
+		var ts []string
+		for _, e := range fr.frontier[0].props {
+			t, err := exprTerm(e, fr.end)
+			if err != nil {
+				return ""
+			}
+			ts = append(ts, t)
+		}
+		return smt.And(ts...)
+	}
+	return ""
+}
+
+func contains(ss []string, x string) bool {
+	for _, s := range ss {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// expand explores the children of the node fr; with milestonesOnly the last
+// witness was already checked at this node.
+func (w *worker) expand(ctx context.Context, fr *frame, prefix []item, out *[][]item, milestonesOnly bool) error {
+	s := w.s
 	children := w.children(fr)
 	for _, it := range children {
+		if milestonesOnly && it.cut != nil {
+			continue
+		}
 		next := append(append([]item(nil), prefix...), it)
 		if len(prefix) < s.opts.SplitDepth {
 			*out = append(*out, next)
