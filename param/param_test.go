@@ -275,3 +275,76 @@ func TestMutants(t *testing.T) {
 		})
 	}
 }
+
+// TestSolverTimeoutIsUnknown makes every query time out: the verdict must
+// be unknown, never holds.
+func TestSolverTimeoutIsUnknown(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	path := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta", "c1cs.ta")
+	f := parse(t, path)
+	r := Verify(context.Background(), f, "one_step0", Options{Jobs: 1, SolverTimeout: time.Millisecond})
+	if r.Verdict == trace.Holds {
+		t.Fatalf("holds with a 1ms solver timeout (%d schemas)", r.Schemas)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	r = Verify(ctx, f, "one_step0", Options{Jobs: 2})
+	if r.Verdict != trace.Unknown || r.Reason == "" {
+		t.Fatalf("a cancelled search says %s (%s)", r.Verdict, r.Reason)
+	}
+}
+
+// TestCVC5 runs the engine with cvc5 instead of z3.
+func TestCVC5(t *testing.T) {
+	testenv.NeedBinary(t, "cvc5")
+	f := parse(t, filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz-n-ge-3t.ta"))
+	for spec, want := range map[string]trace.Verdict{"unforg": trace.Holds, "relay": trace.Violated} {
+		r := Verify(context.Background(), f, spec, Options{Solver: "cvc5", Jobs: 1})
+		if r.Verdict != want {
+			t.Errorf("%s with cvc5: %s (%s), want %s", spec, r.Verdict, r.Reason, want)
+		}
+	}
+}
+
+// TestFormulaShapes checks the negation of the benchmark specification
+// shapes: safety needs no loop, fairness becomes a loop condition.
+func TestFormulaShapes(t *testing.T) {
+	src := `skel P { local pc; shared x; parameters N;
+  assumptions (0) { N > 1; }
+  locations (0) { a: [0]; b: [1]; }
+  inits (0) { a == N; b == 0; x == 0; }
+  rules (0) { 0: a -> b when (x >= 0) do { x' == x + 1; }; 1: b -> b when (true) do { unchanged(x); }; }
+  specifications (0) {
+    safe: (b == 0) -> [](x < N);
+    live: <>[](a == 0) -> <>(b != 0);
+    inf: []<>(b != 0);
+    gf: <>(a == 0 && [](b != 0 || <>(a != 0)));
+  } }`
+	f, err := ta.Parse("shapes.ta", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(name string) []*lcase {
+		s, _ := f.SpecByName(name)
+		lcs, err := specCases(s.Formula)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return lcs
+	}
+	if lc := get("safe"); len(lc) != 1 || lc[0].needLoop || len(lc[0].root.kids) != 1 {
+		t.Errorf("safe: %+v", lc[0])
+	}
+	if lc := get("live"); len(lc) != 1 || !lc[0].needLoop || len(lc[0].loopGs) != 1 || len(lc[0].root.gs) != 1 {
+		t.Errorf("live: loop %d, gs %d", len(lc[0].loopGs), len(lc[0].root.gs))
+	}
+	// !([]<>p) = <>[]!p: a loop condition.
+	if lc := get("inf"); len(lc) != 1 || len(lc[0].loopGs) != 1 {
+		t.Errorf("inf: %+v", lc[0])
+	}
+	// The negation has G F under an F with a G: outside the fragment.
+	s, _ := f.SpecByName("gf")
+	if _, err := specCases(s.Formula); err == nil || !strings.Contains(err.Error(), "outside the supported") {
+		t.Errorf("gf: expected a fragment error, got %v", err)
+	}
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ftmc/internal/testenv"
+	"ftmc/trace"
+)
+
+func runTA(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{ctx: context.Background(), stdout: &out, stderr: &errb}
+	code := run(e, args)
+	return code, out.String(), errb.String()
+}
+
+func TestVerifyTAJSON(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz-n-ge-3t.ta")
+	code, out, stderr := runTA(t, "verify", model, "unforg", "relay", "--json", "-j", "2")
+	if code != trace.ExitViolated {
+		t.Fatalf("exit %d, want 1; stderr %s", code, stderr)
+	}
+	var rep trace.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Verdicts) != 2 || rep.Verdicts[0].Verdict != trace.Holds || rep.Verdicts[1].Verdict != trace.Violated {
+		t.Fatalf("verdicts %+v", rep.Verdicts)
+	}
+	c := rep.Verdicts[1].Counterexample
+	if c == nil || c.LoopStart < 0 || c.Params["N"] < 3*c.Params["T"] || len(c.Steps) == 0 {
+		t.Fatalf("counterexample %+v", c)
+	}
+	if c.Steps[0].Proc == "" || c.Steps[c.LoopStart].Proc == "" {
+		t.Errorf("steps should name their rules: %+v", c.Steps)
+	}
+}
+
+func TestVerifyTAText(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz.ta")
+	code, out, _ := runTA(t, "verify", model)
+	if code != trace.ExitHolds {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, want := range []string{"unforg: nschemas = ", "> Spec relay holds", "corr: holds"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestVerifyTABadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.ta")
+	os.WriteFile(bad, []byte("skel P {\n  local pc;\n  shared x\n}"), 0o644)
+	code, _, stderr := runTA(t, "verify", bad)
+	if code != trace.ExitUsage || !strings.Contains(stderr, "bad.ta:4:1: expected \";\"") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz.ta")
+	code, _, stderr = runTA(t, "verify", model, "nosuch")
+	if code != trace.ExitUsage || !strings.Contains(stderr, "no specification \"nosuch\"") {
+		t.Errorf("unknown spec: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runTA(t, "check", model, "--param", "N=3,T=1,F=0")
+	if code != trace.ExitUsage || !strings.Contains(stderr, "violate the assumption") {
+		t.Errorf("bad parameters: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestCheckTA(t *testing.T) {
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz-f-le-t1.ta")
+	code, out, stderr := runTA(t, "check", model, "--param", "N=4,T=1,F=2", "unforg", "relay", "--quiet")
+	if code != trace.ExitViolated {
+		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+	if !strings.Contains(out, "unforg: violated") || !strings.Contains(out, "relay: violated") {
+		t.Errorf("output %q", out)
+	}
+	code, out, _ = runTA(t, "check", model, "--param", "N=4,T=1,F=1", "--quiet")
+	if code != trace.ExitHolds {
+		t.Errorf("N=4,T=1,F=1 satisfies the designed condition, every property should hold: exit %d\n%s", code, out)
+	}
+}
