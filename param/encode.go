@@ -318,8 +318,16 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 		}
 		accs = append(accs, av)
 		fr.accs = append(fr.accs, flow{i, av})
-		out[r.src] = append(out[r.src], av)
-		in[r.dst] = append(in[r.dst], av)
+		if r.src == r.dst {
+			// A self-loop that increments shared variables needs a process
+			// in its location: it fires before the other rules out of it,
+			// after those into it.
+			have := smt.Sum(append([]string{start.k(r.src)}, in[r.src]...)...)
+			cmds = assertAll(cmds, smt.Or(smt.App("=", av, "0"), smt.App(">=", have, "1")))
+		} else {
+			out[r.src] = append(out[r.src], av)
+			in[r.dst] = append(in[r.dst], av)
+		}
 		for x, c := range r.inc {
 			if c != 0 {
 				incs[x] = append(incs[x], mul(c, av))

@@ -135,7 +135,11 @@ func (m *model) topo() error {
 		}
 	}
 	sort.SliceStable(m.order, func(a, b int) bool {
-		return rank[m.rules[m.order[a]].src] < rank[m.rules[m.order[b]].src]
+		ra, rb := m.rules[m.order[a]], m.rules[m.order[b]]
+		if rank[ra.src] != rank[rb.src] {
+			return rank[ra.src] < rank[rb.src]
+		}
+		return ra.src == ra.dst && rb.src != rb.dst // self-loops first
 	})
 	return nil
 }
