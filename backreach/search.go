@@ -25,6 +25,13 @@ type Options struct {
 	NoSMT bool
 	// IgnoreCandidates leaves the model's candidate invariants unused.
 	IgnoreCandidates bool
+	// Approx, when positive, guesses invariants from the reachable states
+	// of an instance with Approx processes (Cubicle's BRAB); see brab.go.
+	Approx int
+	// ApproxLits bounds the literals of a guess (0: 3).
+	ApproxLits int
+	// MaxOracleStates bounds that instance's exploration (0: 2,000,000).
+	MaxOracleStates int64
 	// Progress, when set, is called about every ProgressEvery (default 1s).
 	Progress      func(Stats)
 	ProgressEvery time.Duration
@@ -35,6 +42,7 @@ type Stats struct {
 	Nodes          int64   // cubes kept in the visited set
 	Generated      int64   // cubes produced by pre-images
 	Covered        int64   // cubes found covered by visited ones or axioms
+	CoveredLocal   int64   // of which case splitting decided
 	CoveredSMT     int64   // of which the SMT solver decided
 	Deleted        int64   // visited cubes removed as covered by a later one
 	FixpointChecks int64   // coverage checks run
@@ -42,6 +50,9 @@ type Stats struct {
 	SMTCalls       int64   // SMT queries
 	LocalChecks    int64   // decisions of the local solver
 	Invariants     int     // candidate invariants proved and used
+	Guesses        int     // approximations (guessed negated invariants) kept
+	Banned         int     // approximations found reachable
+	OracleStates   int64   // states of the instance used to guess
 	Refuted        int     // candidate invariants found reachable
 	Restarts       int     // searches restarted without a refuted candidate
 	Depth          int     // longest chain of pre-images kept
@@ -61,6 +72,9 @@ func (s Stats) Figures() []trace.Figure {
 		{Name: "local_checks", Value: float64(s.LocalChecks)},
 		{Name: "invariants", Value: float64(s.Invariants)},
 		{Name: "refuted_candidates", Value: float64(s.Refuted)},
+		{Name: "guessed_invariants", Value: float64(s.Guesses)},
+		{Name: "banned_guesses", Value: float64(s.Banned)},
+		{Name: "oracle_states", Value: float64(s.OracleStates)},
 		{Name: "restarts", Value: float64(s.Restarts)},
 		{Name: "depth", Value: float64(s.Depth)},
 		{Name: "max_processes", Value: float64(s.MaxProcs)},
@@ -93,6 +107,9 @@ type node struct {
 	depth  int
 	approx bool
 	dead   bool
+	// added marks a guess that joined the visited set when it was made;
+	// it is only expanded when it leaves the queue.
+	added bool
 }
 
 type root struct {
@@ -111,9 +128,12 @@ type engine struct {
 	roots     []root
 	forbidden []*cube
 	smt       *smtCheck
+	oracle    *oracle
+	banned    []*cube
 	opts      Options
 	stats     Stats
 	tooMany   bool
+	noSMT     bool // the solver is missing
 	warnings  []string
 	start     time.Time
 	lastProg  time.Time
@@ -127,13 +147,38 @@ func Verify(ctx context.Context, sys *system.System, opts Options) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	defer e.smt.close()
+	defer func() { e.smt.close() }()
+	if opts.Approx > 0 {
+		limit := opts.MaxOracleStates
+		if limit == 0 {
+			limit = 2000000
+		}
+		o, cx, err := newOracle(ctx, sys, opts.Approx, limit)
+		switch {
+		case cx != nil:
+			// The small instance already reaches an unsafe state.
+			e.stats.Seconds = time.Since(e.start).Seconds()
+			cx.Message = fmt.Sprintf("%s violated on %d processes (found while exploring the instance)", sys.Property, opts.Approx)
+			return &Result{Property: sys.Property, Verdict: trace.Violated, Trace: cx, Stats: e.stats, Warnings: e.warnings}, nil
+		case err != nil:
+			if ctx.Err() != nil {
+				return &Result{Property: sys.Property, Verdict: trace.Unknown, Reason: "stopped: " + ctx.Err().Error(), Stats: e.stats}, nil
+			}
+			e.warnings = append(e.warnings, fmt.Sprintf("no invariants guessed: %v", err))
+		default:
+			e.oracle = o
+			e.stats.OracleStates = int64(o.states)
+		}
+	}
 	return e.run(ctx)
 }
 
 func newEngine(sys *system.System, opts Options) (*engine, error) {
 	if opts.MaxNodes == 0 {
 		opts.MaxNodes = 200000
+	}
+	if opts.ApproxLits == 0 {
+		opts.ApproxLits = 3
 	}
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = time.Second
@@ -187,17 +232,6 @@ func newEngine(sys *system.System, opts Options) (*engine, error) {
 			for _, c := range cs {
 				e.roots = append(e.roots, root{c: c, candidate: i})
 			}
-		}
-	}
-	if !opts.NoSMT {
-		sc, err := newSMTCheck(voc, opts.Solver)
-		if err != nil {
-			if !errors.Is(err, smt.ErrNoSolver) {
-				return nil, err
-			}
-			e.warnings = append(e.warnings, fmt.Sprintf("%v: fixpoint checks use syntactic matching only", err))
-		} else {
-			e.smt = sc
 		}
 	}
 	return e, nil
@@ -413,9 +447,6 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 			return true, nil
 		}
 	}
-	if e.smt == nil {
-		return false, nil
-	}
 	const limit = 4096
 	var clauses [][]lit
 	add := func(d *cube, injective bool) bool {
@@ -447,6 +478,30 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 	if len(clauses) == 0 {
 		return false, nil
 	}
+	budget := 2000
+	switch e.coverLocal(c, clauses, &budget) {
+	case unsat:
+		e.stats.CoveredLocal++
+		return true, nil
+	case sat:
+		return false, nil
+	}
+	if e.smt == nil {
+		// The solver starts on first use: most searches never need it.
+		if e.opts.NoSMT || e.noSMT {
+			return false, nil
+		}
+		sc, err := newSMTCheck(e.voc, e.opts.Solver)
+		if err != nil {
+			if !errors.Is(err, smt.ErrNoSolver) {
+				return false, err
+			}
+			e.noSMT = true
+			e.warnings = append(e.warnings, fmt.Sprintf("%v: fixpoint checks that case splitting cannot settle count as not covered", err))
+			return false, nil
+		}
+		e.smt = sc
+	}
 	e.stats.SMTCalls++
 	ok, err := e.smt.covered(ctx, c, clauses)
 	if ok {
@@ -458,7 +513,8 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 type outcome struct {
 	verdict trace.Verdict
 	reason  string
-	refuted int // a candidate found reachable, or -1
+	refuted int   // a candidate found reachable, or -1
+	banned  *cube // a guess found reachable
 	hit     *node
 	model   map[atom]int64
 }
@@ -485,6 +541,7 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool) (outcome, erro
 		queue = append(queue, &node{c: r.c, tr: -1, root: i})
 	}
 	var visited []*node
+	var guesses []*cube
 	live := 0
 	for head := 0; head < len(queue); head++ {
 		nd := queue[head]
@@ -495,11 +552,22 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool) (outcome, erro
 			}
 			e.progress(live, len(queue)-head)
 		}
+		if nd.added {
+			if !nd.dead {
+				if err := e.expand(nd, &queue); err != nil {
+					return outcome{}, err
+				}
+			}
+			continue
+		}
 		hit, model, err := e.meetsInit(nd.c)
 		if err != nil {
 			return outcome{}, err
 		}
 		if hit {
+			if nd.root >= len(e.roots) {
+				return outcome{refuted: -1, banned: guesses[nd.root-len(e.roots)]}, nil
+			}
 			if c := e.roots[nd.root].candidate; c >= 0 {
 				return outcome{refuted: c, hit: nd}, nil
 			}
@@ -520,45 +588,78 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool) (outcome, erro
 			return outcome{verdict: trace.Unknown, refuted: -1,
 				reason: fmt.Sprintf("node limit reached: %d cubes visited without a fixpoint", live)}, nil
 		}
-		// Cubes the new one covers are redundant from now on.
-		kept := visited[:0]
-		for _, d := range visited {
-			if e.covers(nd.c, d.c, true) {
-				d.dead = true
-				e.stats.Deleted++
-				live--
+		if e.oracle != nil && nd.parent != nil {
+			a, err := e.approximate(nd.c)
+			if err != nil {
+				return outcome{}, err
+			}
+			if a != nil {
+				// The guess covers the cube. It joins the visited set now,
+				// so that it covers later cubes at once, and is expanded
+				// as a root of its own.
+				if debugNodes {
+					fmt.Printf("guess %d for d=%d: %s\n", len(guesses), nd.depth, e.voc.cubeString(a))
+				}
+				g := &node{c: a, tr: -1, root: len(e.roots) + len(guesses), added: true}
+				guesses = append(guesses, a)
+				visited = e.addVisited(visited, g, &live)
+				queue = append(queue, g)
 				continue
 			}
-			kept = append(kept, d)
 		}
-		visited = append(kept, nd)
-		live++
-		if debugNodes {
-			tn := "root"
-			if nd.tr >= 0 {
-				tn = e.trans[nd.tr].t.Name
-			}
-			fmt.Printf("node %d d=%d root=%d via %s%v: %s\n", live, nd.depth, nd.root, tn, nd.params, e.voc.cubeString(nd.c))
-		}
+		visited = e.addVisited(visited, nd, &live)
 		e.stats.Depth = max(e.stats.Depth, nd.depth)
 		e.stats.MaxProcs = max(e.stats.MaxProcs, nd.c.n)
-		for ti, tr := range e.trans {
-			err := e.preimages(tr, nd.c, func(p preimage) {
-				e.stats.Generated++
-				queue = append(queue, &node{c: p.c, parent: nd, tr: ti, params: p.params, root: nd.root,
-					depth: nd.depth + 1, approx: nd.approx || p.approx || tr.uguard != nil})
-			})
-			if err != nil {
-				return outcome{}, fmt.Errorf("pre-image of %s: %v", tr.t.Name, err)
-			}
+		if err := e.expand(nd, &queue); err != nil {
+			return outcome{}, err
 		}
 	}
 	e.stats.Nodes = int64(live)
+	e.stats.Guesses = len(guesses)
 	if e.tooMany {
 		return outcome{verdict: trace.Unknown, refuted: -1,
 			reason: fmt.Sprintf("pre-images needed more than %d processes in a cube", maxProcs)}, nil
 	}
 	return outcome{verdict: trace.Holds, refuted: -1}, nil
+}
+
+// addVisited adds nd to the visited set, dropping the cubes it covers.
+func (e *engine) addVisited(visited []*node, nd *node, live *int) []*node {
+	kept := visited[:0]
+	for _, d := range visited {
+		if e.covers(nd.c, d.c, true) {
+			d.dead = true
+			e.stats.Deleted++
+			*live--
+			continue
+		}
+		kept = append(kept, d)
+	}
+	*live++
+	e.stats.Nodes = int64(*live)
+	if debugNodes {
+		tn := "root"
+		if nd.tr >= 0 {
+			tn = e.trans[nd.tr].t.Name
+		}
+		fmt.Printf("node %d d=%d root=%d via %s%v: %s\n", *live, nd.depth, nd.root, tn, nd.params, e.voc.cubeString(nd.c))
+	}
+	return append(kept, nd)
+}
+
+// expand queues the pre-images of nd under every transition.
+func (e *engine) expand(nd *node, queue *[]*node) error {
+	for ti, tr := range e.trans {
+		err := e.preimages(tr, nd.c, func(p preimage) {
+			e.stats.Generated++
+			*queue = append(*queue, &node{c: p.c, parent: nd, tr: ti, params: p.params, root: nd.root,
+				depth: nd.depth + 1, approx: nd.approx || p.approx || tr.uguard != nil})
+		})
+		if err != nil {
+			return fmt.Errorf("pre-image of %s: %v", tr.t.Name, err)
+		}
+	}
+	return nil
 }
 
 func (e *engine) run(ctx context.Context) (*Result, error) {
@@ -575,6 +676,15 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		out, err = e.search(ctx, inPlay)
 		if err != nil {
 			return nil, err
+		}
+		if out.banned != nil {
+			if debugNodes {
+				fmt.Printf("banned: %s\n", e.voc.cubeString(out.banned))
+			}
+			e.banned = append(e.banned, out.banned)
+			e.stats.Banned++
+			e.stats.Restarts++
+			continue
 		}
 		if out.refuted < 0 {
 			break

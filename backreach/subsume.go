@@ -154,3 +154,63 @@ func (e *engine) instances(d, c *cube, injective bool, limit int) (clauses [][]l
 	mt.run()
 	return clauses, covered, overflow
 }
+
+// coverLocal decides c ⊨ ∨ clauses-cubes by case splitting: it looks for a
+// satisfiable extension of c that falsifies a literal of every clause
+// (found: not covered). It answers undecided when the budget runs out.
+func (e *engine) coverLocal(c *cube, clauses [][]lit, budget *int) status {
+	var rec func(lits []lit, clauses [][]lit) status
+	rec = func(lits []lit, clauses [][]lit) status {
+		if *budget--; *budget < 0 {
+			return undecided
+		}
+		nc, ok := e.voc.normalize(c.n, lits)
+		if !ok {
+			return unsat
+		}
+		if st, _ := e.solver.check(nc.lits, false); st != sat {
+			return st
+		}
+		sum := e.summarize(nc)
+		var open [][]lit
+		best := -1
+		for _, cl := range clauses {
+			var rest []lit
+			done := false
+			for _, l := range cl {
+				if e.contradicted(sum, l) {
+					done = true
+					break
+				}
+				if !e.implied(sum, l) {
+					rest = append(rest, l)
+				}
+			}
+			if done {
+				continue
+			}
+			if len(rest) == 0 {
+				return unsat // this extension lies inside a covering cube
+			}
+			if best < 0 || len(rest) < len(open[best]) {
+				best = len(open)
+			}
+			open = append(open, rest)
+		}
+		if len(open) == 0 {
+			return sat
+		}
+		result := unsat
+		for _, l := range open[best] {
+			st := rec(append(nc.lits[:len(nc.lits):len(nc.lits)], l.negate()), open)
+			if st == sat {
+				return sat
+			}
+			if st == undecided {
+				result = undecided
+			}
+		}
+		return result
+	}
+	return rec(c.lits, clauses)
+}

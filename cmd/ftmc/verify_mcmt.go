@@ -1,10 +1,208 @@
 package main
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"ftmc/backreach"
+	"ftmc/mcmt"
+	"ftmc/mcmt/system"
+	"ftmc/smt"
+	"ftmc/trace"
+)
 
 // verifyMCMT verifies an array-based system (MCMT or Cubicle input) for any
-// number of processes.
+// number of processes by backward reachability, or, with --bounded K, checks
+// the instance with K processes explicitly.
 func verifyMCMT(e *env, args []string) int {
-	fmt.Fprintln(e.stderr, "ftmc verify: array-based systems are not supported yet")
+	fs := newFlags("verify", e.stderr)
+	var lim limits
+	lim.register(fs)
+	lang := fs.String("lang", "", "input language: mcmt, mcmt1 (MCMT's :keyword syntax) or cubicle (default: from the file)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	maxNodes := fs.Int("max-nodes", 0, "stop with verdict unknown after this many visited cubes (0: 200000)")
+	solver := fs.String("solver", "z3", "SMT solver for fixpoint checks: z3 or cvc5")
+	solverTimeout := fs.Duration("solver-timeout", 10*time.Second, "time limit of one SMT query (a timeout counts as not covered)")
+	brab := fs.Int("brab", 3, "guess invariants from the reachable states of an instance with this many processes (0: off)")
+	brabLits := fs.Int("brab-lits", 0, "at most this many literals in a guessed invariant (0: 3)")
+	noCand := fs.Bool("no-candidates", false, "ignore the model's suggested negated invariants")
+	bounded := fs.Int("bounded", 0, "check the instance with this many processes explicitly instead")
+	maxStates := fs.Int64("max-states", 10000000, "state limit of --bounded")
+	quiet := fs.Bool("q", false, "no progress on the terminal")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(e.stderr, "ftmc verify: expected a model file (.mcmt, .in or .cub)")
+		return 2
+	}
+	file, specs := pos[0], pos[1:]
+	src, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
+	l := *lang
+	if l == "cub" {
+		l = mcmt.LangCubicle
+	}
+	sys, err := mcmt.Parse(file, src, l)
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return 2
+	}
+	for _, s := range specs {
+		if s != "all" && s != sys.Property {
+			fmt.Fprintf(e.stderr, "ftmc verify: %s has one property, %s; found %q\n", file, sys.Property, s)
+			return 2
+		}
+	}
+	ctx := e.ctx
+	if lim.time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, lim.time)
+		defer cancel()
+	}
+	rep := &trace.Report{Model: file}
+	start := time.Now()
+	if *bounded > 0 {
+		rep.Engine = "explicit"
+		rep.Params = map[string]int64{"processes": int64(*bounded)}
+		if code := boundedMCMT(ctx, sys, *bounded, *maxStates, rep); code != 0 {
+			fmt.Fprintln(e.stderr, rep.Warnings[len(rep.Warnings)-1])
+			return code
+		}
+	} else {
+		rep.Engine = "backreach"
+		opts := backreach.Options{
+			MaxNodes:         *maxNodes,
+			Solver:           smt.Options{Name: *solver, Timeout: *solverTimeout},
+			IgnoreCandidates: *noCand,
+			Approx:           *brab,
+			ApproxLits:       *brabLits,
+		}
+		if e.terminal && !*quiet && !*asJSON {
+			opts.Progress = func(s backreach.Stats) {
+				fmt.Fprintf(e.stderr, "\r%.0fs: %d cubes visited, %d generated, %d covered, %d SMT calls, depth %d ",
+					s.Seconds, s.Nodes, s.Generated, s.Covered, s.SMTCalls, s.Depth)
+			}
+		}
+		res, err := backreach.Verify(ctx, sys, opts)
+		if opts.Progress != nil {
+			fmt.Fprint(e.stderr, "\r\033[K")
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ftmc verify: %s: %v\n", file, err)
+			if errors.Is(err, smt.ErrNoSolver) {
+				return 2
+			}
+			return 3
+		}
+		r := trace.Result{Property: res.Property, Verdict: res.Verdict, Reason: res.Reason, Counterexample: res.Trace}
+		if res.Trace != nil {
+			r.Kind = res.Trace.Kind
+		}
+		rep.Verdicts = []trace.Result{r}
+		rep.Stats = trace.Stats{States: res.Stats.Nodes, Transitions: res.Stats.Generated, Depth: int64(res.Stats.Depth),
+			Complete: res.Verdict != trace.Unknown, Extra: res.Stats.Figures()}
+		rep.Warnings = append(rep.Warnings, res.Warnings...)
+		for _, p := range res.Proved {
+			rep.Warnings = append(rep.Warnings, "invariant proved and used: "+p)
+		}
+		for _, p := range res.Refuted {
+			rep.Warnings = append(rep.Warnings, "suggested invariant is not one (reachable), dropped: "+p)
+		}
+	}
+	rep.Stats.Seconds = time.Since(start).Seconds()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	rep.Stats.MemoryBytes = int64(ms.Sys)
+	if *asJSON {
+		if err := writeJSON(e.stdout, rep); err != nil {
+			fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+			return 2
+		}
+		return trace.ExitCode(rep.Verdicts)
+	}
+	writeVerdicts(e.stdout, rep.Verdicts)
+	for _, r := range rep.Verdicts {
+		if r.Counterexample != nil {
+			writeMCMTTrace(e.stdout, r.Counterexample)
+		}
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(e.stdout, "note: %s\n", w)
+	}
+	writeMCMTStats(e.stdout, rep)
+	return trace.ExitCode(rep.Verdicts)
+}
+
+// boundedMCMT explores the instance with k processes; it returns a
+// non-zero exit code (and the reason as the last warning) when the instance
+// cannot be built.
+func boundedMCMT(ctx context.Context, sys *system.System, k int, maxStates int64, rep *trace.Report) int {
+	in, err := system.NewInstance(sys, k)
+	if err == nil {
+		var res *system.ExploreResult
+		res, err = system.Explore(ctx, in, system.ExploreOptions{MaxStates: maxStates})
+		if err == nil {
+			r := trace.Result{Property: sys.Property}
+			switch {
+			case res.Unsafe != nil:
+				r.Verdict, r.Kind, r.Counterexample = trace.Violated, res.Unsafe.Kind, res.Unsafe
+			case res.Complete:
+				r.Verdict = trace.Holds
+			default:
+				r.Verdict, r.Reason = trace.Unknown, res.Reason
+			}
+			rep.Verdicts = []trace.Result{r}
+			rep.Stats = trace.Stats{States: res.States, Transitions: res.Transitions, Complete: res.Complete}
+			if res.Axiom >= 0 {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("system axiom %d (%s) is false on %d processes: the parameterized proof assumes it",
+					res.Axiom+1, strings.Join(strings.Fields(sys.Axioms[res.Axiom].Name), " "), k))
+			}
+			return 0
+		}
+	}
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("ftmc verify: %s with %d processes: %v", sys.Name, k, err))
+	if ctx.Err() != nil {
+		return 3
+	}
 	return 2
+}
+
+func writeMCMTTrace(w interface{ Write([]byte) (int, error) }, cx *trace.Counterexample) {
+	fmt.Fprintf(w, "counterexample: %s\n", cx.Message)
+	fmt.Fprintln(w, "  initial state:")
+	for _, v := range cx.Initial {
+		fmt.Fprintf(w, "    %s = %s\n", v.Name, v.Value)
+	}
+	for _, st := range cx.Steps {
+		var ch []string
+		for _, v := range st.Changes {
+			ch = append(ch, v.Name+" = "+v.Value)
+		}
+		fmt.Fprintf(w, "  %2d. %s: %s\n", st.Num, st.Stmt, strings.Join(ch, ", "))
+	}
+}
+
+func writeMCMTStats(w interface{ Write([]byte) (int, error) }, rep *trace.Report) {
+	s := rep.Stats
+	if rep.Engine == "explicit" {
+		fmt.Fprintf(w, "%d processes: %d states, %d transitions, %.3fs\n", rep.Params["processes"], s.States, s.Transitions, s.Seconds)
+		return
+	}
+	var parts []string
+	for _, f := range s.Extra {
+		if f.Value != 0 {
+			parts = append(parts, fmt.Sprintf("%s %g", strings.ReplaceAll(f.Name, "_", " "), f.Value))
+		}
+	}
+	fmt.Fprintf(w, "%s, %.3fs\n", strings.Join(parts, ", "), s.Seconds)
 }

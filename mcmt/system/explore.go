@@ -26,10 +26,19 @@ type ExploreResult struct {
 	AxiomRun *trace.Counterexample
 }
 
-// Explore searches the instance breadth first, up to maxStates states (0:
-// no limit). It stops at the first unsafe state; states that break an
-// axiom are recorded and explored further.
-func Explore(ctx context.Context, in *Instance, maxStates int64) (*ExploreResult, error) {
+// ExploreOptions bound and observe a search.
+type ExploreOptions struct {
+	MaxStates int64 // 0: no limit
+	// OnState, when set, sees every reachable state once (valid during the
+	// call only).
+	OnState func(s []byte)
+}
+
+// Explore searches the instance breadth first. It stops at the first
+// unsafe state; states that break an axiom are recorded and explored
+// further.
+func Explore(ctx context.Context, in *Instance, opts ExploreOptions) (*ExploreResult, error) {
+	maxStates := opts.MaxStates
 	size := in.C.Size
 	res := &ExploreResult{Axiom: -1}
 	index := map[string]int32{}
@@ -66,6 +75,9 @@ func Explore(ctx context.Context, in *Instance, maxStates int64) (*ExploreResult
 	}
 	check := func(i int32) bool {
 		s := get(i)
+		if opts.OnState != nil {
+			opts.OnState(s)
+		}
 		if kind, msg, bad := in.Check(s); bad {
 			res.Unsafe = path(i, kind, msg)
 			return true
