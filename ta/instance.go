@@ -378,3 +378,13 @@ func (in *Instance) Check(s []byte) (kind, msg string, bad bool) {
 
 var _ state.Model = (*Instance)(nil)
 var _ state.Checker = (*Instance)(nil)
+
+// HasInitial reports whether some initial state satisfies the inits (and
+// opts.Init). A property whose premise no initial state meets holds
+// vacuously, while explicit engines treat a model without initial states as
+// an error.
+func (in *Instance) HasInitial() (bool, error) {
+	found := false
+	err := in.Initial(func([]byte) { found = true })
+	return found, err
+}

@@ -95,6 +95,11 @@ func checkTA(e *env, args []string) int {
 				fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 				return 2
 			}
+			if ok, err := in.HasInitial(); err == nil && !ok {
+				rep.Verdicts = append(rep.Verdicts, trace.Result{Property: name, Verdict: trace.Holds})
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s holds vacuously: no initial state satisfies its premise %s", name, init))
+				continue
+			}
 			so.Property = name
 			res, st, err := explore.Run(e.ctx, in, so)
 			if err != nil {
