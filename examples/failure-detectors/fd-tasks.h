@@ -1,0 +1,159 @@
+/*
+ * fd-tasks.h: Task1 and Task2 of every process of the ring (paper Figs.
+ * 1-4, UPPAAL automata Figs. 6, 7 and 9), included by the four models
+ * after fd-state.h and after their own inlines:
+ *
+ *   TIMEOUT_OK(p, t)        may Task1 of p time out on t without a reply?
+ *   on_timeout(p, t)        what the algorithm does before suspecting t
+ *   on_are_you_alive(p, q)  after Task2 of p answered q
+ *   on_late_reply(p, q)     I_AM_ALIVE from a suspected q, before p stops
+ *                           suspecting q
+ *   on_crash()              resets what a crash makes dead
+ *
+ * Process p runs Task1(p) and Task2(p); the parameter is called node
+ * because ftmc groups the lifelines of a message sequence chart by a
+ * proctype parameter of that name (both tasks of a process side by side).
+ *
+ * Steps. A task's critical section (take the mutex, act, give the mutex
+ * back) is one atomic step unless it must wait inside: for room in a
+ * channel (CHAN=B), holding the mutex, or, for Task2, for the mutex with a
+ * message already received. So the states where a task holds the mutex
+ * are exactly those where it waits there, and the states where Task2
+ * holds a message are those where the mutex was taken. A receive that finds
+ * the mutex free is merged with its processing: moving it earlier or later
+ * commutes with everything the other task does under the mutex.
+ *
+ * printf("MSC: ...") marks the local events of message sequence charts
+ * (suspect, stop suspecting, crash, dropped messages), as in Spin's own
+ * charts; it changes no state.
+ */
+
+#if PROP == WC
+#define WATCH_SUSPECT(p, t) if :: p == PRED && t == CRASHER -> oscillation_start() :: else -> skip fi
+#define WATCH_UNSUSPECT(p, q) if :: p == PRED && SUSPECTS(p, CRASHER) && DIST(p, q) <= DIST(p, CRASHER) -> oscillation_end() :: else -> skip fi
+#else
+#define WATCH_SUSPECT(p, t) skip
+#define WATCH_UNSUSPECT(p, q) skip
+#endif
+
+/* Task1 of p timed out without a reply from its target t. */
+inline suspect(p, t) {
+	printf("MSC: timeout, suspect %d\n", t);
+	WATCH_SUSPECT(p, t);
+	on_timeout(p, t);
+	tdist[p]++ /* L_p gets t, target_p becomes succ(t); t is read before */
+}
+
+/* L_p <- L_p - {q, ..., pred(target_p)}; target_p <- q; received <- true */
+inline stop_suspecting(p, q) {
+	if
+	:: DIST(p, q) + 1 == tdist[p] -> printf("MSC: stop suspecting %d\n", q)
+	:: else -> printf("MSC: stop suspecting %d..%d\n", q, (p + tdist[p] + NPROC - 1) % NPROC)
+	fi;
+	WATCH_UNSUSPECT(p, q);
+	tdist[p] = DIST(p, q);
+	received(p)
+}
+
+inline crash(p) {
+	printf("MSC: crash\n");
+	dead = 1;
+	tdist[p] = 1;
+	rnd[p] = 0;
+	mutex[p] = 0;
+	on_crash()
+}
+
+proctype Task1(byte node) {
+	do
+	:: atomic {
+		mutex[node] == 0 && tdist[node] < NPROC -> /* wait(mutex); target_p != p */
+		mutex[node] = 1;
+#if CHAN == B
+		if
+		:: PUT(CH_AYA(node, TARGET(node)), ARE_YOU_ALIVE, TARGET(node))
+		:: CAN_CRASH(node) -> crash(node); break
+		fi;
+#else
+		PUT(CH_AYA(node, TARGET(node)), ARE_YOU_ALIVE, TARGET(node));
+#endif
+		rnd[node] = 1; /* received <- false */
+		mutex[node] = 0
+	   };
+	   /* delay t_out; wait(mutex) */
+	   if
+	   :: atomic { mutex[node] == 0 && rnd[node] == 2 -> rnd[node] = 0 }
+	   :: atomic { mutex[node] == 0 && rnd[node] == 1 && TIMEOUT_OK(node, TARGET(node)) ->
+		suspect(node, TARGET(node));
+		rnd[node] = 0 }
+	   :: atomic { CAN_CRASH(node) -> crash(node); break }
+	   fi
+	:: atomic { CAN_CRASH(node) -> crash(node); break }
+	od
+}
+
+#if ORDER == SPLIT
+#define RECV(r, k) \
+	:: LISTENING(r) && nempty(aya[IN(r, k)]) -> aya[IN(r, k)]?held[r]; from[r] = SENDER(r, k) \
+	:: LISTENING(r) && nempty(iaa[IN(r, k)]) -> iaa[IN(r, k)]?held[r]; from[r] = SENDER(r, k)
+#else
+#define RECV(r, k) \
+	:: LISTENING(r) && nempty(link[IN(r, k)]) -> link[IN(r, k)]?held[r]; from[r] = SENDER(r, k)
+#endif
+
+proctype Task2(byte node) {
+end:
+	do
+	:: atomic {
+		if /* receive message m from a process q */
+		RECV(node, 0)
+		RECV(node, 1)
+#if NPROC > 3
+		RECV(node, 2)
+#endif
+#if NPROC > 4
+		RECV(node, 3)
+#endif
+		fi;
+		if
+		:: DEAD(node) -> skip /* crashed: consume, never answer */
+		:: !DEAD(node) && mutex[node] == 0 ->
+			mutex[node] = 1;
+			if
+			:: held[node] == ARE_YOU_ALIVE ->
+				if
+				:: PUT(CH_IAA(node, from[node]), I_AM_ALIVE, from[node]);
+					if
+					:: SUSPECTS(node, from[node]) -> stop_suspecting(node, from[node])
+					:: else -> skip
+					fi;
+					on_are_you_alive(node, from[node])
+				:: DEAD(node) -> skip /* crashed while waiting for room */
+				fi
+			:: else -> /* I_AM_ALIVE */
+				if
+				:: from[node] == TARGET(node) -> received(node)
+				:: SUSPECTS(node, from[node]) ->
+					on_late_reply(node, from[node]);
+					stop_suspecting(node, from[node])
+				:: else -> skip /* neither the target nor suspected: discard */
+				fi
+			fi;
+			mutex[node] = 0
+		fi;
+		held[node] = 0;
+		from[node] = 0
+	   }
+	od
+}
+
+init {
+	byte p;
+	atomic {
+		do
+		:: p < NPROC -> run Task1(p); run Task2(p); p++
+		:: else -> break
+		od;
+		p = 0
+	}
+}

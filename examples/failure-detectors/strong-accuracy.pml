@@ -1,0 +1,65 @@
+/*
+ * The failure detector that provides strong accuracy (Larrea, Arevalo,
+ * Fernandez, DISC 1999; Fig. 3 of Atif, Mousavi, Osaiweran, "Formal
+ * verification of unreliable failure detectors in partially synchronous
+ * systems", TU/e CS report 11-12, 2011).
+ *
+ * The weak-completeness algorithm (weak-completeness.pml) plus adaptive
+ * timeouts without a leader: whenever p times out on its target, it
+ * increments Delta_{p,target_p}, so that eventually it waits long enough
+ * for every correct process.
+ *
+ * Modelling choices (details in fd-state.h and fd-tasks.h):
+ * - Discrete time after stabilisation, as in weak-accuracy.pml: Delta
+ *   starts at 1 and grows by one up to MAXDELTA, the bound on a round
+ *   trip; a timeout without a reply is possible while Delta < MAXDELTA,
+ *   on a crashed target, or when the reply is lost for good.
+ * - PROP=SA arms the monitor of Fig. 15: a timeout on a correct process
+ *   whose Delta has reached MAXDELTA (Delta would exceed the bound) fails
+ *   an assertion.
+ * - Channels, crash and the other monitors as in weak-completeness.pml.
+ *
+ * Expected verdicts. With ORDER=SPLIT, bounded buffers deadlock (the
+ * paper: the same deadlock as Fig. 13) or overflow:
+ *
+ * ftmc: check -D CHAN=B -D ORDER=SPLIT -D BUF=1
+ * expect: invalid end state
+ * ftmc: check -D CHAN=B -D ORDER=SPLIT -D BUF=2
+ * expect: invalid end state
+ * ftmc: check -D CHAN=R -D ORDER=SPLIT -D BUF=1
+ * expect: violated (assertion)
+ * ftmc: check -D CHAN=R -D ORDER=SPLIT -D BUF=2
+ * expect: violated (assertion)
+ */
+
+#define ADAPTIVE
+#include "fd-state.h"
+
+#if PROP != NONE && PROP != WC && PROP != SA
+#error "strong-accuracy.pml: PROP must be NONE, WC or SA"
+#endif
+
+inline on_timeout(p, t) {
+	if
+	:: !DEAD(t) ->
+#if PROP == SA
+		assert(DELTA(p, t) < MAXDELTA); /* Fig. 15: Delta would exceed the bound */
+#endif
+		GROW(p, t)
+	:: else -> skip /* Delta of a crashed target is never read again */
+	fi
+}
+
+inline on_are_you_alive(p, q) {
+	skip
+}
+
+inline on_late_reply(p, q) {
+	skip
+}
+
+inline on_crash() {
+	FORGET_DELTAS()
+}
+
+#include "fd-tasks.h"

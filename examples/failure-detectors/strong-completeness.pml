@@ -1,0 +1,85 @@
+/*
+ * The failure detector that provides strong completeness (Larrea,
+ * Arevalo, Fernandez, DISC 1999; Fig. 4 of Atif, Mousavi, Osaiweran,
+ * "Formal verification of unreliable failure detectors in partially
+ * synchronous systems", TU/e CS report 11-12, 2011).
+ *
+ * The strong-accuracy algorithm (strong-accuracy.pml) plus a list G of
+ * suspected processes that every process learns: a timeout adds the
+ * target to G; an ARE_YOU_ALIVE from q makes p set G <- G + L_p - {p, q};
+ * an I_AM_ALIVE from a suspected q removes q from G.
+ *
+ * Modelling choices (details in fd-state.h and fd-tasks.h):
+ * - G is one global set, as in the paper's UPPAAL model (Section 3.4),
+ *   not a list per process piggybacked on the messages as in Fig. 4.
+ * - Discrete time after stabilisation as in strong-accuracy.pml.
+ * - PROP=SC arms the monitor: after process 1 has crashed and entered G,
+ *   leaving G again is an oscillation, and the OSC-th one fails an
+ *   assertion (the paper's Fig. 16 watches G; the oscillation count is the
+ *   same device as Fig. 11's).
+ * - Channels, crash and the other monitors as in weak-completeness.pml.
+ *
+ * Expected verdicts. With ORDER=SPLIT, bounded buffers deadlock (the
+ * paper: the same deadlock as Fig. 13) or overflow:
+ *
+ * ftmc: check -D CHAN=B -D ORDER=SPLIT -D BUF=1
+ * expect: invalid end state
+ * ftmc: check -D CHAN=B -D ORDER=SPLIT -D BUF=2
+ * expect: invalid end state
+ * ftmc: check -D CHAN=R -D ORDER=SPLIT -D BUF=1
+ * expect: violated (assertion)
+ * ftmc: check -D CHAN=R -D ORDER=SPLIT -D BUF=2
+ * expect: violated (assertion)
+ */
+
+#define ADAPTIVE
+#include "fd-state.h"
+
+#if PROP != NONE && PROP != WC && PROP != SA && PROP != SC
+#error "strong-completeness.pml: PROP must be NONE, WC, SA or SC"
+#endif
+
+byte G; /* the suspected processes, one bit each */
+
+/* L_p as a set of bits: {succ(p), ..., pred(target_p)} */
+#define ROTATE(x, s) ((((x) << (s)) | ((x) >> (NPROC - (s)))) & ((1 << NPROC) - 1))
+#define LSET(p) ROTATE((1 << (tdist[p] - 1)) - 1, ((p) + 1) % NPROC)
+
+/* G <- v, watching process CRASHER enter and leave G for PROP=SC */
+#if PROP == SC
+#define SETG(v) \
+	if \
+	:: ((v) & BIT(CRASHER)) && !(G & BIT(CRASHER)) -> oscillation_start() \
+	:: !((v) & BIT(CRASHER)) && (G & BIT(CRASHER)) -> oscillation_end() \
+	:: else -> skip \
+	fi; \
+	G = (v)
+#else
+#define SETG(v) G = (v)
+#endif
+
+inline on_timeout(p, t) {
+	if
+	:: !DEAD(t) ->
+#if PROP == SA
+		assert(DELTA(p, t) < MAXDELTA); /* Fig. 15: Delta would exceed the bound */
+#endif
+		GROW(p, t)
+	:: else -> skip /* Delta of a crashed target is never read again */
+	fi;
+	SETG(G | BIT(t))
+}
+
+inline on_are_you_alive(p, q) {
+	SETG((G | LSET(p)) & ~(BIT(p) | BIT(q)))
+}
+
+inline on_late_reply(p, q) {
+	SETG(G & ~BIT(q))
+}
+
+inline on_crash() {
+	FORGET_DELTAS()
+}
+
+#include "fd-tasks.h"

@@ -1,0 +1,76 @@
+/*
+ * The failure detector that provides eventual weak accuracy (Larrea,
+ * Arevalo, Fernandez, DISC 1999; Fig. 2 of Atif, Mousavi, Osaiweran,
+ * "Formal verification of unreliable failure detectors in partially
+ * synchronous systems", TU/e CS report 11-12, 2011).
+ *
+ * The weak-completeness algorithm (weak-completeness.pml) plus adaptive
+ * timeouts towards a leader: a pre-agreed initial candidate CAND; when p
+ * times out on its target and CAND is in {succ(p), ..., target_p}, p
+ * increments Delta_{p,target_p}. Eventually the leader (CAND, or its
+ * correct successor if CAND crashed) is suspected by nobody.
+ *
+ * Modelling choices (details in fd-state.h and fd-tasks.h):
+ * - Discrete time after stabilisation (the paper's UPPAAL model also
+ *   starts there): Delta_{p,q} starts at 1 and grows by one up to
+ *   MAXDELTA, the bound on a round trip. Task1 may time out without a
+ *   reply while Delta_{p,target} < MAXDELTA (the reply may be late), when
+ *   the target has crashed, or when the reply is lost for good.
+ * - PROP=EWA arms the monitor of Fig. 14, as assertions on each timeout on
+ *   the leader: it must not happen once Delta has reached MAXDELTA, and it
+ *   must increase Delta (else the leader could be suspected forever).
+ * - Channels, crash and the other monitors as in weak-completeness.pml.
+ *
+ * Expected verdicts. With ORDER=SPLIT, bounded buffers deadlock (Fig. 13)
+ * or overflow:
+ *
+ * ftmc: check -D CHAN=B -D ORDER=SPLIT -D BUF=1
+ * expect: invalid end state
+ * ftmc: check -D CHAN=B -D ORDER=SPLIT -D BUF=2
+ * expect: invalid end state
+ * ftmc: check -D CHAN=R -D ORDER=SPLIT -D BUF=1
+ * expect: violated (assertion)
+ * ftmc: check -D CHAN=R -D ORDER=SPLIT -D BUF=2
+ * expect: violated (assertion)
+ */
+
+#define ADAPTIVE
+#include "fd-state.h"
+
+#if PROP != NONE && PROP != WC && PROP != EWA
+#error "weak-accuracy.pml: PROP must be NONE, WC or EWA"
+#endif
+
+/* the eventual leader: CAND, or its successor once CAND has crashed */
+#define LEADER (DEAD(CAND) -> (CAND + 1) % NPROC : CAND)
+/* initial_cand in {succ(p), ..., target_p} */
+#define CAND_AHEAD(p) (DIST(p, CAND) > 0 && DIST(p, CAND) <= tdist[p])
+
+inline on_timeout(p, t) {
+	if
+	:: !DEAD(t) ->
+#if PROP == EWA
+		assert(!(t == LEADER && DELTA(p, t) == MAXDELTA)); /* Fig. 14 */
+		assert(!(t == LEADER && !CAND_AHEAD(p)));
+#endif
+		if
+		:: CAND_AHEAD(p) -> GROW(p, t)
+		:: else -> skip
+		fi
+	:: else -> skip /* Delta of a crashed target is never read again */
+	fi
+}
+
+inline on_are_you_alive(p, q) {
+	skip
+}
+
+inline on_late_reply(p, q) {
+	skip
+}
+
+inline on_crash() {
+	FORGET_DELTAS()
+}
+
+#include "fd-tasks.h"
