@@ -306,3 +306,27 @@ func TestRunCancelled(t *testing.T) {
 		t.Fatalf("a cancelled run gave %v", r)
 	}
 }
+
+// FuzzParse checks that no pan output makes Parse panic, and that what it
+// returns is consistent: holds only for a complete search, a kind only for
+// a violation.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{holdsOut, assertOut, truncOut, nestedOut, bigOut, indexOut, vectorOut} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, out string) {
+		r, err := Parse(out)
+		if err != nil {
+			return
+		}
+		if (r.Verdict == trace.Holds) != r.Complete {
+			t.Errorf("verdict %s with complete=%v", r.Verdict, r.Complete)
+		}
+		if (r.Verdict == trace.Violated) != (r.Kind != "") {
+			t.Errorf("verdict %s with kind %q", r.Verdict, r.Kind)
+		}
+		if r.Verdict == trace.Unknown && r.Reason == "" {
+			t.Error("unknown without a reason")
+		}
+	})
+}
