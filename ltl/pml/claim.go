@@ -280,7 +280,6 @@ func (b *claimBuilder) settle(n int) int {
 	return n
 }
 
-
 // automaton numbers the nodes where the claim can wait and builds the edges
 // between them, running through instant (atomic) nodes.
 func (b *claimBuilder) automaton(entry int, d *promela.ProcDecl) (*ltl.Automaton, error) {
