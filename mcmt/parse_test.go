@@ -1,0 +1,174 @@
+package mcmt
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ftmc/internal/testenv"
+	"ftmc/mcmt/system"
+)
+
+const seedFile = "seeds/002_89f49e16422360b2.txt"
+
+func parseShared(t *testing.T, rel, lang string) *system.System {
+	t.Helper()
+	path := filepath.Join(testenv.Shared(t), rel)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(path, src, lang)
+	if err != nil {
+		t.Fatalf("%s: %v", rel, err)
+	}
+	return s
+}
+
+func TestParseSeed(t *testing.T) {
+	s := parseShared(t, seedFile, LangMCMT)
+	if s.Property != "AGREEMENT" {
+		t.Errorf("property = %q, want AGREEMENT (from the comment before unsafe)", s.Property)
+	}
+	if got := [...]int{len(s.Vars), len(s.Trans), len(s.Axioms), len(s.Candidates), len(s.Unsafe)}; got != [...]int{15, 28, 4, 7, 1} {
+		t.Errorf("vars, transitions, axioms, candidates, unsafe = %v, want [15 28 4 7 1]", got)
+	}
+	if v, ok := s.Option("inv_search_max_index_var"); !ok || v != "4" {
+		t.Errorf("option inv_search_max_index_var = %q, %v", v, ok)
+	}
+	if v, _ := s.Option("key_search"); v != "round" {
+		t.Errorf("key_search = %q, want round", v)
+	}
+	// Transition 28: two uguard clauses are one disjunctive universal guard.
+	t28 := s.Trans[27]
+	if t28.Univ != "y" || t28.UGuard.Kind != system.Or || len(t28.UGuard.Args) != 2 {
+		t.Errorf("t28 universal guard = %s over %q, want a disjunction of two clauses over y", t28.UGuard, t28.Univ)
+	}
+	// Transition 14: a case lambda restricted to j != x updates nack only.
+	t14 := s.Trans[13]
+	var nack *system.Update
+	for _, u := range t14.Updates {
+		if u.Var.Name == "nack" {
+			nack = u
+		}
+	}
+	if nack == nil || len(nack.Cases) != 3 {
+		t.Fatalf("t14 nack update = %+v, want three cases", nack)
+	}
+	if got := nack.Cases[0].Cond.String(); !strings.Contains(got, "!= x") || !strings.Contains(got, "= y") {
+		t.Errorf("t14 first case = %s, want the restriction j != x and the case j = y", got)
+	}
+	// Globals read with an index are the global itself.
+	t7 := s.Trans[6]
+	for _, u := range t7.Updates {
+		if u.Var.Name == "estimate" && u.Cases[0].Val.String() != "tmpEstimate" {
+			t.Errorf("t7 sets estimate[x] to %s, want tmpEstimate", u.Cases[0].Val)
+		}
+	}
+}
+
+func TestParseBenchmarks(t *testing.T) {
+	in := parseShared(t, "benchmarks/mcmt/crash.in", "")
+	cub := parseShared(t, "benchmarks/mcmt/crash.cub", "")
+	if in.Lang != LangMCMT1 || cub.Lang != LangCubicle {
+		t.Errorf("languages %s, %s", in.Lang, cub.Lang)
+	}
+	if len(in.Trans) != 13 || len(cub.Trans) != 13 || len(in.Vars) != 8 || len(cub.Vars) != 8 {
+		t.Errorf("crash.in: %d transitions, %d vars; crash.cub: %d, %d; want 13 and 8", len(in.Trans), len(in.Vars), len(cub.Trans), len(cub.Vars))
+	}
+	// :map_back gives the low-level names their meaning.
+	if in.Vars[0].Name != "round" || in.Vars[7].Name != "decisionValue" {
+		t.Errorf("crash.in names %s ... %s, want round ... decisionValue", in.Vars[0].Name, in.Vars[7].Name)
+	}
+	mutex := parseShared(t, "benchmarks/mcmt/mutex.cub", "")
+	exit := mutex.Trans[2]
+	if len(exit.Updates) != 3 || exit.Updates[0].Cases[0].Val.Kind != system.Any {
+		t.Errorf("mutex exit updates = %+v, want Turn := . first", exit.Updates)
+	}
+}
+
+// The two encodings of the crash-failure protocol in the benchmarks are
+// the same system: their instances have the same reachable states.
+func TestCrashEncodingsAgree(t *testing.T) {
+	in := parseShared(t, "benchmarks/mcmt/crash.in", "")
+	cub := parseShared(t, "benchmarks/mcmt/crash.cub", "")
+	for k := 2; k <= 3; k++ {
+		var counts [2]int64
+		for i, s := range []*system.System{in, cub} {
+			inst, err := system.NewInstance(s, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := system.Explore(t.Context(), inst, system.ExploreOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Complete || res.Unsafe != nil {
+				t.Fatalf("%s with %d processes: complete %v, unsafe %v", s.Name, k, res.Complete, res.Unsafe != nil)
+			}
+			counts[i] = res.States
+		}
+		if counts[0] != counts[1] || counts[0] == 0 {
+			t.Errorf("%d processes: crash.in has %d states, crash.cub %d", k, counts[0], counts[1])
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	long := "/* one line */ global nat round [nat] local bool s [nat] initial (universal x:nat) { (s[x] = false) } " +
+		"unsafe (existential x:nat) { (s[x] = true) } transition (existential x:nat) { guard: (s[x] = false) update: s[x] := tru; }"
+	tests := []struct {
+		name, lang, src, want string
+	}{
+		{"long.mcmt", LangMCMT, long, `long.mcmt:1:219: unknown name tru (process variables here: x) (near "...s[x] = false) update: s[x] := tru; }")`},
+		{"a.mcmt", LangMCMT, "local bool s [nat]\nunsafe (existential x:nat) { (s[y] = true) }", "a.mcmt:2:31: unknown process variable y"},
+		{"a.mcmt", LangMCMT, "local bool s [nat]\nunsafe (existential x:nat) { (s[x] < true) }", "a.mcmt:2:36: < compares numbers, not bool values"},
+		{"a.mcmt", LangMCMT, "local bool s [nat]\nunsafe (existential x:nat) { (s[x] = 3) }", "a.mcmt:2:36: cannot compare s[x] (bool) with 3 (int)"},
+		{"a.mcmt", LangMCMT, "local real s [nat]", "a.mcmt:1:7: real-valued arrays are not supported"},
+		{"a.mcmt", LangMCMT, "local bool s [nat] /* open", "a.mcmt:1:20: unterminated comment"},
+		{"a.mcmt", LangMCMT, "local bool s [nat] local bool s [nat]", "a.mcmt:1:31: s is declared twice (first at 1:12)"},
+		{"a.mcmt", LangMCMT, "local bool s [nat]", "a.mcmt:1:19: the model has no unsafe formula: nothing to verify"},
+		{"a.mcmt", LangMCMT, "local bool s [nat]\nunsafe (existential x:nat) { (s[x] = true) }\ntransition (existential x:nat) { guard: (s[x] = true) uguard: (s[x] = true) }",
+			"a.mcmt:3:55: uguard needs a universal variable"},
+		{"a.mcmt", LangMCMT, "local int a [nat] local int b [nat]\nunsafe (existential x:nat) { (a[x] + b[x] = 1) }", "a.mcmt:2:36: sums of two variables are not supported"},
+		{"a.in", LangMCMT1, ":index nat\n:local a bool\n:u_cnj (= a[z1] 2)", "a.in:3:9: cannot compare a[z1] (bool) with 2 (int)"},
+		{"a.in", LangMCMT1, ":index nat\n:local a bool\n:u_cnj (= a[z1] true)\n:transition\n:var x\n:var j\n:guard (= a[x] true)\n:numcases 2\n:case (= x j)\n :val true\n",
+			"a.in:8:1: :numcases 2, but 1 :case sections follow"},
+		{"a.in", LangMCMT1, ":index nat\n:eevar v int", "a.in:2:1: :eevar (existentially quantified data variables) is not supported"},
+		{"a.cub", LangCubicle, "array A[proc] : bool\nunsafe (i) { A[i] = True }\ntransition t (i)\nrequires { A[i] = False }\n{ A[j] := True }",
+			"a.cub:5:5: j is not a parameter of this transition"},
+		{"a.cub", LangCubicle, "array A[proc,proc] : bool", "a.cub:1:13: multi-dimensional arrays are not supported"},
+		{"a.cub", LangCubicle, "var X : int\n(* (* nested *) still open", "a.cub:2:1: unterminated comment"},
+		{"a.cub", LangCubicle, "array A[proc] : bool\nunsafe (i) { A[i] = True && forall_other j. A[j] = True }", "a.cub:2:29: forall_other is only allowed in the requires clause"},
+		{"a.cub", LangCubicle, "var x : int", `a.cub:1:5: expected a variable name starting with a capital letter, found "x"`},
+		{"a.cub", LangCubicle, "type t = A | B\narray P[proc] : t\nunsafe (i) { P[i] = True }", "a.cub:3:19: cannot compare P[i] (t) with true (bool)"},
+		{"a.cub", LangCubicle, "var X : int\nunsafe () { X = 1 }\ntransition t () { X := . + 1 }", `a.cub:3:26: expected ; or } after an update, found "+"`},
+	}
+	for _, tc := range tests {
+		_, err := Parse(tc.name, []byte(tc.src), tc.lang)
+		if err == nil {
+			t.Errorf("%s: no error, want %q", tc.src, tc.want)
+			continue
+		}
+		if _, ok := err.(*Error); !ok {
+			t.Errorf("%s: error %T, want *Error", tc.src, err)
+		}
+		if !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\n got %s\nwant %s", tc.src, err, tc.want)
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct{ file, src, want string }{
+		{"x.cub", "", LangCubicle},
+		{"x.in", "", LangMCMT1},
+		{"x.mcmt", "local bool a [nat]", LangMCMT},
+		{"x.txt", "\n:comment hello\n:index nat", LangMCMT1},
+	} {
+		if got := Detect(tc.file, []byte(tc.src)); got != tc.want {
+			t.Errorf("Detect(%s) = %s, want %s", tc.file, got, tc.want)
+		}
+	}
+}
