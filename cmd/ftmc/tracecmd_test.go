@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ftmc/trace"
+)
+
+// traceReport is a stored report of a two-process run that deadlocks.
+func traceReport(t *testing.T) string {
+	send := func(ch, m string) trace.Event { return trace.Event{Type: "send", Chan: ch, Msg: m, Partner: -1} }
+	recv := func(ch, m string) trace.Event { return trace.Event{Type: "recv", Chan: ch, Msg: m, Partner: -1} }
+	cx := &trace.Counterexample{Kind: "invalid end state", LoopStart: -1, Steps: []trace.Step{
+		{Num: 1, Pid: 1, Proc: "Task1", Group: "node 0", Stmt: "a!PING", Events: []trace.Event{send("a", "PING")}},
+		{Num: 2, Pid: 3, Proc: "Task2", Group: "node 1", Stmt: "a?m", Events: []trace.Event{recv("a", "PING"), send("b", "PONG")}},
+		{Num: 3, Pid: 3, Proc: "Task2", Group: "node 1", Stmt: "b!PONG", Events: []trace.Event{send("b", "PONG"), {Type: "local", Text: "MSC: stuck\n", Partner: -1}}},
+	}}
+	rep := &trace.Report{Model: "pingpong.pml", Defines: map[string]string{"CHAN": "B", "BUF": "1"},
+		Verdicts: []trace.Result{
+			{Property: "liveness", Verdict: trace.Holds},
+			{Property: "safety", Verdict: trace.Violated, Kind: "invalid end state", Counterexample: cx},
+		},
+		Stats: trace.Stats{States: 12, Transitions: 20, Complete: false}}
+	path := filepath.Join(t.TempDir(), "r.json")
+	var b bytes.Buffer
+	if err := trace.WriteJSON(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func runCmd(args ...string) (string, string, int) {
+	var stdout, stderr bytes.Buffer
+	code := run(&env{ctx: context.Background(), stdout: &stdout, stderr: &stderr}, args)
+	return stdout.String(), stderr.String(), code
+}
+
+func TestTraceMSC(t *testing.T) {
+	path := traceReport(t)
+	svg := filepath.Join(t.TempDir(), "out.svg")
+	out, errs, code := runCmd("trace", path, "--msc", svg, "--msc-text")
+	if code != 0 {
+		t.Fatalf("exit code %d: %s", code, errs)
+	}
+	for _, want := range []string{"pingpong.pml BUF=1 CHAN=B: safety: violated (invalid end state)", "node 0", "node 1", "#1 PING", "*#1", "[stuck]", "2 messages in flight"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--msc-text output lacks %q:\n%s", want, out)
+		}
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	texts := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s is not well-formed: %v", svg, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "text" {
+			texts++
+		}
+	}
+	if texts == 0 || !bytes.Contains(data, []byte("PONG (in flight)")) {
+		t.Errorf("the chart lacks its labels:\n%s", data)
+	}
+}
+
+func TestTraceText(t *testing.T) {
+	path := traceReport(t)
+	out, _, code := runCmd("trace", path)
+	if code != 0 || !strings.Contains(out, "safety: violated (invalid end state)") || !strings.Contains(out, "counterexample: invalid end state (3 steps)") {
+		t.Errorf("trace --text: code %d\n%s", code, out)
+	}
+	out, _, code = runCmd("trace", path, "--text", "--property", "safety")
+	if code != 0 || !strings.HasPrefix(out, "safety: violated") {
+		t.Errorf("trace --text --property: code %d\n%s", code, out)
+	}
+}
+
+func TestTraceBadInput(t *testing.T) {
+	path := traceReport(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("{\n  \"verdicts\": [\n    {\"property\": 3}\n  ]\n}\n"), 0o644)
+	none := filepath.Join(dir, "none.json")
+	os.WriteFile(none, []byte(`{"model":"m","verdicts":[{"property":"p","verdict":"holds"}],"stats":{"states":1,"transitions":0,"seconds":0,"memory_bytes":0,"complete":true}}`), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"trace"}, "usage"},
+		{[]string{"trace", filepath.Join(dir, "missing.json")}, "missing.json"},
+		{[]string{"trace", bad, "--msc-text"}, "bad.json:3:"},
+		{[]string{"trace", none, "--msc-text"}, "no counterexample"},
+		{[]string{"trace", path, "--msc-text", "--property", "liveness"}, "liveness is holds and has no counterexample"},
+		{[]string{"trace", path, "--msc-text", "--property", "nope"}, `no property "nope"`},
+		{[]string{"trace", path, "--msc", filepath.Join(dir, "no", "such", "dir.svg")}, "no such file"},
+	} {
+		_, errs, code := runCmd(tc.args...)
+		if code != trace.ExitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("ftmc %s: exit %d, stderr %q; want 2 and %q", strings.Join(tc.args, " "), code, errs, tc.want)
+		}
+	}
+}
