@@ -18,7 +18,9 @@ import (
 //   - A process gets a lifeline when it takes a step that is drawn.
 //     Lifelines are ordered by group, groups by their smallest pid, and
 //     inside a group by pid. Step.Group names the group; processes with no
-//     group stand alone.
+//     group stand alone. Promela front ends take the group from a proctype
+//     parameter named node, and give its value: a group that is a bare
+//     number is drawn as "node N".
 //   - An event of type "recv" happens on the lifeline of the step's process,
 //     except in a rendezvous (a step that also sends on the same channel),
 //     where it happens on the sender's Partner.
@@ -301,7 +303,7 @@ func NewChart(cx *Counterexample, title string) *Chart {
 // -1 when no lifeline of the group is drawn.
 func (c *Chart) groupReceiver(name string, recvs map[int]int) int {
 	for _, g := range c.Groups {
-		if g.Name != name {
+		if g.Name != name && GroupLabel(g.Name) != name {
 			continue
 		}
 		best := g.Last
@@ -313,6 +315,15 @@ func (c *Chart) groupReceiver(name string, recvs map[int]int) int {
 		return best
 	}
 	return -1
+}
+
+// GroupLabel is how a group is named in a chart: "node N" for a group
+// that is a bare number (the value of a node parameter), else its name.
+func GroupLabel(name string) string {
+	if _, err := strconv.Atoi(name); err == nil {
+		return "node " + name
+	}
+	return name
 }
 
 // localText strips the "MSC:" marker and line ends that a front end may

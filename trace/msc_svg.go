@@ -44,7 +44,7 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 		x0 := g.x(gr.First) - g.col/2 + 4
 		x1 := g.x(gr.Last) + g.col/2 - 4
 		p(`<rect x="%.1f" y="%d" width="%.1f" height="%d" rx="4" fill="#e8eef9" stroke="#5b79b8"/>`+"\n", x0, g.groupY, x1-x0, svgGroupH)
-		p(`<text x="%.1f" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n", (x0+x1)/2, g.groupY+15, xmlEscape(gr.Name))
+		p(`<text x="%.1f" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n", (x0+x1)/2, g.groupY+15, xmlEscape(GroupLabel(gr.Name)))
 	}
 	for i, l := range c.Lifelines {
 		x := g.x(i)

@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // Fig. 10).
 func ring() *Counterexample {
 	task := func(node, k int) (int, string, string) {
-		return 1 + 2*node + k, []string{"Task1", "Task2"}[k], "node " + string(rune('0'+node))
+		return 1 + 2*node + k, []string{"Task1", "Task2"}[k], string(rune('0' + node))
 	}
 	var steps []Step
 	add := func(node, k int, stmt string, evs ...Event) {
@@ -55,7 +55,7 @@ func TestChartLifelinesGrouped(t *testing.T) {
 	c := NewChart(ring(), "ring")
 	var got []string
 	for _, l := range c.Lifelines {
-		got = append(got, c.Groups[l.Group].Name+"/"+l.Proc)
+		got = append(got, GroupLabel(c.Groups[l.Group].Name)+"/"+l.Proc)
 	}
 	want := "node 0/Task1 node 0/Task2 node 1/Task1 node 1/Task2 node 2/Task1 node 2/Task2"
 	if strings.Join(got, " ") != want {

@@ -40,7 +40,7 @@ func (c *Chart) WriteText(w io.Writer) error {
 			for i := a; i < b; i++ {
 				line[i] = '-'
 			}
-			putCentered(line, (a+b)/2, " "+g.Name+" ", a, b)
+			putCentered(line, (a+b)/2, " "+GroupLabel(g.Name)+" ", a, b)
 		}
 		writeLine(bw, line)
 	}

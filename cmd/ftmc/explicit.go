@@ -22,6 +22,7 @@ type explicitOptions struct {
 	json     bool
 	trail    string
 	quiet    bool
+	chart    traceOptions // --msc, --msc-text (tracecmd.go)
 }
 
 func (o *explicitOptions) register(fs *flag.FlagSet) {
@@ -32,6 +33,7 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.StringVar(&o.trail, "trail", "", "also save the report with its counterexample as JSON in `FILE` (ftmc trace reads it)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the verdict lines")
+	o.chart.register(fs)
 }
 
 // searchOptions checks the flags and turns them into the engine's options.
@@ -96,6 +98,9 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 		writeVerdicts(e.stdout, rep.Verdicts)
 	default:
 		trace.WriteText(e.stdout, rep)
+	}
+	if c := opts.chart.drawReport(e, rep, opts.json); c != 0 {
+		return c
 	}
 	return code
 }

@@ -112,6 +112,28 @@ func (o *traceOptions) draw(e *env, rep *trace.Report, res *trace.Result) error 
 	return nil
 }
 
+// drawReport draws the charts asked for of the first counterexample of a
+// report that ftmc check has just printed (a text chart goes to stderr when
+// stdout carries JSON). It returns a nonzero exit code on failure.
+func (o *traceOptions) drawReport(e *env, rep *trace.Report, json bool) int {
+	if o.msc == "" && !o.mscText {
+		return 0
+	}
+	res, err := pickCounterexample(rep, "")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc: --msc: %v\n", err)
+		return 0
+	}
+	if json {
+		e = &env{ctx: e.ctx, stdout: e.stderr, stderr: e.stderr}
+	}
+	if err := o.draw(e, rep, res); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc: %v\n", err)
+		return trace.ExitUsage
+	}
+	return 0
+}
+
 // pickCounterexample is the result named property, or the first result
 // with a counterexample.
 func pickCounterexample(rep *trace.Report, property string) (*trace.Result, error) {

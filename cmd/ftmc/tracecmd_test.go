@@ -117,3 +117,32 @@ func TestTraceBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckMSC draws the counterexample of a search right away (ftmc check
+// --msc, --msc-text), with the explicit engine's test model.
+func TestCheckMSC(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "c.svg")
+	code, out, errs := runExplicitArgs(t, &tokenRing{n: 3}, "--msc", svg, "--msc-text")
+	if code != trace.ExitViolated {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "ring.go: safety: violated (invalid end state)") || !strings.Contains(out, ". stop") {
+		t.Errorf("no text chart after the report:\n%s", out)
+	}
+	if data, err := os.ReadFile(svg); err != nil || !bytes.Contains(data, []byte("<svg")) {
+		t.Errorf("no chart in %s: %v", svg, err)
+	}
+	// With --json the text chart goes to stderr, and stdout stays JSON.
+	code, out, errs = runExplicitArgs(t, &tokenRing{n: 3}, "--json", "--msc-text")
+	if code != trace.ExitViolated || !strings.Contains(errs, ". stop") {
+		t.Errorf("--json --msc-text: exit %d, stderr:\n%s", code, errs)
+	}
+	if _, err := trace.ParseReport("stdout", []byte(out)); err != nil {
+		t.Errorf("stdout is not a report: %v", err)
+	}
+	// Nothing to draw when the property holds: said, not an error.
+	code, _, errs = runExplicitArgs(t, &tokenRing{n: 3, stopOK: true}, "--msc-text")
+	if code != trace.ExitHolds || !strings.Contains(errs, "no counterexample") {
+		t.Errorf("holds: exit %d, stderr %q", code, errs)
+	}
+}
