@@ -1,0 +1,128 @@
+package param
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"ftmc/internal/testenv"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// randomTA writes a small acyclic threshold automaton with threshold guards
+// over N and T, and safety and liveness specifications of the benchmark
+// shapes.
+func randomTA(r *rand.Rand) string {
+	nloc := 3 + r.Intn(3)
+	nsh := 1 + r.Intn(2)
+	var b strings.Builder
+	b.WriteString("skel R {\n local pc;\n shared ")
+	for v := 0; v < nsh; v++ {
+		if v > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "x%d", v)
+	}
+	b.WriteString(";\n parameters N, T, F;\n")
+	b.WriteString(" assumptions (0) { N > 2 * T; T >= F; F >= 0; T >= 1; }\n locations (0) {")
+	for l := 0; l < nloc; l++ {
+		fmt.Fprintf(&b, " l%d: [%d];", l, l)
+	}
+	b.WriteString(" }\n inits (0) { l0 + l1 == N - F;")
+	for l := 2; l < nloc; l++ {
+		fmt.Fprintf(&b, " l%d == 0;", l)
+	}
+	for v := 0; v < nsh; v++ {
+		fmt.Fprintf(&b, " x%d == 0;", v)
+	}
+	b.WriteString(" }\n rules (0) {\n")
+	thresholds := []string{"1", "T", "T + 1", "N - T", "N - T - F", "T + 1 - F", "2 * T"}
+	guard := func() string {
+		switch r.Intn(5) {
+		case 0:
+			return "true"
+		case 1:
+			return fmt.Sprintf("x%d < %s", r.Intn(nsh), thresholds[r.Intn(len(thresholds))])
+		case 2:
+			return fmt.Sprintf("x%d >= %s && x%d < %s", r.Intn(nsh), thresholds[r.Intn(len(thresholds))], r.Intn(nsh), thresholds[r.Intn(len(thresholds))])
+		}
+		return fmt.Sprintf("x%d + F >= %s", r.Intn(nsh), thresholds[r.Intn(len(thresholds))])
+	}
+	id := 0
+	for l := 0; l < nloc; l++ {
+		for d := l + 1; d < nloc; d++ {
+			if r.Intn(3) == 0 && !(l == 0 && d == 1) {
+				continue
+			}
+			upd := "unchanged(x0);"
+			if r.Intn(2) == 0 {
+				v := r.Intn(nsh)
+				upd = fmt.Sprintf("x%d' == x%d + 1;", v, v)
+			}
+			fmt.Fprintf(&b, "  %d: l%d -> l%d when (%s) do { %s };\n", id, l, d, guard(), upd)
+			id++
+		}
+		if l != 1 {
+			fmt.Fprintf(&b, "  %d: l%d -> l%d when (true) do { unchanged(x0); };\n", id, l, l)
+			id++
+		}
+	}
+	last := nloc - 1
+	fmt.Fprintf(&b, " }\n specifications (0) {\n")
+	fmt.Fprintf(&b, "  safe1: l1 == 0 -> [](l%d == 0);\n", last)
+	fmt.Fprintf(&b, "  safe2: [](x0 < N - T || l%d == 0);\n", last-1)
+	fmt.Fprintf(&b, "  live1: <>[](l1 == 0) -> <>(l0 == 0 && l1 == 0);\n")
+	fmt.Fprintf(&b, "  live2: <>[](l1 == 0 && (x0 < %s || l0 == 0)) -> (l0 == 0 -> <>(l%d != 0));\n", thresholds[r.Intn(len(thresholds))], last)
+	fmt.Fprintf(&b, "  live3: <>[](l1 == 0) -> [](l%d != 0 -> <>(l0 == 0 && l1 == 0 && l2 == 0));\n", last)
+	b.WriteString(" }\n}\n")
+	return b.String()
+}
+
+// TestRandomAgainstInstances compares the schema engine with explicit
+// search on random automata: a verdict holds must agree with every small
+// instance, and a violation on a small instance must be found. Set
+// FTMC_RANDOM_TA=n for more automata.
+func TestRandomAgainstInstances(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	n := 12
+	if s := os.Getenv("FTMC_RANDOM_TA"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	r := rand.New(rand.NewSource(20261122))
+	count := map[trace.Verdict]int{}
+	defer func() { t.Logf("verdicts over %d automata: %v", n, count) }()
+	for i := 0; i < n; i++ {
+		src := randomTA(r)
+		f, err := ta.Parse(fmt.Sprintf("random%d.ta", i), []byte(src))
+		if err != nil {
+			t.Fatalf("generated automaton does not parse: %v\n%s", err, src)
+		}
+		params := smallParams(t, f, 5, 8)
+		for _, s := range f.Specs {
+			res := Verify(context.Background(), f, s.Name, Options{Jobs: 1})
+			count[res.Verdict]++
+			if res.Verdict == trace.Unknown {
+				t.Errorf("automaton %d %s: unknown (%s)\n%s", i, s.Name, res.Reason, src)
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			for _, p := range params {
+				e, _ := Explicit(ctx, f, s.Name, p, 1_000_000)
+				if e.Verdict == trace.Violated && res.Verdict == trace.Holds {
+					t.Errorf("automaton %d %s: schema engine says holds, instance %v violates it\n%s", i, s.Name, p, src)
+					break
+				}
+			}
+			cancel()
+			if res.Verdict == trace.Violated {
+				crossCheck(t, f, s.Name, res, 5, 1)
+			}
+		}
+	}
+}
