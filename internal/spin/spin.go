@@ -131,6 +131,9 @@ type Result struct {
 
 	// Commands are the command lines run, in order, for messages.
 	Commands []string
+	// SpinNotes are the messages spin -a printed about a model it still
+	// translated (such as "dubious use of 'else' combined with i/o").
+	SpinNotes []string
 	// Output is pan's standard output and error.
 	Output string
 }
@@ -207,8 +210,12 @@ func Run(ctx context.Context, file string, opts Options) (*Result, error) {
 	// trail there too (named after the model's base name), never beside the
 	// model.
 	spinArgs := spinCommand(abs, opts)
-	if _, err := runCmd(ctx, dir, "spin", spinArgs, &cmds); err != nil {
+	spinOut, err := runCmd(ctx, dir, "spin", spinArgs, &cmds)
+	if err != nil {
 		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pan.c")); err != nil {
+		return nil, &Error{Stage: "spin", Command: cmds[0], Output: spinOut, Err: errors.New("no verifier was written")}
 	}
 	vsz := opts.VectorSize
 	for {
@@ -229,6 +236,7 @@ func Run(ctx context.Context, file string, opts Options) (*Result, error) {
 			return nil, &Error{Stage: "pan", Command: cmds[len(cmds)-1], Output: out, Err: err}
 		}
 		r.Commands = cmds
+		r.SpinNotes = spinNotes(spinOut)
 		return r, nil
 	}
 }
@@ -315,21 +323,20 @@ func runCmd(ctx context.Context, dir, name string, args []string, log *[]string)
 		}
 		return out.String(), &Error{Stage: stage, Command: line, Output: out.String(), Err: err}
 	}
-	if name == "spin" && spinRejected(out.String()) {
-		return out.String(), &Error{Stage: "spin", Command: line, Output: out.String(), Err: errors.New("spin reported errors")}
-	}
 	return out.String(), nil
 }
 
-// spinRejected reports whether spin -a printed errors. Spin exits 0 after
-// some syntax errors, but then writes no verifier.
-func spinRejected(out string) bool {
+// spinNotes returns what spin -a printed about a model it translated:
+// Spin reports some dubious constructs as "Error" without rejecting the
+// model.
+func spinNotes(out string) []string {
+	var notes []string
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "spin: ") && strings.Contains(strings.ToLower(l), "error") {
-			return true
+		if strings.HasPrefix(l, "spin: ") {
+			notes = append(notes, strings.TrimSpace(l))
 		}
 	}
-	return false
+	return notes
 }
 
 func quoteArgs(args []string) string {

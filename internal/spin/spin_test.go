@@ -227,6 +227,7 @@ active proctype p() {
 		verdict trace.Verdict
 		kind    string
 		states  int64
+		note    string // in SpinNotes
 	}{
 		{name: "holds", files: []string{"m.pml", counter}, opts: Options{Defines: []string{"LIMIT=10"}},
 			verdict: trace.Holds, states: 24},
@@ -244,6 +245,8 @@ active proctype p() {
 proctype q() { end: false }
 init { byte i; do :: i < 200 -> run q(); i++ :: else -> break od }
 `}, verdict: trace.Holds, states: 602},
+		{name: "dubious", files: []string{"m.pml", "chan c = [1] of {byte};\nactive proctype p() { if :: c?1 :: else fi }\n"},
+			verdict: trace.Holds, note: "dubious use of 'else'"},
 		{name: "acceptance", files: []string{"m.pml", "byte x;\nactive proctype p() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }\n"},
 			opts: Options{Mode: Acceptance, Formula: "!([]<>(x==3))"}, verdict: trace.Holds},
 		{name: "acceptance-violated", files: []string{"m.pml", "byte x;\nactive proctype p() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }\n"},
@@ -262,6 +265,9 @@ init { byte i; do :: i < 200 -> run q(); i++ :: else -> break od }
 			}
 			if r.Verdict != c.verdict || r.Kind != c.kind {
 				t.Fatalf("got %s, want %s (%s)\n%s", r, c.verdict, c.kind, r.Output)
+			}
+			if !strings.Contains(strings.Join(r.SpinNotes, "\n"), c.note) || (c.note == "") != (len(r.SpinNotes) == 0) {
+				t.Errorf("spin's notes %q, want one containing %q", r.SpinNotes, c.note)
 			}
 			if c.states != 0 && r.States != c.states {
 				t.Errorf("got %d states, want %d", r.States, c.states)

@@ -1,6 +1,8 @@
 // else beside channel operations: else is taken exactly when no receive or
 // send option is executable, which gives a non-blocking receive and a
 // non-blocking send that drops the message when the channel is full.
+// (Spin translates it with a warning, "dubious use of 'else' combined
+// with i/o".)
 // Exercises: else with channel operations, buffered chan, full, len, do.
 // ftmc: check
 // expect: holds

@@ -1,6 +1,7 @@
 // else with a rendezvous send: the send is executable only while a
 // receiver is waiting at its receive, otherwise the sender takes else and
-// counts a missed handshake.
+// counts a missed handshake. (Spin translates it with a warning, "dubious
+// use of 'else' combined with i/o".)
 // Exercises: rendezvous chan, else with a rendezvous send, receive with a constant, end label, assert.
 // ftmc: check
 // expect: holds
