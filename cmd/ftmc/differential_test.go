@@ -202,15 +202,23 @@ func needOracle(t *testing.T) {
 	testenv.NeedBinary(t, "gcc")
 }
 
+// differentialTree reports whether the model at rel (relative to the
+// repository) is compared with Spin: the corpus and the Promela examples
+// for users. Other examples use constructs or flags tied to their studies.
+func differentialTree(rel string) bool {
+	rel = filepath.ToSlash(rel)
+	return strings.HasPrefix(rel, "testdata/corpus/") || strings.HasPrefix(rel, "examples/promela/")
+}
+
 // TestDifferentialCorpus runs Spin and ftmc on every run of every corpus
-// model and compares verdicts, kinds and, for complete searches, the number
+// model (and of examples/promela) and compares verdicts, kinds and, for complete searches, the number
 // of stored states. It also checks each model's stated expectation against
 // Spin, which is where the expectations come from.
 func TestDifferentialCorpus(t *testing.T) {
 	needOracle(t)
 	var n int
 	for _, m := range exampleModels(t) {
-		if !strings.HasPrefix(filepath.ToSlash(m.rel), "testdata/corpus/") || filepath.Ext(m.path) != ".pml" {
+		if !differentialTree(m.rel) || filepath.Ext(m.path) != ".pml" {
 			continue
 		}
 		notes, err := readAnnotations(m.path)
