@@ -1,0 +1,336 @@
+package compile
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"ftmc/promela"
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// recorder follows the steps of one successor computation, to explain a
+// step of a counterexample: which statements led from one stored state to
+// the next.
+type recorder struct {
+	md      *Model
+	rootID  int32
+	rootPid int
+	want    []byte // the successor to explain; nil: a failure
+	path    []pathStep
+	step    *trace.Step // the explanation, once found
+}
+
+type pathStep struct {
+	pid int
+	t   *trans
+}
+
+func (r *recorder) push(L, pid int, t *trans) {
+	r.path = append(r.path[:L], pathStep{pid, t})
+}
+
+func (r *recorder) matchesRoot() bool {
+	return len(r.path) > 0 && r.path[0].t.id == r.rootID && r.path[0].pid == r.rootPid
+}
+
+func (r *recorder) succ(L int, v []byte) {
+	if r.step != nil || r.want == nil || !r.matchesRoot() || !bytes.Equal(v, r.want) {
+		return
+	}
+	r.step = r.md.describe(r.path[:L], "")
+}
+
+func (r *recorder) fail(kind, msg string) {
+	if r.step != nil || r.want != nil || !r.matchesRoot() {
+		return
+	}
+	r.step = r.md.describe(r.path, msg)
+}
+
+type nopSink struct{}
+
+func (nopSink) Succ(state.Trans, []byte)        {}
+func (nopSink) Fail(state.Trans, string, string) {}
+
+// Explain describes the step t from from to to: the process, the
+// statements it executed (an atomic sequence or a rendezvous is one step),
+// and the messages sent and received. For a failing transition (from ==
+// to), it describes the steps up to the failure.
+func (md *Model) Explain(t state.Trans, from, to []byte) trace.Step {
+	r := &recorder{md: md, rootID: t.ID, rootPid: int(t.Proc)}
+	if !bytes.Equal(from, to) {
+		r.want = to
+	}
+	fork := newModel(md.p)
+	fork.rec = r
+	fork.Next(from, nopSink{})
+	if r.step == nil && r.want == nil {
+		// A failing step that is also a successor (or the other way round).
+		r.want = to
+		fork.Next(from, nopSink{})
+	}
+	if r.step != nil {
+		return *r.step
+	}
+	st := trace.Step{Pid: int(t.Proc)}
+	if t.ID >= 0 && int(t.ID) < len(md.p.trans) {
+		tr := md.p.trans[t.ID]
+		st.Proc, st.Stmt = tr.pt.name, tr.text
+		st.File, st.Line = tr.pos.Filename(), int(tr.pos.Line)
+	}
+	return st
+}
+
+// describe turns the steps of a path into one trace step. It runs while
+// the machine's levels still hold the states along the path.
+func (md *Model) describe(path []pathStep, note string) *trace.Step {
+	first := path[0]
+	st := &trace.Step{
+		Pid:  first.pid,
+		Proc: first.t.pt.name,
+		File: first.t.pos.Filename(),
+		Line: int(first.t.pos.Line),
+		Note: note,
+	}
+	st.Group = md.group(0, first.pid)
+	var texts []string
+	for k, s := range path {
+		txt := s.t.text
+		if s.pid != first.pid {
+			txt = fmt.Sprintf("%s[%d]: %s", s.t.pt.name, s.pid, txt)
+		}
+		if s.t.kind != tSkip || len(path) == 1 || s.t.elem.kind == eStmt {
+			texts = append(texts, txt)
+		}
+		st.Events = append(st.Events, md.events(k, path)...)
+	}
+	st.Stmt = strings.Join(texts, "; ")
+	return st
+}
+
+// events lists the message events of step k of a path (the state before
+// it is at level k).
+func (md *Model) events(k int, path []pathStep) []trace.Event {
+	s := path[k]
+	m := &md.m
+	if s.t.kind != tSend && s.t.kind != tRecv {
+		return nil
+	}
+	m.use(k)
+	if s.pid >= len(m.procs) {
+		return nil
+	}
+	m.pid, m.base = s.pid, int(m.procs[s.pid])
+	m.fault = ""
+	defer func() { m.fault = "" }()
+	partner := -1
+	if s.t.kind == tSend {
+		id := s.t.send.ch(m)
+		off := m.chanOff(id, "send")
+		if off < 0 {
+			return nil
+		}
+		var vals []string
+		ct := md.p.segs[m.vec[off]].ch
+		for j, a := range s.t.send.args {
+			vals = append(vals, md.valueString(ct.ftypes, j, ct.fields[j].trunc(a(m))))
+		}
+		if ct.cap == 0 && k+1 < len(path) {
+			partner = path[k+1].pid
+		}
+		return []trace.Event{{Type: "send", Chan: md.chanName(id), Msg: strings.Join(vals, ","), Partner: partner}}
+	}
+	id := s.t.recv.ch(m)
+	off := m.chanOff(id, "receive")
+	if off < 0 {
+		return nil
+	}
+	ct := md.p.segs[m.vec[off]].ch
+	saved := m.boq
+	if ct.cap == 0 && k > 0 {
+		partner = path[k-1].pid
+		// The offer is in the state at level k.
+		m.boq = id
+	}
+	ok := m.recvEnabled(s.t.recv)
+	m.boq = saved
+	if !ok {
+		return nil
+	}
+	var vals []string
+	for j := range ct.fields {
+		vals = append(vals, md.valueString(ct.ftypes, j, fieldAt(m.vec, off, ct, m.slot, j)))
+	}
+	return []trace.Event{{Type: "recv", Chan: md.chanName(id), Msg: strings.Join(vals, ","), Partner: partner}}
+}
+
+// valueString shows a value of a message field or variable: mtype
+// constants by name.
+func (md *Model) valueString(types []*promela.Type, j int, v int32) string {
+	if j < len(types) {
+		return md.formatValue(types[j], v)
+	}
+	return strconv.Itoa(int(v))
+}
+
+func (md *Model) formatValue(t *promela.Type, v int32) string {
+	if t != nil && t.Kind == promela.TMtype {
+		if ms := md.p.prog.Mtype(t.Mtype); ms != nil {
+			if n := ms.ConstName(int64(v)); n != "" {
+				return n
+			}
+		}
+	}
+	return strconv.Itoa(int(v))
+}
+
+// chanName names a channel by the variable it was created for: c, c[2], or
+// P[3]:c for a process's local channel.
+func (md *Model) chanName(id int32) string {
+	m := &md.m
+	for _, v := range md.p.globals {
+		if v.decl.Chan == nil || v.hidden {
+			continue
+		}
+		if n := chanIn(m.vec, v, v.off, id); n != "" {
+			return n
+		}
+	}
+	for pid, off := range m.procs {
+		pt := md.p.segs[m.vec[off]].proc
+		for _, v := range pt.locals {
+			if v.decl.Chan == nil {
+				continue
+			}
+			if n := chanIn(m.vec, v, int(off)+v.off, id); n != "" {
+				return fmt.Sprintf("%s[%d]:%s", pt.name, pid, n)
+			}
+		}
+	}
+	return fmt.Sprintf("chan%d", id)
+}
+
+func chanIn(vec []byte, v *varInfo, at int, id int32) string {
+	if v.typ.Kind == promela.TArray {
+		for i := 0; i < int(v.typ.Len); i++ {
+			if at+i < len(vec) && int32(vec[at+i]) == id {
+				return fmt.Sprintf("%s[%d]", v.name, i)
+			}
+		}
+		return ""
+	}
+	if at < len(vec) && int32(vec[at]) == id {
+		return v.name
+	}
+	return ""
+}
+
+// group is the lifeline group of process pid in charts: the value of its
+// parameter named node, if it has one.
+func (md *Model) group(L, pid int) string {
+	m := &md.m
+	l := &m.levels[L]
+	if pid >= len(l.procs) {
+		return ""
+	}
+	off := int(l.procs[pid])
+	pt := md.p.segs[l.vec[off]].proc
+	for _, v := range pt.params {
+		if v.name == "node" && v.typ.IsScalar() {
+			return md.formatValue(v.typ, cellOf(v.typ).load(l.vec, off+v.off))
+		}
+	}
+	return ""
+}
+
+// Decode returns the values in s: globals, then each process's location
+// and locals, then each channel's contents.
+func (md *Model) Decode(s []byte) []trace.Var {
+	p := md.p
+	vec := make([]byte, p.hidden+len(s))
+	copy(vec[p.hidden:], s)
+	var out []trace.Var
+	for _, v := range p.globals {
+		if v.hidden {
+			continue
+		}
+		out = md.decodeVar(out, vec, v.name, v.typ, v.off)
+	}
+	off := p.segStart
+	pid, ch := 0, 1
+	for off < len(vec) {
+		st := &p.segs[vec[off]]
+		if pt := st.proc; pt != nil {
+			pc := int(vec[off+1])
+			if pt.pcSize == 2 {
+				pc |= int(vec[off+2]) << 8
+			}
+			prefix := fmt.Sprintf("%s[%d]", pt.name, pid)
+			out = append(out, trace.Var{Name: prefix + "@", Value: pt.location(pc)})
+			for _, v := range pt.locals {
+				out = md.decodeVar(out, vec, prefix+":"+v.name, v.typ, off+v.off)
+			}
+			pid++
+		} else {
+			ct := st.ch
+			n := int(vec[off+1])
+			var b strings.Builder
+			for i := 0; i < n && i < ct.slots; i++ {
+				b.WriteByte('[')
+				for j := range ct.fields {
+					if j > 0 {
+						b.WriteByte(',')
+					}
+					b.WriteString(md.valueString(ct.ftypes, j, fieldAt(vec, off, ct, i, j)))
+				}
+				b.WriteByte(']')
+			}
+			out = append(out, trace.Var{Name: fmt.Sprintf("queue %d (%s)", ch, ct.name), Value: b.String()})
+			ch++
+		}
+		off += st.size
+	}
+	return out
+}
+
+func (md *Model) decodeVar(out []trace.Var, vec []byte, name string, t *promela.Type, off int) []trace.Var {
+	switch t.Kind {
+	case promela.TArray:
+		es := sizeOf(t.Elem)
+		for i := 0; i < int(t.Len); i++ {
+			out = md.decodeVar(out, vec, fmt.Sprintf("%s[%d]", name, i), t.Elem, off+i*es)
+		}
+	case promela.TStruct:
+		for _, f := range t.Fields {
+			out = md.decodeVar(out, vec, name+"."+f.Name, f.Type, off)
+			off += sizeOf(f.Type)
+		}
+	default:
+		if off+int(cellOf(t).size) <= len(vec) {
+			out = append(out, trace.Var{Name: name, Value: md.formatValue(t, cellOf(t).load(vec, off))})
+		}
+	}
+	return out
+}
+
+// location describes a program counter: the line of the statement it is
+// at, or the end.
+func (pt *procType) location(pc int) string {
+	if pc == pt.end {
+		return "end"
+	}
+	if pc > 0 && pc < len(pt.elems) && pt.elems[pc] != nil {
+		e := pt.elems[pc]
+		return fmt.Sprintf("line %d (state %d)", e.pos.Line, pc)
+	}
+	return fmt.Sprintf("state %d", pc)
+}
+
+// eventCtx is reserved for statement-specific event rendering.
+type eventCtx struct{}
+
+func (c *comp) sendEvents(*promela.SendStmt) func(*eventCtx) { return nil }
+func (c *comp) recvEvents(*promela.RecvStmt) func(*eventCtx) { return nil }

@@ -1,0 +1,612 @@
+package compile
+
+import (
+	"fmt"
+
+	"ftmc/promela"
+)
+
+// evalFn computes an expression in the machine's current state. Values are
+// C ints, as in Spin's generated code: 32-bit, wrapping.
+type evalFn func(m *machine) int32
+
+// comp compiles expressions and statements of one proctype (pt nil: global
+// context, as in never claims and atomic propositions).
+type comp struct {
+	p  *program
+	pt *procType
+}
+
+func (c *comp) errorf(pos promela.Pos, format string, args ...any) {
+	c.p.errorf(pos, format, args...)
+}
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func constFn(v int32) evalFn { return func(*machine) int32 { return v } }
+
+// ---------------------------------------------------------------------------
+// Variable references
+
+// ref is a compiled variable reference: a base (globals, the running
+// process, or another process), a constant offset and run-time indices.
+type ref struct {
+	typ    *promela.Type
+	local  bool
+	remote evalFn    // P[i]:x: the pid
+	rproc  *procType // P of P[i]:x
+	off    int
+	dyn    []dynIndex
+	text   string
+	write  bool // the write-only variable _
+	hidden bool
+}
+
+type dynIndex struct {
+	idx    evalFn
+	n      int
+	stride int
+}
+
+// isConst reports whether the reference's address is known at compile
+// time (relative to its base).
+func (r *ref) isConst() bool { return len(r.dyn) == 0 && r.remote == nil }
+
+// addrFn returns a function computing the reference's offset in the
+// working vector, or -1 after recording a fault.
+func (r *ref) addrFn() func(m *machine) int {
+	off, local, dyn, remote, rproc := r.off, r.local, r.dyn, r.remote, r.rproc
+	text := r.text
+	if remote != nil {
+		return func(m *machine) int {
+			pid := int(remote(m))
+			if pid < 0 || pid >= len(m.procs) || m.procTypeOf(pid) != rproc {
+				m.failf("%s: process %d is not a %s", text, pid, rproc.name)
+				return -1
+			}
+			a := int(m.procs[pid]) + off
+			for _, d := range dyn {
+				i := d.idx(m)
+				if i < 0 || int(i) >= d.n {
+					m.failf("invalid array index %d in %s (length %d)", i, text, d.n)
+					return -1
+				}
+				a += int(i) * d.stride
+			}
+			return a
+		}
+	}
+	switch {
+	case len(dyn) == 0 && local:
+		return func(m *machine) int { return m.base + off }
+	case len(dyn) == 0:
+		return func(*machine) int { return off }
+	case len(dyn) == 1:
+		d := dyn[0]
+		n, stride, idx := d.n, d.stride, d.idx
+		if local {
+			return func(m *machine) int {
+				i := idx(m)
+				if uint32(i) >= uint32(n) {
+					m.failf("invalid array index %d in %s (length %d)", i, text, n)
+					return -1
+				}
+				return m.base + off + int(i)*stride
+			}
+		}
+		return func(m *machine) int {
+			i := idx(m)
+			if uint32(i) >= uint32(n) {
+				m.failf("invalid array index %d in %s (length %d)", i, text, n)
+				return -1
+			}
+			return off + int(i)*stride
+		}
+	}
+	return func(m *machine) int {
+		a := off
+		if local {
+			a += m.base
+		}
+		for _, d := range dyn {
+			i := d.idx(m)
+			if uint32(i) >= uint32(d.n) {
+				m.failf("invalid array index %d in %s (length %d)", i, text, d.n)
+				return -1
+			}
+			a += int(i) * d.stride
+		}
+		return a
+	}
+}
+
+// compileRef compiles a variable reference (an Ident, IndexExpr or
+// SelectorExpr, or a remote variable P[i]:x).
+func (c *comp) compileRef(x promela.Expr) (*ref, bool) {
+	switch x := x.(type) {
+	case *promela.Ident:
+		s := x.Sym
+		if s == nil {
+			c.errorf(x.Pos(), "unresolved name %s", x.Name)
+			return nil, false
+		}
+		if s.Kind == promela.SymPredef && s.Predef == promela.PredefWrite {
+			return &ref{typ: &promela.Type{Kind: promela.TInt}, write: true, text: "_"}, true
+		}
+		if s.Kind != promela.SymVar {
+			c.errorf(x.Pos(), "%s is a %s, not a variable", x.Name, s.Kind)
+			return nil, false
+		}
+		v := c.p.vars[s]
+		if v == nil {
+			c.errorf(x.Pos(), "variable %s has no place in the state (not supported here)", x.Name)
+			return nil, false
+		}
+		if v.local && (c.pt == nil || v.proc != c.pt) {
+			c.errorf(x.Pos(), "local variable %s of %s used outside its process (write %s[pid]:%s)", x.Name, v.proc.name, v.proc.name, x.Name)
+			return nil, false
+		}
+		return &ref{typ: v.typ, local: v.local, off: v.off, text: x.Name, hidden: v.hidden}, true
+	case *promela.IndexExpr:
+		r, ok := c.compileRef(x.X)
+		if !ok {
+			return nil, false
+		}
+		if r.typ.Kind != promela.TArray {
+			c.errorf(x.Lbrack, "%s is not an array", promela.ExprString(x.X))
+			return nil, false
+		}
+		idx := c.expr(x.Index)
+		stride := sizeOf(r.typ.Elem)
+		n := int(r.typ.Len)
+		r.text = promela.ExprString(x)
+		if v, ok := promela.ConstValue(x.Index); ok && v >= 0 && v < int64(n) && len(r.dyn) == 0 {
+			r.off += int(v) * stride
+		} else {
+			r.dyn = append(r.dyn, dynIndex{idx: idx, n: n, stride: stride})
+		}
+		r.typ = r.typ.Elem
+		return r, true
+	case *promela.SelectorExpr:
+		r, ok := c.compileRef(x.X)
+		if !ok {
+			return nil, false
+		}
+		t := r.typ
+		if t.Kind == promela.TArray {
+			// a.f for an array a of structures means a[0].f, as in Spin.
+			t = t.Elem
+		}
+		if t.Kind != promela.TStruct {
+			c.errorf(x.Dot, "%s is not a structure", promela.ExprString(x.X))
+			return nil, false
+		}
+		off, ft := fieldOffset(t, x.Sel.Name)
+		if ft == nil {
+			c.errorf(x.Sel.NamePos, "%s has no field %s", t.Name, x.Sel.Name)
+			return nil, false
+		}
+		r.off += off
+		r.typ = ft
+		r.text = promela.ExprString(x)
+		return r, true
+	case *promela.RemoteRef:
+		if x.Var == nil {
+			break
+		}
+		pd, _ := x.Proc.Sym.Decl.(*promela.ProcDecl)
+		pt := c.p.byDecl[pd]
+		if pt == nil {
+			c.errorf(x.Pos(), "%s is not a proctype", x.Proc.Name)
+			return nil, false
+		}
+		inner := &comp{p: c.p, pt: pt}
+		r, ok := inner.compileRef(x.Var)
+		if !ok {
+			return nil, false
+		}
+		if !r.local {
+			return r, true
+		}
+		r.local = false
+		r.rproc = pt
+		r.remote = c.remotePid(x, pt)
+		r.text = promela.ExprString(x)
+		// Indices inside the remote variable are evaluated in the process
+		// that reads, as in Spin.
+		return r, true
+	}
+	c.errorf(x.Pos(), "%s is not a variable", promela.ExprString(x))
+	return nil, false
+}
+
+// remotePid compiles the process of a remote reference: P[i] is pid i;
+// P alone is the one process running P.
+func (c *comp) remotePid(x *promela.RemoteRef, pt *procType) evalFn {
+	if x.Index != nil {
+		return c.expr(x.Index)
+	}
+	return func(m *machine) int32 {
+		found := int32(-1)
+		for pid := range m.procs {
+			if m.procTypeOf(pid) == pt {
+				if found >= 0 {
+					m.failf("%s: more than one process runs %s; give its pid", promela.ExprString(x), pt.name)
+					return -1
+				}
+				found = int32(pid)
+			}
+		}
+		if found < 0 {
+			m.failf("%s: no process runs %s", promela.ExprString(x), pt.name)
+		}
+		return found
+	}
+}
+
+// scalarType returns the type a reference holds as a number: arrays used
+// without an index stand for their first element, as in Spin.
+func scalarType(t *promela.Type) *promela.Type {
+	for t.Kind == promela.TArray {
+		t = t.Elem
+	}
+	return t
+}
+
+// load compiles reading a scalar reference.
+func (c *comp) load(r *ref, pos promela.Pos) evalFn {
+	t := scalarType(r.typ)
+	if t.Kind == promela.TStruct {
+		c.errorf(pos, "%s is a structure, not a number", r.text)
+		return constFn(0)
+	}
+	if r.write {
+		c.errorf(pos, "_ can only be written")
+		return constFn(0)
+	}
+	ce := cellOf(t)
+	if r.isConst() {
+		off := r.off
+		if r.local {
+			switch {
+			case ce.size == 1:
+				return func(m *machine) int32 { return int32(m.vec[m.base+off]) }
+			case ce.size == 2 && ce.signed:
+				return func(m *machine) int32 {
+					v := m.vec[m.base+off:]
+					return int32(int16(uint16(v[0]) | uint16(v[1])<<8))
+				}
+			}
+			return func(m *machine) int32 { return ce.load(m.vec, m.base+off) }
+		}
+		switch {
+		case ce.size == 1:
+			return func(m *machine) int32 { return int32(m.vec[off]) }
+		case ce.size == 2 && ce.signed:
+			return func(m *machine) int32 {
+				v := m.vec[off:]
+				return int32(int16(uint16(v[0]) | uint16(v[1])<<8))
+			}
+		}
+		return func(m *machine) int32 { return ce.load(m.vec, off) }
+	}
+	addr := r.addrFn()
+	return func(m *machine) int32 {
+		a := addr(m)
+		if a < 0 {
+			return 0
+		}
+		return ce.load(m.vec, a)
+	}
+}
+
+// storeFn compiles writing a scalar reference: it returns a function that
+// stores v truncated to the variable's type.
+func (c *comp) storeFn(r *ref, pos promela.Pos) func(m *machine, v int32) {
+	if r.write {
+		return func(*machine, int32) {}
+	}
+	t := scalarType(r.typ)
+	if t.Kind == promela.TStruct {
+		c.errorf(pos, "cannot assign a number to structure %s", r.text)
+		return func(*machine, int32) {}
+	}
+	ce := cellOf(t)
+	if r.isConst() {
+		off := r.off
+		if r.local {
+			if ce.size == 1 {
+				mask := byte(ce.mask)
+				return func(m *machine, v int32) { m.vec[m.base+off] = byte(v) & mask }
+			}
+			return func(m *machine, v int32) { ce.store(m.vec, m.base+off, v) }
+		}
+		if ce.size == 1 {
+			mask := byte(ce.mask)
+			return func(m *machine, v int32) { m.vec[off] = byte(v) & mask }
+		}
+		return func(m *machine, v int32) { ce.store(m.vec, off, v) }
+	}
+	addr := r.addrFn()
+	return func(m *machine, v int32) {
+		a := addr(m)
+		if a < 0 {
+			return
+		}
+		ce.store(m.vec, a, v)
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Expressions
+
+// expr compiles an expression to a function of the state.
+func (c *comp) expr(x promela.Expr) evalFn {
+	if v, ok := promela.ConstValue(x); ok {
+		return constFn(int32(v))
+	}
+	switch x := x.(type) {
+	case *promela.IntLit:
+		return constFn(int32(x.Value))
+	case *promela.Ident:
+		return c.ident(x)
+	case *promela.IndexExpr, *promela.SelectorExpr:
+		r, ok := c.compileRef(x)
+		if !ok {
+			return constFn(0)
+		}
+		return c.load(r, x.Pos())
+	case *promela.UnaryExpr:
+		a := c.expr(x.X)
+		switch x.Op {
+		case promela.SUB:
+			return func(m *machine) int32 { return -a(m) }
+		case promela.TILDE:
+			return func(m *machine) int32 { return ^a(m) }
+		case promela.NOT:
+			return func(m *machine) int32 { return b2i(a(m) == 0) }
+		}
+	case *promela.BinaryExpr:
+		return c.binary(x)
+	case *promela.CondExpr:
+		cond, a, b := c.expr(x.Cond), c.expr(x.Then), c.expr(x.Else)
+		return func(m *machine) int32 {
+			if cond(m) != 0 {
+				return a(m)
+			}
+			return b(m)
+		}
+	case *promela.CallExpr:
+		return c.call(x)
+	case *promela.PollExpr:
+		return c.poll(x)
+	case *promela.RemoteRef:
+		if x.Var != nil {
+			r, ok := c.compileRef(x)
+			if !ok {
+				return constFn(0)
+			}
+			return c.load(r, x.Pos())
+		}
+		return c.remoteLabel(x)
+	case *promela.RunExpr:
+		c.errorf(x.Run, "run inside an expression is not supported (use it as a statement or as the right side of an assignment)")
+		return constFn(0)
+	}
+	c.errorf(x.Pos(), "unsupported expression %s", promela.ExprString(x))
+	return constFn(0)
+}
+
+func (c *comp) ident(x *promela.Ident) evalFn {
+	s := x.Sym
+	if s == nil {
+		c.errorf(x.Pos(), "unresolved name %s", x.Name)
+		return constFn(0)
+	}
+	switch s.Kind {
+	case promela.SymMtype:
+		return constFn(int32(s.Value))
+	case promela.SymParam:
+		if s.Bound {
+			return constFn(int32(s.Value))
+		}
+		c.errorf(x.Pos(), "parameter %s has no value", x.Name)
+		return constFn(0)
+	case promela.SymPredef:
+		switch s.Predef {
+		case promela.PredefPid:
+			if c.pt == nil {
+				c.errorf(x.Pos(), "_pid outside a process")
+			}
+			return func(m *machine) int32 { return int32(m.pid) }
+		case promela.PredefNrPr:
+			return func(m *machine) int32 { return int32(len(m.procs)) }
+		case promela.PredefTimeout:
+			return func(m *machine) int32 { return b2i(m.timeout) }
+		case promela.PredefLast:
+			c.p.usesLast = true
+			return func(m *machine) int32 { return int32(m.vec[m.p.lastOff]) }
+		}
+		c.errorf(x.Pos(), "%s is not supported here", x.Name)
+		return constFn(0)
+	case promela.SymVar:
+		r, ok := c.compileRef(x)
+		if !ok {
+			return constFn(0)
+		}
+		return c.load(r, x.Pos())
+	}
+	c.errorf(x.Pos(), "%s is a %s, not a value", x.Name, s.Kind)
+	return constFn(0)
+}
+
+func (c *comp) binary(x *promela.BinaryExpr) evalFn {
+	a, b := c.expr(x.X), c.expr(x.Y)
+	bv, bconst := promela.ConstValue(x.Y)
+	k := int32(bv)
+	switch x.Op {
+	case promela.ADD:
+		if bconst {
+			return func(m *machine) int32 { return a(m) + k }
+		}
+		return func(m *machine) int32 { return a(m) + b(m) }
+	case promela.SUB:
+		if bconst {
+			return func(m *machine) int32 { return a(m) - k }
+		}
+		return func(m *machine) int32 { return a(m) - b(m) }
+	case promela.MUL:
+		return func(m *machine) int32 { return a(m) * b(m) }
+	case promela.QUO:
+		return func(m *machine) int32 {
+			u, v := a(m), b(m)
+			if v == 0 {
+				m.failf("division by zero")
+				return 0
+			}
+			return u / v
+		}
+	case promela.REM:
+		return func(m *machine) int32 {
+			u, v := a(m), b(m)
+			if v == 0 {
+				m.failf("division by zero (remainder)")
+				return 0
+			}
+			return u % v
+		}
+	case promela.AND:
+		return func(m *machine) int32 { return a(m) & b(m) }
+	case promela.OR:
+		return func(m *machine) int32 { return a(m) | b(m) }
+	case promela.XOR:
+		return func(m *machine) int32 { return a(m) ^ b(m) }
+	case promela.SHL:
+		return func(m *machine) int32 { return a(m) << (uint32(b(m)) & 31) }
+	case promela.SHR:
+		return func(m *machine) int32 { return a(m) >> (uint32(b(m)) & 31) }
+	case promela.LAND:
+		return func(m *machine) int32 { return b2i(a(m) != 0 && b(m) != 0) }
+	case promela.LOR:
+		return func(m *machine) int32 { return b2i(a(m) != 0 || b(m) != 0) }
+	case promela.EQL:
+		if bconst {
+			return func(m *machine) int32 { return b2i(a(m) == k) }
+		}
+		return func(m *machine) int32 { return b2i(a(m) == b(m)) }
+	case promela.NEQ:
+		if bconst {
+			return func(m *machine) int32 { return b2i(a(m) != k) }
+		}
+		return func(m *machine) int32 { return b2i(a(m) != b(m)) }
+	case promela.LSS:
+		if bconst {
+			return func(m *machine) int32 { return b2i(a(m) < k) }
+		}
+		return func(m *machine) int32 { return b2i(a(m) < b(m)) }
+	case promela.LEQ:
+		if bconst {
+			return func(m *machine) int32 { return b2i(a(m) <= k) }
+		}
+		return func(m *machine) int32 { return b2i(a(m) <= b(m)) }
+	case promela.GTR:
+		if bconst {
+			return func(m *machine) int32 { return b2i(a(m) > k) }
+		}
+		return func(m *machine) int32 { return b2i(a(m) > b(m)) }
+	case promela.GEQ:
+		if bconst {
+			return func(m *machine) int32 { return b2i(a(m) >= k) }
+		}
+		return func(m *machine) int32 { return b2i(a(m) >= b(m)) }
+	}
+	c.errorf(x.OpPos, "operator %s is not supported here", x.Op)
+	return constFn(0)
+}
+
+// chanExpr compiles an expression whose value is a channel id.
+func (c *comp) chanExpr(x promela.Expr) evalFn {
+	return c.expr(x)
+}
+
+func (c *comp) call(x *promela.CallExpr) evalFn {
+	if len(x.Args) != 1 {
+		c.errorf(x.FunPos, "%s takes one argument", x.Fun)
+		return constFn(0)
+	}
+	switch x.Fun {
+	case promela.BuiltinLen, promela.BuiltinEmpty, promela.BuiltinNempty, promela.BuiltinFull, promela.BuiltinNfull:
+		ch := c.chanExpr(x.Args[0])
+		what := x.Fun.String()
+		get := func(m *machine) (n, slots int, ok bool) {
+			off := m.chanOff(ch(m), what)
+			if off < 0 {
+				return 0, 0, false
+			}
+			ct := m.p.segs[m.vec[off]].ch
+			return int(m.vec[off+1]), ct.slots, true
+		}
+		switch x.Fun {
+		case promela.BuiltinLen:
+			return func(m *machine) int32 { n, _, _ := get(m); return int32(n) }
+		case promela.BuiltinEmpty:
+			return func(m *machine) int32 { n, _, ok := get(m); return b2i(ok && n == 0) }
+		case promela.BuiltinNempty:
+			return func(m *machine) int32 { n, _, ok := get(m); return b2i(ok && n > 0) }
+		case promela.BuiltinFull:
+			return func(m *machine) int32 { n, s, ok := get(m); return b2i(ok && n == s) }
+		case promela.BuiltinNfull:
+			return func(m *machine) int32 { n, s, ok := get(m); return b2i(ok && n != s) }
+		}
+	case promela.BuiltinPcValue:
+		pid := c.expr(x.Args[0])
+		return func(m *machine) int32 {
+			p := int(pid(m))
+			pt := m.procTypeOf(p)
+			if pt == nil {
+				return 0
+			}
+			return int32(m.pcAt(int(m.procs[p]), pt))
+		}
+	case promela.BuiltinEnabled:
+		pid := c.expr(x.Args[0])
+		return func(m *machine) int32 { return b2i(m.enabled(int(pid(m)))) }
+	}
+	c.errorf(x.FunPos, "%s is not supported here", x.Fun)
+	return constFn(0)
+}
+
+// remoteLabel compiles P[i]@L: process i runs P and is at label L.
+func (c *comp) remoteLabel(x *promela.RemoteRef) evalFn {
+	pd, _ := x.Proc.Sym.Decl.(*promela.ProcDecl)
+	pt := c.p.byDecl[pd]
+	if pt == nil || x.Label == nil {
+		c.errorf(x.Pos(), "bad remote reference %s", promela.ExprString(x))
+		return constFn(0)
+	}
+	st, ok := pt.labels[x.Label.Name]
+	if !ok {
+		c.errorf(x.Label.NamePos, "%s has no label %s", pt.name, x.Label.Name)
+		return constFn(0)
+	}
+	pid := c.remotePid(x, pt)
+	return func(m *machine) int32 {
+		p := int(pid(m))
+		if m.procTypeOf(p) != pt {
+			return 0
+		}
+		return b2i(m.pcAt(int(m.procs[p]), pt) == st)
+	}
+}
+
+func (c *comp) errorfUnsupported(pos promela.Pos, what string) evalFn {
+	c.errorf(pos, "%s is not supported", what)
+	return constFn(0)
+}
+
+var _ = fmt.Sprint

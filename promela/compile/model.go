@@ -1,0 +1,421 @@
+package compile
+
+import (
+	"fmt"
+
+	"ftmc/state"
+)
+
+// Model is a compiled Promela program; it implements state.Model.
+type Model struct {
+	p *program
+	m machine
+
+	sink state.Sink
+	// The first step of the successor being computed: the transition taken
+	// from the stored state, and its process.
+	root    *trans
+	rootPid int
+
+	// rec, when set, is called with every successor and failure together
+	// with the steps that led to it (for Explain).
+	rec *recorder
+}
+
+func newModel(p *program) *Model {
+	md := &Model{p: p}
+	md.m.p = p
+	return md
+}
+
+// Name returns the model's file name.
+func (md *Model) Name() string { return md.p.name }
+
+// Initial emits the initial state.
+func (md *Model) Initial(emit func(s []byte)) error {
+	emit(md.p.initial)
+	return nil
+}
+
+// Fork returns a model sharing the compiled program, with its own scratch
+// space.
+func (md *Model) Fork() state.Model { return newModel(md.p) }
+
+// maxLevels bounds the steps of one atomic sequence: a sequence that does
+// not leave its atomic block (a loop inside atomic) is reported.
+const maxLevels = 100000
+
+type fireResult uint8
+
+const (
+	notEnabled fireResult = iota
+	fired
+	failed
+)
+
+// Next computes the successors of s: for every process (the last created
+// first, as pan does) every executable transition from its state, followed
+// through atomic sequences and rendezvous handshakes to the next state pan
+// would store. When no process can move, timeout becomes true and the
+// processes are tried again.
+func (md *Model) Next(s []byte, sink state.Sink) {
+	m := &md.m
+	md.sink = sink
+	l := m.level(0)
+	l.vec = l.vec[:0]
+	for i := 0; i < md.p.hidden; i++ {
+		l.vec = append(l.vec, 0)
+	}
+	l.vec = append(l.vec, s...)
+	m.use(0)
+	m.scan()
+	m.save()
+	m.timeout, m.boq, m.fault = false, 0, ""
+	if md.explore(0, -1) == 0 && len(m.levels[0].procs) > 0 {
+		m.timeout = true
+		md.explore(0, -1)
+		m.timeout = false
+	}
+	md.sink = nil
+}
+
+// explore tries the transitions of every process (or only of process excl,
+// inside an atomic sequence) in the state at level L. It returns how many
+// were executed.
+func (md *Model) explore(L int, excl int) int {
+	m := &md.m
+	count := 0
+	nproc := len(m.levels[L].procs)
+	for pid := nproc - 1; pid >= 0; pid-- {
+		if excl >= 0 && pid != excl {
+			continue
+		}
+		m.use(L)
+		off := int(m.procs[pid])
+		pt := md.p.segs[m.vec[off]].proc
+		pc := m.pcAt(off, pt)
+		if pt.provided != nil {
+			m.pid, m.base = pid, off
+			ok := pt.provided(m) != 0
+			if m.fault != "" {
+				md.failFault(pid, nil)
+				count++
+				continue
+			}
+			if !ok {
+				continue
+			}
+		}
+		executed := false
+		estate := 0
+		for _, t := range pt.trans[pc] {
+			if estate > 0 && estate != t.etrans {
+				break
+			}
+			if L == 0 {
+				md.root, md.rootPid = t, pid
+			}
+			switch md.fire(L, pid, t, executed) {
+			case notEnabled:
+				continue
+			case failed:
+				count++
+				executed = true
+				estate = t.etrans
+				continue
+			}
+			if md.after(L+1, pid, t) {
+				count++
+				executed = true
+				estate = t.etrans
+			}
+		}
+	}
+	return count
+}
+
+// fire executes transition t of process pid from the state at level L into
+// level L+1.
+func (md *Model) fire(L, pid int, t *trans, executed bool) fireResult {
+	m := &md.m
+	m.use(L)
+	off := int(m.procs[pid])
+	m.pid, m.base = pid, off
+	if md.rec != nil {
+		md.rec.push(L, pid, t)
+	}
+	ok := true
+	switch t.kind {
+	case tSkip, tAssign, tAssert, tRun, tDStep:
+		ok = m.boq == 0
+	case tCond:
+		ok = m.boq == 0 && t.cond(m) != 0
+	case tElse:
+		ok = m.boq == 0 && !executed
+	case tEnd:
+		ok = m.boq == 0 && pid == len(m.procs)-1
+	case tSend:
+		ok = m.sendEnabled(t.send)
+	case tRecv:
+		ok = m.recvEnabled(t.recv)
+	}
+	if m.fault != "" {
+		md.failFault(pid, t)
+		return failed
+	}
+	if !ok {
+		return notEnabled
+	}
+	if L+1 >= maxLevels {
+		md.failWith(pid, t, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", t.pt.name, maxLevels))
+		return failed
+	}
+	m.copyLevel(L, L+1)
+	m.use(L + 1)
+	m.base = off
+	switch t.kind {
+	case tAssign, tRun:
+		t.effect(m)
+	case tAssert:
+		if t.cond(m) == 0 && m.fault == "" {
+			m.save()
+			md.failWith(pid, t, kindAssertion, "assertion violated: "+t.assertText())
+			return failed
+		}
+	case tSend:
+		m.send(t.send)
+	case tRecv:
+		m.recv(t.recv)
+	case tEnd:
+		m.delProc(pid)
+	case tDStep:
+		if !md.runDStep(pid, t) {
+			if m.fault != "" {
+				m.save()
+				md.failFault(pid, t)
+				return failed
+			}
+			return notEnabled
+		}
+	}
+	if m.fault != "" {
+		m.save()
+		md.failFault(pid, t)
+		return failed
+	}
+	if t.to > 0 {
+		m.setPC(off, t.pt, t.to)
+	}
+	if md.p.usesLast {
+		m.vec[md.p.lastOff] = byte(pid)
+	}
+	m.save()
+	return fired
+}
+
+// after continues from the state at level L that transition t of process
+// pid reached: a rendezvous offer waits for a receiver, an atomic sequence
+// continues, anything else is a successor. It reports whether t counts as
+// executed (a rendezvous offer nobody takes does not).
+func (md *Model) after(L, pid int, t *trans) bool {
+	m := &md.m
+	if m.boq != 0 {
+		n := md.handshake(L, pid)
+		m.boq = 0
+		return n > 0
+	}
+	if t.atomic {
+		saved := m.timeout
+		m.timeout = false
+		n := md.explore(L, pid)
+		m.timeout = saved
+		if n == 0 {
+			// The atomic sequence blocks: its state is stored and every
+			// process may move.
+			md.emit(L)
+		}
+		return true
+	}
+	md.emit(L)
+	return true
+}
+
+// handshake completes a rendezvous offered by process sender at level L:
+// every receive of another process that can take the message is a way to
+// continue.
+func (md *Model) handshake(L, sender int) int {
+	m := &md.m
+	ch := m.boq
+	saved := m.timeout
+	m.timeout = false
+	count := 0
+	nproc := len(m.levels[L].procs)
+	for pid := nproc - 1; pid >= 0; pid-- {
+		if pid == sender {
+			continue
+		}
+		m.use(L)
+		off := int(m.procs[pid])
+		pt := md.p.segs[m.vec[off]].proc
+		pc := m.pcAt(off, pt)
+		if pt.provided != nil {
+			m.pid, m.base = pid, off
+			ok := pt.provided(m) != 0
+			if m.fault != "" {
+				md.failFault(pid, nil)
+				count++
+				continue
+			}
+			if !ok {
+				continue
+			}
+		}
+		executed := false
+		estate := 0
+		for _, t := range pt.trans[pc] {
+			if estate > 0 && estate != t.etrans {
+				break
+			}
+			if t.kind != tRecv {
+				continue
+			}
+			m.boq = ch
+			switch md.fire(L, pid, t, executed) {
+			case notEnabled:
+				continue
+			case failed:
+				count++
+				continue
+			}
+			m.boq = 0
+			if t.atomic {
+				n := md.explore(L+1, pid)
+				if n == 0 {
+					md.emit(L + 1)
+				}
+			} else {
+				md.emit(L + 1)
+			}
+			count++
+			executed = true
+			estate = t.etrans
+		}
+	}
+	m.boq = ch
+	m.timeout = saved
+	return count
+}
+
+// emit reports the state at level L as a successor.
+func (md *Model) emit(L int) {
+	v := md.m.levels[L].vec[md.p.hidden:]
+	t := state.Trans{Proc: int32(md.rootPid), ID: md.root.id}
+	if md.rec != nil {
+		md.rec.succ(L, v)
+	}
+	if md.sink != nil {
+		md.sink.Succ(t, v)
+	}
+}
+
+// failFault reports the run-time error recorded in the machine.
+func (md *Model) failFault(pid int, t *trans) {
+	m := &md.m
+	msg := m.fault
+	if t != nil {
+		msg = fmt.Sprintf("%s: %s (in %s)", t.pos, m.fault, t.text)
+	}
+	md.failWith(pid, t, m.faultKind, msg)
+	m.fault = ""
+}
+
+func (md *Model) failWith(pid int, t *trans, kind, msg string) {
+	md.m.fault = ""
+	root := md.root
+	if root == nil {
+		root = t
+	}
+	st := state.Trans{Proc: int32(md.rootPid), ID: -1}
+	if root != nil {
+		st.ID = root.id
+	}
+	if md.rec != nil {
+		md.rec.fail(kind, msg)
+	}
+	if md.sink != nil {
+		md.sink.Fail(st, kind, msg)
+	}
+}
+
+const (
+	kindRuntime   = state.KindRuntime
+	kindAssertion = state.KindAssertion
+)
+
+// assertText is the asserted expression.
+func (t *trans) assertText() string {
+	s := t.text
+	if len(s) > 8 && s[:7] == "assert(" && s[len(s)-1] == ')' {
+		return s[7 : len(s)-1]
+	}
+	return s
+}
+
+// ValidEnd reports whether every process is at its end or at an end label.
+func (md *Model) ValidEnd(s []byte) bool {
+	p := md.p
+	off := p.segStart - p.hidden
+	for off < len(s) {
+		st := &p.segs[s[off]]
+		if pt := st.proc; pt != nil {
+			pc := int(s[off+1])
+			if pt.pcSize == 2 {
+				pc |= int(s[off+2]) << 8
+			}
+			if pc >= len(pt.valid) || !pt.valid[pc] {
+				return false
+			}
+		}
+		off += st.size
+	}
+	return true
+}
+
+// enabled reports whether process pid has an executable transition in the
+// machine's current state (Spin's enabled(pid)).
+func (m *machine) enabled(pid int) bool {
+	pt := m.procTypeOf(pid)
+	if pt == nil {
+		return false
+	}
+	saveP, saveB := m.pid, m.base
+	defer func() { m.pid, m.base = saveP, saveB }()
+	m.pid, m.base = pid, int(m.procs[pid])
+	pc := m.pcAt(m.base, pt)
+	if pt.provided != nil && pt.provided(m) == 0 {
+		return false
+	}
+	for _, t := range pt.trans[pc] {
+		switch t.kind {
+		case tSkip, tAssign, tAssert, tRun, tDStep, tElse:
+			return true
+		case tCond:
+			if t.cond(m) != 0 {
+				return true
+			}
+		case tEnd:
+			if pid == len(m.procs)-1 {
+				return true
+			}
+		case tSend:
+			if m.sendEnabled(t.send) {
+				return true
+			}
+		case tRecv:
+			if m.recvEnabled(t.recv) {
+				return true
+			}
+		}
+	}
+	return false
+}

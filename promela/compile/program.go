@@ -1,0 +1,421 @@
+package compile
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"ftmc/promela"
+)
+
+// program is the compiled, read-only part of a model, shared by forks.
+type program struct {
+	prog *promela.Program
+	name string
+
+	hidden   int // size of the hidden prefix of the working vector
+	segStart int // offset of the first segment (hidden prefix + globals)
+
+	vars    map[*promela.Symbol]*varInfo
+	globals []*varInfo // in order of declaration (hidden ones included)
+
+	procs  []*procType // proctypes and init, in order of declaration
+	byDecl map[*promela.ProcDecl]*procType
+	segs   []segType // by tag
+	chans  map[*promela.ChanInit]*chanType
+	trans  []*trans // by id
+
+	usesLast bool
+	lastOff  int
+
+	initial []byte // the initial state (without the hidden prefix)
+	codes   map[*element]*code
+
+	errs []error
+}
+
+func (p *program) errorf(pos promela.Pos, format string, args ...any) {
+	p.errs = append(p.errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, args...)))
+}
+
+// procType is a compiled proctype (or init).
+type procType struct {
+	decl   *promela.ProcDecl
+	name   string
+	tag    uint8
+	pcSize int // bytes of the program counter: 1, or 2 beyond 255 states
+	size   int // bytes of a process segment
+	locals []*varInfo
+	params []*varInfo
+
+	nstates int
+	start   int // initial state
+	end     int // the end state (-end-)
+	trans   [][]*trans
+	valid   []bool // valid end states: the end state and end labels
+	prog    []bool // progress states
+	accept  []bool // acceptance states
+	labels  map[string]int
+	elems   []*element
+
+	provided evalFn
+
+	// chanLocals are the locals with channel initializers, created with
+	// the process in order of declaration; inits the other initialized
+	// locals, in the same order.
+	inits []localInit
+}
+
+// localInit is one local variable set when a process starts.
+type localInit struct {
+	v     *varInfo
+	value evalFn          // scalar initializer (all elements of an array)
+	list  []evalFn        // array initializer list
+	ch    *chanType       // channel initializer (all elements of an array)
+	field []fieldInitItem // structure fields with initializers
+}
+
+type fieldInitItem struct {
+	off   int
+	c     cell
+	value int32
+}
+
+// Compile builds the model of a resolved program. The program must be
+// concrete: parametric models need values (promela.Instantiate) first.
+func Compile(prog *promela.Program) (*Model, error) {
+	if err := prog.RequireConcrete(); err != nil {
+		return nil, err
+	}
+	p := &program{
+		prog:   prog,
+		name:   filepath.Base(prog.Filename),
+		vars:   map[*promela.Symbol]*varInfo{},
+		byDecl: map[*promela.ProcDecl]*procType{},
+		chans:  map[*promela.ChanInit]*chanType{},
+	}
+	p.layoutGlobals()
+	decls := append([]*promela.ProcDecl{}, prog.Procs...)
+	if prog.Init != nil {
+		decls = append(decls, prog.Init)
+	}
+	// Processes in order of declaration: their tags, and the order in
+	// which active ones start.
+	sort.SliceStable(decls, func(i, j int) bool { return decls[i].Keyword.Before(decls[j].Keyword) })
+	for _, d := range decls {
+		p.newProcType(d)
+	}
+	for _, pt := range p.procs {
+		p.buildAutomaton(pt)
+	}
+	if len(p.errs) == 0 {
+		for _, pt := range p.procs {
+			p.compileProc(pt)
+		}
+	}
+	if len(p.errs) == 0 {
+		p.buildInitial(decls)
+	}
+	if len(p.errs) > 0 {
+		return nil, errors.Join(p.errs...)
+	}
+	return newModel(p), nil
+}
+
+// layoutGlobals places the global variables: hidden ones in the prefix,
+// the others after it.
+func (p *program) layoutGlobals() {
+	for _, v := range p.prog.Globals {
+		if v.Vis == promela.HIDDEN {
+			p.hidden += p.addGlobal(v, p.hidden, true)
+		}
+	}
+	off := p.hidden
+	for _, v := range p.prog.Globals {
+		if v.Vis != promela.HIDDEN {
+			off += p.addGlobal(v, off, false)
+		}
+	}
+	if p.usesLastIn() {
+		p.usesLast = true
+		p.lastOff = off
+		off++
+	}
+	p.segStart = off
+}
+
+func (p *program) addGlobal(v *promela.VarDecl, off int, hidden bool) int {
+	if v.Name.Sym == nil || v.Name.Sym.Type == nil {
+		return 0
+	}
+	t := v.Name.Sym.Type
+	vi := &varInfo{decl: v, sym: v.Name.Sym, name: v.Name.Name, typ: t, off: off, size: sizeOf(t), hidden: hidden}
+	p.vars[v.Name.Sym] = vi
+	p.globals = append(p.globals, vi)
+	if v.Chan != nil {
+		p.chanType(v)
+	}
+	return vi.size
+}
+
+// usesLastIn reports whether the program reads _last (Spin then keeps the
+// last pid to move in the state).
+func (p *program) usesLastIn() bool {
+	found := false
+	for _, d := range p.prog.Decls {
+		promela.Inspect(d, func(n promela.Node) bool {
+			if id, ok := n.(*promela.Ident); ok && id.Sym != nil && id.Sym.Kind == promela.SymPredef && id.Sym.Predef == promela.PredefLast {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// chanType returns the layout of the channels a declaration creates.
+func (p *program) chanType(v *promela.VarDecl) *chanType {
+	if ct := p.chans[v.Chan]; ct != nil {
+		return ct
+	}
+	ct := newChanType(v.Name.Name, v.Chan)
+	if v.Chan.Size < 0 {
+		p.errorf(v.Chan.Lbrack, "the capacity of channel %s is not known", v.Name.Name)
+	}
+	if v.Chan.Size > 255 {
+		p.errorf(v.Chan.Lbrack, "channel %s holds %d messages; at most 255 are supported", v.Name.Name, v.Chan.Size)
+	}
+	if !p.addSeg(segType{ch: ct, size: ct.size}, &ct.tag) {
+		p.errorf(v.Chan.Lbrack, "too many channel declarations and proctypes (at most 255)")
+	}
+	p.chans[v.Chan] = ct
+	return ct
+}
+
+func (p *program) addSeg(st segType, tag *uint8) bool {
+	if len(p.segs) >= 255 {
+		return false
+	}
+	*tag = uint8(len(p.segs))
+	p.segs = append(p.segs, st)
+	return true
+}
+
+// newProcType lays out a proctype's segment.
+func (p *program) newProcType(d *promela.ProcDecl) {
+	pt := &procType{decl: d, name: d.ProcName(), labels: map[string]int{}}
+	p.procs = append(p.procs, pt)
+	p.byDecl[d] = pt
+	if !p.addSeg(segType{proc: pt}, &pt.tag) {
+		p.errorf(d.Keyword, "too many channel declarations and proctypes (at most 255)")
+	}
+}
+
+// buildAutomaton builds the proctype's states and transitions, then lays
+// out its segment (the program counter's width depends on the number of
+// states).
+func (p *program) buildAutomaton(pt *procType) {
+	d := pt.decl
+	f, body := buildFlow(d)
+	for _, err := range f.errs {
+		p.errs = append(p.errs, err)
+	}
+	tb := &table{f: f}
+	for _, e := range f.elems {
+		if e != nil && e.kind == eUnless {
+			tb.nUnless++
+		}
+	}
+	tb.putSeq(body)
+	tb.retrans()
+	for _, err := range f.errs {
+		p.errs = append(p.errs, err)
+	}
+	f.errs = nil
+	pt.nstates = f.elcnt
+	pt.elems = f.elems
+	pt.start = f.huntele(body.frst, body.frst.status).seqno
+	pt.end = body.last.seqno
+	pt.pcSize = 1
+	if pt.nstates > 255 {
+		pt.pcSize = 2
+	}
+	pt.valid = make([]bool, pt.nstates)
+	pt.prog = make([]bool, pt.nstates)
+	pt.accept = make([]bool, pt.nstates)
+	pt.valid[pt.end] = true
+	for name, e := range f.labels {
+		pt.labels[name] = e.seqno
+		switch promela.KindOfLabel(name) {
+		case promela.LabelEnd:
+			pt.valid[e.seqno] = true
+		case promela.LabelProgress:
+			pt.prog[e.seqno] = true
+		case promela.LabelAccept:
+			pt.accept[e.seqno] = true
+		}
+	}
+	// An end state whose only step is a join makes the join's target an
+	// end state too (pan's retrans).
+	for i := 1; i < len(tb.trans) && i < pt.nstates; i++ {
+		ts := tb.trans[i]
+		if len(ts) == 1 && ts[0].elem.kind == eDot && pt.valid[i] && ts[0].to > 0 && ts[0].to < pt.nstates {
+			pt.valid[ts[0].to] = true
+		}
+	}
+	// Checks pan makes when it loads the tables.
+	for i := 1; i < len(tb.trans); i++ {
+		nelse := 0
+		for _, t := range tb.trans[i] {
+			if t.elem.kind == eElse {
+				nelse++
+			}
+			if t.to == i && isSkip(t.elem) && !isPrint(t.elem) && d.Kind != promela.KindNever {
+				p.errorf(t.elem.pos, "%s has an unconditional self-loop (a step that only returns to itself)", pt.name)
+			}
+		}
+		if nelse > 1 {
+			p.errorf(f.elems[i].pos, "%s: a state inherits %d else statements", pt.name, nelse)
+		}
+	}
+	// Locals: parameters first, then in order of declaration.
+	pt.size = 1 + pt.pcSize
+	for _, v := range d.Locals {
+		if v.Name.Sym == nil || v.Name.Sym.Type == nil {
+			continue
+		}
+		t := v.Name.Sym.Type
+		vi := &varInfo{decl: v, sym: v.Name.Sym, name: v.Name.Name, typ: t, off: pt.size, size: sizeOf(t), local: true, proc: pt}
+		p.vars[v.Name.Sym] = vi
+		pt.locals = append(pt.locals, vi)
+		if v.Name.Sym.IsParam {
+			pt.params = append(pt.params, vi)
+		}
+		pt.size += vi.size
+		if v.Chan != nil {
+			if v.Late {
+				p.errorf(v.Name.NamePos, "place the declaration of channel %s at the start of %s (Spin creates channels when a process starts)", v.Name.Name, pt.name)
+			}
+			p.chanType(v)
+		}
+	}
+	p.segs[pt.tag].size = pt.size
+	pt.trans = make([][]*trans, pt.nstates)
+	for i := 1; i < len(tb.trans) && i < pt.nstates; i++ {
+		for _, r := range tb.trans[i] {
+			t := &trans{
+				id:     int32(len(p.trans)),
+				pt:     pt,
+				from:   i,
+				to:     r.to,
+				elem:   r.elem,
+				atomic: r.atom&stAtom != 0,
+				etrans: r.etrans,
+			}
+			p.trans = append(p.trans, t)
+			pt.trans[i] = append(pt.trans[i], t)
+		}
+	}
+	if len(p.trans) > 1<<30 {
+		p.errorf(d.Keyword, "too many transitions")
+	}
+}
+
+// compileProc compiles the statements of a proctype's transitions and its
+// initializers.
+func (p *program) compileProc(pt *procType) {
+	c := &comp{p: p, pt: pt}
+	for _, ts := range pt.trans {
+		for _, t := range ts {
+			if t.from == t.elem.seqno || t.code == nil {
+				c.compileTrans(t)
+			}
+		}
+	}
+	// Copies of a statement's transition (in if/do states) share its code.
+	for _, ts := range pt.trans {
+		for _, t := range ts {
+			if t.code == nil {
+				c.compileTrans(t)
+			}
+		}
+	}
+	if pt.decl.Provided != nil {
+		pt.provided = c.expr(pt.decl.Provided)
+	}
+	for _, v := range pt.locals {
+		if v.decl.Late || v.sym.IsParam {
+			continue
+		}
+		if li, ok := c.localInit(v); ok {
+			pt.inits = append(pt.inits, li)
+		}
+	}
+}
+
+// localInit compiles how a local is set when its process starts.
+func (c *comp) localInit(v *varInfo) (localInit, bool) {
+	d := v.decl
+	li := localInit{v: v}
+	switch {
+	case d.Chan != nil:
+		li.ch = c.p.chans[d.Chan]
+	case d.Init != nil:
+		li.value = c.expr(d.Init)
+	case len(d.InitList) > 0:
+		for _, x := range d.InitList {
+			li.list = append(li.list, c.expr(x))
+		}
+	default:
+		li.field = structInits(v.typ, 0)
+		if len(li.field) == 0 {
+			return li, false
+		}
+	}
+	return li, true
+}
+
+// structInits lists the fields with initializers inside a value of type t
+// (typedef fields can have constant initializers).
+func structInits(t *promela.Type, off int) []fieldInitItem {
+	var out []fieldInitItem
+	switch t.Kind {
+	case promela.TArray:
+		es := sizeOf(t.Elem)
+		inner := structInits(t.Elem, 0)
+		if len(inner) == 0 {
+			return nil
+		}
+		for i := int64(0); i < t.Len; i++ {
+			for _, f := range inner {
+				f.off += off + int(i)*es
+				out = append(out, f)
+			}
+		}
+	case promela.TStruct:
+		for _, f := range t.Fields {
+			if f.Decl != nil && f.Decl.Init != nil {
+				if v, ok := promela.ConstValue(f.Decl.Init); ok {
+					scalars(f.Type, off, func(o int, st *promela.Type) {
+						out = append(out, fieldInitItem{off: o, c: cellOf(st), value: int32(v)})
+					})
+				}
+			} else {
+				out = append(out, structInits(f.Type, off)...)
+			}
+			off += sizeOf(f.Type)
+		}
+	}
+	return out
+}
+
+// describe names the proctypes for errors.
+func (p *program) describe() string {
+	var names []string
+	for _, pt := range p.procs {
+		names = append(names, pt.name)
+	}
+	return strings.Join(names, ", ")
+}
