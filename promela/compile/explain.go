@@ -52,7 +52,7 @@ func (r *recorder) fail(kind, msg string) {
 
 type nopSink struct{}
 
-func (nopSink) Succ(state.Trans, []byte)        {}
+func (nopSink) Succ(state.Trans, []byte)         {}
 func (nopSink) Fail(state.Trans, string, string) {}
 
 // Explain describes the step t from from to to: the process, the

@@ -83,13 +83,13 @@ type node struct {
 
 // flow builds the flow graph of one proctype.
 type flow struct {
-	proc    *promela.ProcDecl
-	elcnt   int
-	stack   []*sequence
-	labels  map[string]*element
-	breaks  map[promela.Stmt]*element
-	elems   []*element // by seqno
-	errs    []error
+	proc   *promela.ProcDecl
+	elcnt  int
+	stack  []*sequence
+	labels map[string]*element
+	breaks map[promela.Stmt]*element
+	elems  []*element // by seqno
+	errs   []error
 	// inlineDepth counts the inline bodies being built: Spin's lexer
 	// expands select statements only outside them.
 	inlineDepth int

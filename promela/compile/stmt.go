@@ -34,15 +34,15 @@ type trans struct {
 // code is a statement compiled.
 type code struct {
 	kind   tkind
-	cond   evalFn             // tCond, tAssert
-	effect func(m *machine)   // tAssign, tRun
-	send   *sendOp            // tSend
-	recv   *recvOp            // tRecv
-	dstep  *dstepCode         // tDStep
-	text   string             // the statement as written
-	pos    promela.Pos        // where it is written
-	events func(*eventCtx)    // message events for traces (send/recv)
-	assign []promela.Expr     // assigned variables, for traces
+	cond   evalFn           // tCond, tAssert
+	effect func(m *machine) // tAssign, tRun
+	send   *sendOp          // tSend
+	recv   *recvOp          // tRecv
+	dstep  *dstepCode       // tDStep
+	text   string           // the statement as written
+	pos    promela.Pos      // where it is written
+	events func(*eventCtx)  // message events for traces (send/recv)
+	assign []promela.Expr   // assigned variables, for traces
 }
 
 // compileTrans compiles the statement of a transition (once per element).
