@@ -160,9 +160,78 @@ func (o *oracle) reachable(e *engine, c *cube) bool {
 	return rec(0)
 }
 
-// approximate returns a sub-cube of c that the oracle finds unreachable and
-// that meets no initial state, or nil.
-func (e *engine) approximate(c *cube) (*cube, error) {
+// lemmaCovers reports whether a proved lemma covers c.
+func (e *engine) lemmaCovers(c *cube) bool {
+	for _, l := range e.lemmas {
+		if e.covers(l, c, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// prove runs a bounded backward search from a, with the axioms and the
+// lemmas proved so far: unsat means no run reaches a (a is a lemma), sat
+// that one does, undecided that the budget ran out.
+func (e *engine) prove(ctx context.Context, a *cube) (status, error) {
+	saved, savedMany := e.bounded, e.tooMany
+	e.bounded, e.tooMany = true, false
+	defer func() { e.bounded, e.tooMany = saved, savedMany }()
+	queue := []*node{{c: a, tr: -1}}
+	var visited []*node
+	for head := 0; head < len(queue); head++ {
+		if ctx.Err() != nil {
+			return undecided, nil
+		}
+		nd := queue[head]
+		hit, _, err := e.meetsInit(nd.c)
+		if err != nil {
+			return undecided, err
+		}
+		if hit {
+			return sat, nil
+		}
+		cov, err := e.covered(ctx, nd.c, visited)
+		if err != nil {
+			return undecided, err
+		}
+		if cov {
+			continue
+		}
+		if len(visited) >= e.opts.LemmaBudget {
+			return undecided, nil
+		}
+		kept := visited[:0]
+		for _, d := range visited {
+			if !e.covers(nd.c, d.c, true) {
+				kept = append(kept, d)
+			}
+		}
+		visited = append(kept, nd)
+		for _, tr := range e.trans {
+			err := e.preimages(tr, nd.c, func(p preimage) {
+				queue = append(queue, &node{c: p.c, parent: nd})
+			})
+			if err != nil {
+				return undecided, err
+			}
+		}
+	}
+	if e.tooMany {
+		return undecided, nil
+	}
+	return unsat, nil
+}
+
+// maxLemmaTries bounds the candidate lemmas tried per cube.
+const maxLemmaTries = 3
+
+// approximate looks for a sub-cube of c that the oracle finds unreachable
+// and that meets no initial state. It tries to prove the first few such
+// sub-cubes by a bounded search; a proved one becomes a lemma (and nil is
+// returned: the lemma covers c). With Options.Guess, the first candidate
+// that was neither proved nor refuted is returned as a guess.
+func (e *engine) approximate(ctx context.Context, c *cube) (*cube, error) {
 	o := e.oracle
 	type cand struct {
 		idx   []int
@@ -203,6 +272,8 @@ func (e *engine) approximate(c *cube) (*cube, error) {
 		}
 		return len(cands[a].idx) < len(cands[b].idx)
 	})
+	tries := 0
+	var guess *cube
 	for _, cd := range cands {
 		// Renumber the process variables the literals use, keeping their
 		// order.
@@ -222,8 +293,12 @@ func (e *engine) approximate(c *cube) (*cube, error) {
 		for j, i := range cd.idx {
 			lits[j] = c.lits[i].rename(sigma)
 		}
-		a, ok := e.makeCube(n, lits)
+		a, ok := e.voc.normalize(n, lits)
 		if !ok {
+			continue
+		}
+		key := e.voc.cubeString(a) + fmt.Sprintf("/%d", a.n)
+		if e.tried[key] {
 			continue
 		}
 		banned := false
@@ -236,6 +311,10 @@ func (e *engine) approximate(c *cube) (*cube, error) {
 		if banned || o.reachable(e, a) {
 			continue
 		}
+		e.tried[key] = true
+		if st, _ := e.solver.check(a.lits, false); st == unsat {
+			continue
+		}
 		hit, _, err := e.meetsInit(a)
 		if err != nil {
 			return nil, err
@@ -243,7 +322,33 @@ func (e *engine) approximate(c *cube) (*cube, error) {
 		if hit {
 			continue
 		}
-		return a, nil
+		if tries == maxLemmaTries {
+			break
+		}
+		tries++
+		e.stats.LemmaTries++
+		st, err := e.prove(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		switch st {
+		case unsat:
+			e.lemmas = append(e.lemmas, a)
+			e.stats.Lemmas++
+			if debugNodes {
+				fmt.Printf("lemma %d: %s\n", len(e.lemmas), e.voc.cubeString(a))
+			}
+			return nil, nil
+		case sat:
+			e.banned = append(e.banned, a)
+		default:
+			if guess == nil {
+				guess = a
+			}
+		}
+	}
+	if e.opts.Guess {
+		return guess, nil
 	}
 	return nil, nil
 }

@@ -25,9 +25,16 @@ type Options struct {
 	NoSMT bool
 	// IgnoreCandidates leaves the model's candidate invariants unused.
 	IgnoreCandidates bool
-	// Approx, when positive, guesses invariants from the reachable states
-	// of an instance with Approx processes (Cubicle's BRAB); see brab.go.
+	// Approx, when positive, looks for invariants among the sub-cubes of
+	// visited cubes that no reachable state of an instance with Approx
+	// processes satisfies; see brab.go.
 	Approx int
+	// Guess uses such a sub-cube unproved, when a bounded search can
+	// neither prove nor refute it (Cubicle's BRAB: a wrong guess is found
+	// out later and costs a restart).
+	Guess bool
+	// LemmaBudget bounds the cubes of the search that proves a lemma (0: 150).
+	LemmaBudget int
 	// ApproxLits bounds the literals of a guess (0: 3).
 	ApproxLits int
 	// MaxOracleStates bounds that instance's exploration (0: 2,000,000).
@@ -50,6 +57,8 @@ type Stats struct {
 	SMTCalls       int64   // SMT queries
 	LocalChecks    int64   // decisions of the local solver
 	Invariants     int     // candidate invariants proved and used
+	Lemmas         int     // invariants found and proved during the search
+	LemmaTries     int     // candidate invariants tried
 	Guesses        int     // approximations (guessed negated invariants) kept
 	Banned         int     // approximations found reachable
 	OracleStates   int64   // states of the instance used to guess
@@ -72,6 +81,8 @@ func (s Stats) Figures() []trace.Figure {
 		{Name: "local_checks", Value: float64(s.LocalChecks)},
 		{Name: "invariants", Value: float64(s.Invariants)},
 		{Name: "refuted_candidates", Value: float64(s.Refuted)},
+		{Name: "lemmas", Value: float64(s.Lemmas)},
+		{Name: "lemma_tries", Value: float64(s.LemmaTries)},
 		{Name: "guessed_invariants", Value: float64(s.Guesses)},
 		{Name: "banned_guesses", Value: float64(s.Banned)},
 		{Name: "oracle_states", Value: float64(s.OracleStates)},
@@ -127,6 +138,13 @@ type engine struct {
 	initGlob  dnf
 	roots     []root
 	forbidden []*cube
+	// lemmas are negated invariants proved during the search: cubes that
+	// no run reaches, over distinct processes.
+	lemmas []*cube
+	// tried remembers the candidate lemmas already tried (by their text).
+	tried map[string]bool
+	// bounded is set while a lemma is being proved: no SMT, no guesses.
+	bounded bool
 	smt       *smtCheck
 	oracle    *oracle
 	banned    []*cube
@@ -177,6 +195,9 @@ func newEngine(sys *system.System, opts Options) (*engine, error) {
 	if opts.MaxNodes == 0 {
 		opts.MaxNodes = 200000
 	}
+	if opts.LemmaBudget == 0 {
+		opts.LemmaBudget = 150
+	}
 	if opts.ApproxLits == 0 {
 		opts.ApproxLits = 3
 	}
@@ -195,7 +216,7 @@ func newEngine(sys *system.System, opts Options) (*engine, error) {
 		}
 		voc.doms = append(voc.doms, d)
 	}
-	e := &engine{sys: sys, voc: voc, solver: newSolver(voc), opts: opts, initCache: map[int]dnf{}, start: time.Now()}
+	e := &engine{sys: sys, voc: voc, solver: newSolver(voc), opts: opts, initCache: map[int]dnf{}, start: time.Now(), tried: map[string]bool{}}
 	e.lastProg = e.start
 	if err := e.axioms(); err != nil {
 		return nil, err
@@ -442,6 +463,11 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 			return true, nil
 		}
 	}
+	for _, f := range e.lemmas {
+		if e.covers(f, c, true) {
+			return true, nil
+		}
+	}
 	for _, d := range visited {
 		if !d.dead && e.covers(d.c, c, true) {
 			return true, nil
@@ -467,6 +493,11 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 			return false, nil
 		}
 	}
+	for _, f := range e.lemmas {
+		if !add(f, true) {
+			return false, nil
+		}
+	}
 	for _, d := range visited {
 		if d.dead || d.c.n > c.n {
 			continue
@@ -484,6 +515,9 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 		e.stats.CoveredLocal++
 		return true, nil
 	case sat:
+		return false, nil
+	}
+	if e.bounded {
 		return false, nil
 	}
 	if e.smt == nil {
@@ -589,9 +623,13 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool) (outcome, erro
 				reason: fmt.Sprintf("node limit reached: %d cubes visited without a fixpoint", live)}, nil
 		}
 		if e.oracle != nil && nd.parent != nil {
-			a, err := e.approximate(nd.c)
+			a, err := e.approximate(ctx, nd.c)
 			if err != nil {
 				return outcome{}, err
+			}
+			if e.lemmaCovers(nd.c) {
+				e.stats.Covered++
+				continue
 			}
 			if a != nil {
 				// The guess covers the cube. It joins the visited set now,

@@ -1,0 +1,264 @@
+package backreach
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ftmc/internal/testenv"
+	"ftmc/mcmt"
+	"ftmc/mcmt/system"
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+func parse(t *testing.T, name, src string) *system.System {
+	t.Helper()
+	s, err := mcmt.Parse(name, []byte(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func sharedModel(t *testing.T, rel string) (string, []byte) {
+	t.Helper()
+	path := filepath.Join(testenv.Shared(t), rel)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, src
+}
+
+func verify(t *testing.T, s *system.System, opts Options) *Result {
+	t.Helper()
+	testenv.NeedBinary(t, "z3")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if opts.MaxNodes == 0 {
+		opts.MaxNodes = 20000
+	}
+	r, err := Verify(ctx, s, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// The benchmarks of ../shared/benchmarks/mcmt are safe, with plain
+// backward reachability and with invariants found from an instance.
+func TestBenchmarks(t *testing.T) {
+	for _, rel := range []string{"benchmarks/mcmt/crash.in", "benchmarks/mcmt/crash.cub", "benchmarks/mcmt/mutex.cub"} {
+		path, src := sharedModel(t, rel)
+		s, err := mcmt.Parse(path, src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, approx := range []int{0, 2, 3} {
+			r := verify(t, s, Options{Approx: approx})
+			if r.Verdict != trace.Holds {
+				t.Errorf("%s (approx %d): %s %s, want holds", rel, approx, r.Verdict, r.Reason)
+			}
+			if approx == 0 && rel != "benchmarks/mcmt/mutex.cub" && r.Stats.Nodes < 50 {
+				t.Errorf("%s: %d nodes; plain backward reachability needs about a hundred", rel, r.Stats.Nodes)
+			}
+		}
+	}
+}
+
+// replays checks a counterexample on an instance of the system, step by
+// step through the state.Model interface: each step is a successor, and
+// the last state is unsafe.
+func replays(t *testing.T, s *system.System, cx *trace.Counterexample) {
+	t.Helper()
+	n := int(cx.Params["processes"])
+	in, err := system.NewInstance(s, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cur []byte
+	in.Initial(func(st []byte) {
+		if cur == nil && sameVars(in.Decode(st), cx.Initial) {
+			cur = append([]byte(nil), st...)
+		}
+	})
+	if cur == nil {
+		t.Fatalf("the counterexample's initial state is not an initial state of the instance with %d processes", n)
+	}
+	for _, step := range cx.Steps {
+		var next []byte
+		in.Next(cur, sinkFunc(func(tr state.Trans, st []byte) {
+			if next == nil && in.Explain(tr, nil, nil).Stmt == step.Stmt && sameVars(trace.Diff(in.Decode(cur), in.Decode(st)), step.Changes) {
+				next = append([]byte(nil), st...)
+			}
+		}))
+		if next == nil {
+			t.Fatalf("step %d (%s) is not a transition of the instance", step.Num, step.Stmt)
+		}
+		cur = next
+	}
+	if _, _, bad := in.Check(cur); !bad {
+		t.Fatalf("the counterexample ends in a state that is not unsafe")
+	}
+}
+
+type sinkFunc func(state.Trans, []byte)
+
+func (f sinkFunc) Succ(t state.Trans, s []byte)          { f(t, s) }
+func (f sinkFunc) Fail(t state.Trans, kind, msg string) {}
+
+func sameVars(a, b []trace.Var) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+const lockBug = `
+type loc = Idle | Want | Crit
+var Lock : bool
+array Pc[proc] : loc
+init (i) { Pc[i] = Idle && Lock = False }
+unsafe (i j) { Pc[i] = Crit && Pc[j] = Crit }
+transition request (i) requires { Pc[i] = Idle } { Pc[i] := Want }
+transition enter (i) requires { Pc[i] = Want && Lock = False } { Pc[i] := Crit; Lock := True }
+transition barge (i j) requires { Pc[i] = Want && Pc[j] = Crit } { Pc[i] := Crit }
+transition leave (i) requires { Pc[i] = Crit } { Pc[i] := Idle; Lock := False }
+`
+
+func TestViolationReplays(t *testing.T) {
+	s := parse(t, "bug.cub", lockBug)
+	r := verify(t, s, Options{})
+	if r.Verdict != trace.Violated || r.Trace == nil {
+		t.Fatalf("verdict %s (%s), want violated with a trace", r.Verdict, r.Reason)
+	}
+	if len(r.Trace.Steps) != 4 || r.Trace.Params["processes"] != 2 {
+		t.Errorf("trace of %d steps on %d processes, want the shortest: 4 steps on 2", len(r.Trace.Steps), r.Trace.Params["processes"])
+	}
+	replays(t, s, r.Trace)
+}
+
+// A universal guard is over-approximated backwards: here the only way to
+// the unsafe state needs a process to pass "every other process is idle"
+// while another one is busy, which no instance allows. Backward
+// reachability finds the path anyway; it must not replay, and the verdict
+// must be unknown, not violated.
+func TestSpuriousPathIsUnknown(t *testing.T) {
+	s := parse(t, "spurious.cub", `
+type loc = Idle | Busy | Done
+array Pc[proc] : loc
+init (i) { Pc[i] = Idle }
+unsafe (i j) { Pc[i] = Done && Pc[j] = Busy }
+transition start (i) requires { Pc[i] = Idle } { Pc[i] := Busy }
+transition finish (i) requires { Pc[i] = Busy && forall_other k. Pc[k] = Idle } { Pc[i] := Done }
+transition stop (i) requires { Pc[i] = Done } { Pc[i] := Idle }
+`)
+	// In every instance, when i finishes all others are idle, and nobody
+	// becomes busy while some process is done... except by start. So the
+	// unsafe state IS reachable: i finishes, then j starts.
+	r := verify(t, s, Options{})
+	if r.Verdict != trace.Violated {
+		t.Fatalf("verdict %s (%s), want violated", r.Verdict, r.Reason)
+	}
+	replays(t, s, r.Trace)
+
+	// go needs the lock taken and no other process holding it: never
+	// enabled, since only a holder takes the lock. Backwards, the universal
+	// guard is checked only on the processes of the cube, which misses the
+	// holder.
+	s = parse(t, "spurious.cub", `
+type loc = Idle | Holder | Done
+var Lock : bool
+array Pc[proc] : loc
+init (i) { Pc[i] = Idle && Lock = False }
+unsafe (i) { Pc[i] = Done }
+transition lock (i) requires { Pc[i] = Idle && Lock = False } { Pc[i] := Holder; Lock := True }
+transition go (i) requires { Pc[i] = Idle && Lock = True && forall_other k. Pc[k] <> Holder } { Pc[i] := Done }
+`)
+	for _, approx := range []int{0, 3} {
+		r = verify(t, s, Options{Approx: approx})
+		if r.Verdict != trace.Unknown || !strings.Contains(r.Reason, "not enabled") {
+			t.Errorf("approx %d: verdict %s (%s), want unknown because the path does not replay", approx, r.Verdict, r.Reason)
+		}
+	}
+}
+
+func TestNodeLimitIsUnknown(t *testing.T) {
+	path, src := sharedModel(t, "benchmarks/mcmt/crash.cub")
+	s, err := mcmt.Parse(path, src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := verify(t, s, Options{MaxNodes: 10})
+	if r.Verdict != trace.Unknown || !strings.Contains(r.Reason, "node limit") {
+		t.Errorf("verdict %s (%s), want unknown at the node limit", r.Verdict, r.Reason)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err = Verify(ctx, s, Options{})
+	if err != nil || r.Verdict != trace.Unknown {
+		t.Errorf("cancelled: %v %v, want unknown", r.Verdict, err)
+	}
+}
+
+// seed returns the Chandra-Toueg seed's text, to make mutants of.
+func seed(t *testing.T) string {
+	_, src := sharedModel(t, "seeds/002_89f49e16422360b2.txt")
+	return string(src)
+}
+
+func mutate(t *testing.T, src, old, new string) string {
+	t.Helper()
+	if strings.Count(src, old) != 1 {
+		t.Fatalf("mutation: %q occurs %d times in the seed", old, strings.Count(src, old))
+	}
+	return strings.Replace(src, old, new, 1)
+}
+
+// A weakened guard: transition 21 lets an undecided process decide its
+// estimate in any round, not only in round 5. Two correct processes with
+// different initial estimates then decide differently: AGREEMENT is
+// violated, and the run replays on two processes.
+func TestSeedMutantWeakGuard(t *testing.T) {
+	src := mutate(t, seed(t), "guard: (round[x] = 5) AND (done[x] = false) AND (state[x] = false) AND (coord[y] = true) update: state[x] := true;",
+		"guard: (done[x] = false) AND (state[x] = false) AND (coord[y] = true) update: state[x] := true;")
+	s := parse(t, "weak21.mcmt", src)
+	r := verify(t, s, Options{})
+	if r.Verdict != trace.Violated || r.Trace == nil {
+		t.Fatalf("verdict %s (%s), want violated with a trace", r.Verdict, r.Reason)
+	}
+	replays(t, s, r.Trace)
+}
+
+func TestSolver(t *testing.T) {
+	s := parse(t, "v.cub", "var X : int\nvar Y : int\narray B[proc] : bool\nunsafe (i) { B[i] = True }")
+	voc := &vocabulary{sys: s, doms: []domain{{-inf, inf}, {-inf, inf}, {0, 1}}}
+	sv := newSolver(voc)
+	x, y, b0, b1, b2 := globalAtom(0), globalAtom(1), readAtom(2, 0), readAtom(2, 1), readAtom(2, 2)
+	for _, tc := range []struct {
+		lits []lit
+		want status
+	}{
+		{[]lit{{x: x, op: opLe, c: 3}, {x: x, op: opGe, c: 3}, {x: x, op: opNe, c: 3}}, unsat},
+		{[]lit{{x: x, y: y, op: opLe, c: -1}, {x: y, y: x, op: opLe, c: -1}}, unsat},
+		{[]lit{{x: x, y: y, op: opLe, c: 0}, {x: x, y: y, op: opNe, c: 0}, {x: y, op: opLe, c: 5}}, sat},
+		// Three Booleans pairwise different: pigeonhole.
+		{[]lit{{x: b0, y: b1, op: opNe}, {x: b1, y: b2, op: opNe}, {x: b0, y: b2, op: opNe}}, unsat},
+		{[]lit{{x: b0, y: b1, op: opNe}, {x: b1, y: b2, op: opNe}}, sat},
+		// Identifiers of distinct processes differ.
+		{[]lit{{x: procAtom(0), y: x, op: opEq}, {x: procAtom(1), y: x, op: opEq}}, unsat},
+	} {
+		if got, _ := sv.check(tc.lits, false); got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.lits, got, tc.want)
+		}
+	}
+}
