@@ -108,7 +108,7 @@ func replays(t *testing.T, s *system.System, cx *trace.Counterexample) {
 
 type sinkFunc func(state.Trans, []byte)
 
-func (f sinkFunc) Succ(t state.Trans, s []byte)          { f(t, s) }
+func (f sinkFunc) Succ(t state.Trans, s []byte)         { f(t, s) }
 func (f sinkFunc) Fail(t state.Trans, kind, msg string) {}
 
 func sameVars(a, b []trace.Var) bool {

@@ -144,17 +144,17 @@ type engine struct {
 	// tried remembers the candidate lemmas already tried (by their text).
 	tried map[string]bool
 	// bounded is set while a lemma is being proved: no SMT, no guesses.
-	bounded bool
-	smt       *smtCheck
-	oracle    *oracle
-	banned    []*cube
-	opts      Options
-	stats     Stats
-	tooMany   bool
-	noSMT     bool // the solver is missing
-	warnings  []string
-	start     time.Time
-	lastProg  time.Time
+	bounded  bool
+	smt      *smtCheck
+	oracle   *oracle
+	banned   []*cube
+	opts     Options
+	stats    Stats
+	tooMany  bool
+	noSMT    bool // the solver is missing
+	warnings []string
+	start    time.Time
+	lastProg time.Time
 }
 
 // Verify runs backward reachability on sys. Errors are reserved for models
