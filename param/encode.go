@@ -41,6 +41,10 @@ type frame struct {
 	deltas []flow
 	accs   []flow
 	item   item
+	// incr marks the shared variables that a rule enabled in some context
+	// of the prefix increments: only atoms over them can turn true next.
+	incr []bool
+	occ  []bool // locations that may hold processes so far
 }
 
 type flow struct {
@@ -53,6 +57,8 @@ type problem struct {
 	m        *model
 	lc       *lcase
 	always   []bool  // atoms true in every configuration
+	initial  []bool  // atoms an initial configuration may satisfy (nil: unknown)
+	initOcc  []bool  // locations an initial configuration may populate (nil: unknown)
 	implies  [][]int // implies[a]: atoms that must be true before a
 	gconds   map[*wnode][]*gcond
 	loopGs   []ta.Expr
@@ -128,6 +134,7 @@ func (p *problem) rootFrame() (*frame, []string, error) {
 		}
 		cmds = assertAll(cmds, t)
 	}
+	fr.incr, fr.occ = p.incrIn(nil, p.initOcc, fr.flipped)
 	seg, err := p.segment(fr, t0, 0)
 	if err != nil {
 		return nil, nil, err
@@ -218,11 +225,63 @@ func (p *problem) child(parent *frame, it item) (*frame, []string, error) {
 		fr.flipped = fl
 		start = t
 	}
+	fr.incr, fr.occ = p.incrIn(parent.incr, parent.occ, fr.flipped)
 	seg, err := p.segment(fr, start, d)
 	if err != nil {
 		return nil, nil, err
 	}
 	return fr, append(cmds, seg...), nil
+}
+
+// incrIn adds to prev the shared variables incremented by rules that may
+// fire in the context flipped: their guards do not fail there and their
+// source may hold processes (occ, closed under those rules here).
+func (p *problem) incrIn(prev, occ, flipped []bool) ([]bool, []bool) {
+	out := make([]bool, p.m.nsh)
+	copy(out, prev)
+	o := make([]bool, p.m.nloc)
+	if occ == nil {
+		for l := range o {
+			o[l] = true
+		}
+	} else {
+		copy(o, occ)
+	}
+	fire := func(r *rule) {
+		if v, _ := evalCtx(r.guard, flipped); v == 'f' || !o[r.src] {
+			return
+		}
+		o[r.dst] = true
+		for x, c := range r.inc {
+			if c > 0 {
+				out[x] = true
+			}
+		}
+	}
+	for _, i := range p.m.order { // topological: sources before targets
+		fire(p.m.rules[i])
+	}
+	for _, r := range p.m.rules {
+		if r.src == r.dst {
+			fire(r)
+		}
+	}
+	return out, o
+}
+
+// mayTurnTrue reports whether atom a can be the next milestone after fr:
+// it may hold initially, or a rule enabled so far increments one of its
+// variables.
+func (p *problem) mayTurnTrue(fr *frame, a int) bool {
+	if p.initial == nil || p.initial[a] {
+		return true
+	}
+	for v := range p.m.atoms[a].shared.Coef {
+		if fr.incr[v.Index] {
+			return true
+		}
+	}
+	return false
 }
 
 func mul(c int64, v string) string {

@@ -211,6 +211,43 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 	for a := range m.atoms {
 		p.always[a] = valid(smt.App("<=", linTerm(m.atoms[a].bound, ""), "0"))
 	}
+	// Which atoms an initial configuration (of this disjunct) may satisfy.
+	{
+		s.Push()
+		t0 := stateNames("t0")
+		cmds := p.declareState(t0)
+		for v := 0; v < m.nsh; v++ {
+			cmds = assertAll(cmds, smt.App(">=", t0.x(v), "0"))
+		}
+		ok := true
+		for _, e := range append(append([]ta.Expr(nil), m.f.Inits...), lc.root.props...) {
+			t, err := exprTerm(e, t0)
+			if err != nil {
+				ok = false
+				break
+			}
+			cmds = assertAll(cmds, t)
+		}
+		s.Send(cmds...)
+		if ok {
+			possible := func(t string) bool {
+				s.Push()
+				s.Assert(t)
+				st, err := s.Check(ctx)
+				s.Pop(1)
+				return err != nil || st != smt.Unsat
+			}
+			p.initial = make([]bool, n)
+			for a := range m.atoms {
+				p.initial[a] = possible(m.atomTerm(a, t0))
+			}
+			p.initOcc = make([]bool, m.nloc)
+			for l := range p.initOcc {
+				p.initOcc[l] = possible(smt.App(">=", t0.k(l), "1"))
+			}
+		}
+		s.Pop(1)
+	}
 	for a := range m.atoms {
 		for b := range m.atoms {
 			if a == b || p.always[a] || p.always[b] {
@@ -653,7 +690,7 @@ func (w *worker) children(fr *frame) []item {
 		if fr.flipped[a] {
 			continue
 		}
-		ok := true
+		ok := p.mayTurnTrue(fr, a)
 		for _, b := range p.implies[a] {
 			ok = ok && fr.flipped[b]
 		}
