@@ -641,30 +641,28 @@ func (s *search) counterexample() *trace.Counterexample {
 		models[k] = append([]byte(nil), m...)
 	}
 	c.Initial = s.m.Decode(models[0])
+	last := len(models) - 1
 	for k := 1; k < len(models); k++ {
 		from, to, t := models[k-1], models[k], s.lassoTr[k]
-		var step trace.Step
 		if t == stutter {
-			step = trace.Step{Pid: -1, Stmt: "(no process can move: the final state repeats)"}
-		} else {
-			step = s.m.Explain(t, from, to)
-			if len(step.Changes) == 0 {
-				step.Changes = trace.Diff(s.m.Decode(from), s.m.Decode(to))
+			// From here on the model stays in its final state; the text
+			// and JSON say so with a loop start after the last step.
+			last = k - 1
+			if c.LoopStart >= len(c.Steps) {
+				c.LoopStart = len(c.Steps)
 			}
+			break
+		}
+		step := s.m.Explain(t, from, to)
+		if len(step.Changes) == 0 {
+			step.Changes = trace.Diff(s.m.Decode(from), s.m.Decode(to))
 		}
 		step.Num = k
 		c.Steps = append(c.Steps, step)
 	}
-	if c.LoopStart >= 0 && c.LoopStart < len(c.Steps) {
-		c.Steps[c.LoopStart].Note = joinNote(c.Steps[c.LoopStart].Note, "start of the cycle")
+	if c.LoopStart > len(c.Steps) {
+		c.LoopStart = len(c.Steps)
 	}
-	c.Final = s.m.Decode(models[len(models)-1])
+	c.Final = s.m.Decode(models[last])
 	return c
-}
-
-func joinNote(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }

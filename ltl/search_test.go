@@ -47,7 +47,9 @@ func validateLasso(t *testing.T, m state.Model, c *trace.Counterexample) {
 	if c == nil {
 		t.Fatal("violation without a counterexample")
 	}
-	if c.LoopStart < 0 || c.LoopStart >= len(c.Steps) {
+	// The cycle is steps[LoopStart:], or the final state repeated when
+	// LoopStart == len(Steps).
+	if c.LoopStart < 0 || c.LoopStart > len(c.Steps) {
 		t.Fatalf("loop start %d with %d steps", c.LoopStart, len(c.Steps))
 	}
 	for k, st := range c.Steps {
@@ -104,9 +106,8 @@ func TestCheckStutter(t *testing.T) {
 		t.Errorf("<>(x == 2): %s", r.Verdict)
 	} else {
 		c := r.Counterexample
-		last := c.Steps[len(c.Steps)-1]
-		if last.Pid != -1 || c.LoopStart != len(c.Steps)-1 {
-			t.Errorf("the lasso should end in the repeated final state: %+v", c)
+		if len(c.Steps) != 1 || c.LoopStart != 1 {
+			t.Errorf("the lasso should be one step, then the final state repeated: %+v", c)
 		}
 	}
 	if r := check(t, m, "<>[](x == 1)", preds, Options{}); r.Verdict != trace.Holds {
