@@ -715,3 +715,11 @@ func Describe(f *ta.File) ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
+
+// Supported reports why the schema engine cannot handle f (unknowns,
+// guards that are not monotone in the shared variables, updates that are
+// not increments, rules that form a cycle), or nil.
+func Supported(f *ta.File) error {
+	_, err := prepare(f)
+	return err
+}

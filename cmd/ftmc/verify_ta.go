@@ -45,6 +45,10 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
+	if err := param.Supported(f); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
 	specs := pos[1:]
 	if len(specs) == 0 || len(specs) == 1 && specs[0] == "all" {
 		specs = nil

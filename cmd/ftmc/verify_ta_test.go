@@ -66,6 +66,16 @@ func TestVerifyTABadInput(t *testing.T) {
 	if code != trace.ExitUsage || !strings.Contains(stderr, "bad.ta:4:1: expected \";\"") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
+	cyc := filepath.Join(dir, "cycle.ta")
+	os.WriteFile(cyc, []byte(`skel P { local pc; shared x; parameters N;
+  assumptions (0) { N > 0; } locations (0) { a: [0]; b: [1]; }
+  inits (0) { a == N; b == 0; x == 0; }
+  rules (0) { 0: a -> b when (true) do { unchanged(x); }; 1: b -> a when (x < N) do { unchanged(x); }; }
+  specifications (0) { s: [](b == 0); } }`), 0o644)
+	code, _, stderr = runTA(t, "verify", cyc)
+	if code != trace.ExitUsage || !strings.Contains(stderr, "cycle") {
+		t.Errorf("cyclic automaton: exit %d, stderr %q", code, stderr)
+	}
 	model := filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz.ta")
 	code, _, stderr = runTA(t, "verify", model, "nosuch")
 	if code != trace.ExitUsage || !strings.Contains(stderr, "no specification \"nosuch\"") {
