@@ -22,6 +22,10 @@ type machine struct {
 	slot int
 	vals []int32 // scratch for the values of a message
 
+	// assumeFailed counts the assume statements found false: inside an
+	// atomic sequence they discard the run instead of blocking it.
+	assumeFailed int
+
 	// fault is a run-time error met while evaluating (an index out of
 	// bounds, division by zero, an uninitialized channel, ...).
 	fault     string

@@ -115,6 +115,14 @@ func (md *Model) explore(L int, excl int) int {
 			if L == 0 {
 				md.root, md.rootPid = t, pid
 			}
+			if t.kind == tHavoc {
+				if md.fireHavoc(L, pid, t) {
+					count++
+					executed = true
+					estate = t.etrans
+				}
+				continue
+			}
 			switch md.fire(L, pid, t, executed) {
 			case notEnabled:
 				continue
@@ -150,6 +158,11 @@ func (md *Model) fire(L, pid int, t *trans, executed bool) fireResult {
 		ok = m.boq == 0
 	case tCond:
 		ok = m.boq == 0 && t.cond(m) != 0
+	case tAssume:
+		ok = m.boq == 0 && t.cond(m) != 0
+		if !ok && m.boq == 0 {
+			m.assumeFailed++
+		}
 	case tElse:
 		ok = m.boq == 0 && !executed
 	case tEnd:
@@ -227,17 +240,64 @@ func (md *Model) after(L, pid int, t *trans) bool {
 	if t.atomic {
 		saved := m.timeout
 		m.timeout = false
+		failedBefore := m.assumeFailed
 		n := md.explore(L, pid)
 		m.timeout = saved
-		if n == 0 {
+		if n == 0 && m.assumeFailed == failedBefore {
 			// The atomic sequence blocks: its state is stored and every
-			// process may move.
+			// process may move. (A false assume inside it instead
+			// discards the run, as in ByMC.)
 			md.emit(L)
 		}
 		return true
 	}
 	md.emit(L)
 	return true
+}
+
+// fireHavoc executes havoc(x) of process pid from level L: x takes every
+// value of its domain, each a way to continue.
+func (md *Model) fireHavoc(L, pid int, t *trans) bool {
+	m := &md.m
+	m.use(L)
+	off := int(m.procs[pid])
+	m.pid, m.base = pid, off
+	if md.rec != nil {
+		md.rec.push(L, pid, t)
+	}
+	if m.boq != 0 {
+		return false
+	}
+	lo, hi := t.havoc.bounds(m)
+	if m.fault != "" {
+		md.failFault(pid, t)
+		return true
+	}
+	any := false
+	for v := lo; v <= hi; v++ {
+		m.copyLevel(L, L+1)
+		m.use(L + 1)
+		m.base = off
+		t.havoc.store(m, int32(v))
+		if m.fault != "" {
+			m.save()
+			md.failFault(pid, t)
+			return true
+		}
+		if t.to > 0 {
+			m.setPC(off, t.pt, t.to)
+		}
+		if md.p.usesLast {
+			m.vec[md.p.lastOff] = byte(pid)
+		}
+		m.save()
+		if md.after(L+1, pid, t) {
+			any = true
+		}
+		m.use(L)
+		m.pid, m.base = pid, off
+	}
+	return any
 }
 
 // handshake completes a rendezvous offered by process sender at level L:

@@ -18,6 +18,8 @@ const (
 	tRun   // run as a statement
 	tEnd   // the process ends (and is removed if it is the last one)
 	tDStep // a d_step: one indivisible step
+	tAssume
+	tHavoc
 )
 
 // trans is a transition of a proctype's automaton.
@@ -39,6 +41,7 @@ type code struct {
 	send   *sendOp          // tSend
 	recv   *recvOp          // tRecv
 	dstep  *dstepCode       // tDStep
+	havoc  *havocOp         // tHavoc
 	text   string           // the statement as written
 	pos    promela.Pos      // where it is written
 	events func(*eventCtx)  // message events for traces (send/recv)
@@ -148,8 +151,12 @@ func (c *comp) compileElem(e *element) *code {
 	case *promela.PrintfStmt, *promela.PrintmStmt, *promela.XStmt:
 		// No effect on the state.
 	case *promela.AssumeStmt:
-		cd.kind = tCond
+		cd.kind = tAssume
 		cd.cond = c.expr(s.X)
+	case *promela.HavocStmt:
+		cd.kind = tHavoc
+		cd.assign = []promela.Expr{s.X}
+		cd.havoc = c.compileHavoc(s, e)
 	case *lateStruct:
 		// A step that changes nothing.
 	default:

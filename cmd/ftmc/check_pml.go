@@ -1,0 +1,107 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+
+	"ftmc/promela"
+	"ftmc/promela/compile"
+	"ftmc/trace"
+)
+
+// pmlCheck is a parsed `ftmc check MODEL.pml` command line.
+type pmlCheck struct {
+	opts    explicitOptions
+	defines defines
+	params  params
+	path    string
+}
+
+// parsePMLCheck reads the flags of ftmc check for a Promela model.
+func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
+	c := &pmlCheck{}
+	fs := newFlags("check", e.stderr)
+	c.opts.register(fs)
+	fs.Var(&c.defines, "D", "define a macro for the preprocessor: `NAME[=VALUE]` (repeatable; also -DNAME=VALUE)")
+	fs.Var(&c.params, "param", "values of the parameters of a parametric (ByMC) model: `N=4,T=1,F=1`")
+	fs.String("lang", "promela", "model language")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0
+		}
+		return nil, trace.ExitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(e.stderr, "usage: ftmc check MODEL.pml [-D NAME=VALUE]... [--param N=4,T=1,F=1] [--bfs|--dfs] [--time D] [--memory SIZE] [--json] [--trail FILE]")
+		return nil, trace.ExitUsage
+	}
+	c.path = pos[0]
+	return c, -1
+}
+
+// load reads, instantiates and compiles the model. Errors are printed;
+// the returned code is then the exit code.
+func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
+	popts := promela.Options{Defines: c.defines.Map()}
+	if len(c.params) > 0 {
+		popts.Params = map[string]int64(c.params)
+	}
+	prog, err := promela.Load(c.path, popts)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%v\n", err)
+		return nil, nil, trace.ExitUsage
+	}
+	if err := prog.RequireConcrete(); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return nil, nil, trace.ExitUsage
+	}
+	m, err := compile.Compile(prog)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%v\n", err)
+		return nil, nil, trace.ExitUsage
+	}
+	return prog, m, -1
+}
+
+// report starts the report of a run: the model, its defines and parameters,
+// and the front end's warnings.
+func (c *pmlCheck) report(prog *promela.Program) *trace.Report {
+	rep := &trace.Report{Model: c.path, Defines: c.defines.Map()}
+	if len(c.params) > 0 {
+		rep.Params = map[string]int64(c.params)
+	}
+	for _, w := range prog.Warnings {
+		rep.Warnings = append(rep.Warnings, w.String())
+	}
+	if n := len(prog.LTL) + len(prog.Nevers); n > 0 {
+		var names []string
+		for _, l := range prog.LTL {
+			names = append(names, l.FormulaName())
+		}
+		for _, d := range prog.Nevers {
+			names = append(names, d.ProcName())
+		}
+		sort.Strings(names)
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("only safety was checked (assertions, run-time errors, invalid end states); the claims %s are not", strings.Join(names, ", ")))
+	}
+	return rep
+}
+
+// checkPromela explores all states of a Promela model (one instance, for
+// parametric models) and reports assertion violations, run-time errors
+// and invalid end states.
+func checkPromela(e *env, args []string) int {
+	c, code := parsePMLCheck(e, args)
+	if c == nil {
+		return code
+	}
+	prog, m, code := c.load(e)
+	if m == nil {
+		return code
+	}
+	return runExplicit(e, m, c.opts, c.report(prog))
+}
