@@ -2,8 +2,9 @@ package ltl
 
 import (
 	"bufio"
-	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,10 +21,11 @@ import (
 // so that the expectations the ftmc tests compare against are Spin's
 // verdicts. Models whose runs use --assume give the name of the ltl block
 // that states the assumption explicitly for Spin in a "spin: NAME" line
-// after the "ftmc:" line.
+// after the "ftmc:" line. One verifier is compiled per model, macro set and
+// mode; pan then checks each property.
 func TestModelsAgreeWithSpin(t *testing.T) {
 	if testing.Short() {
-		t.Skip("compiles one verifier per property (-short)")
+		t.Skip("compiles Spin verifiers (-short)")
 	}
 	testenv.NeedBinary(t, "spin")
 	testenv.NeedBinary(t, "gcc")
@@ -31,28 +33,100 @@ func TestModelsAgreeWithSpin(t *testing.T) {
 	if len(runs) < 20 {
 		t.Fatalf("only %d model runs in testdata", len(runs))
 	}
-	sem := make(chan struct{}, 2)
-	var wg sync.WaitGroup
+	type check struct {
+		run  ModelRun
+		prop expect.Prop
+		opts spin.Options
+	}
+	groups := map[string][]check{}
+	var keys []string
 	for _, r := range runs {
 		for _, p := range r.Props {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				opts := r.SpinOptions(p.Name)
-				res, err := spin.Run(context.Background(), r.File, opts)
-				if err != nil {
-					t.Errorf("%s:%d: spin: %v", r.File, r.Line, err)
-					return
-				}
-				if res.Verdict != trace.Verdict(p.Verdict) {
-					t.Errorf("%s:%d: property %s: spin says %s (%s), the file expects %s", r.File, p.Line, p.Name, res.Verdict, res.Message, p.Verdict)
-				}
-			}()
+			opts := r.SpinOptions(p.Name)
+			key := fmt.Sprint(r.File, opts.Defines, opts.Mode)
+			if groups[key] == nil {
+				keys = append(keys, key)
+			}
+			groups[key] = append(groups[key], check{r, p, opts})
 		}
 	}
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for _, key := range keys {
+		cs := groups[key]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			dir := t.TempDir()
+			if err := buildPan(dir, cs[0].run.File, cs[0].opts); err != nil {
+				t.Errorf("%s:%d: %v", cs[0].run.File, cs[0].run.Line, err)
+				return
+			}
+			for _, c := range cs {
+				res, err := runPan(dir, c.opts)
+				if err != nil {
+					t.Errorf("%s:%d: %v", c.run.File, c.run.Line, err)
+					continue
+				}
+				if res.Verdict != trace.Verdict(c.prop.Verdict) {
+					t.Errorf("%s:%d: property %s: spin says %s (%s), the file expects %s", c.run.File, c.prop.Line, c.prop.Name, res.Verdict, res.Message, c.prop.Verdict)
+				}
+			}
+		}()
+	}
 	wg.Wait()
+}
+
+// buildPan generates and compiles Spin's verifier for a model in dir.
+func buildPan(dir, file string, opts spin.Options) error {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return err
+	}
+	args := []string{"-a", "-o1", "-o2", "-o3"}
+	for _, d := range opts.Defines {
+		args = append(args, "-D"+d)
+	}
+	cmd := exec.Command("spin", append(args, abs)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("spin -a: %v\n%s", err, out)
+	}
+	cc := []string{"-O0", "-w", "-DNOREDUCE"}
+	if opts.Mode == spin.NonProgress {
+		cc = append(cc, "-DNP")
+	}
+	cmd = exec.Command("gcc", append(cc, "-o", "pan", "pan.c")...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("gcc: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// runPan runs the compiled verifier on one property.
+func runPan(dir string, opts spin.Options) (*spin.Result, error) {
+	args := []string{"-m100000", "-w18", "-n"}
+	if opts.Mode == spin.NonProgress {
+		args = append(args, "-l")
+	} else {
+		args = append(args, "-a")
+	}
+	if opts.Fair {
+		args = append(args, "-f")
+	}
+	if opts.LTL != "" {
+		args = append(args, "-N", opts.LTL)
+	}
+	cmd := exec.Command("./pan", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("pan %v: %v\n%s", args, err, out)
+	}
+	return spin.Parse(string(out))
 }
 
 // ModelRun is one "ftmc:" line of a model in testdata with what it expects.
