@@ -35,12 +35,17 @@
  *   MAXDELTA  the bound on a round trip after stabilisation, in units of
  *             the timeout Delta, which starts at 1 (default 2)
  *   CAND      weak accuracy: the pre-agreed initial candidate (default 1)
+ *   DEADLOCK  CHECK   a state where no process can move is an error
+ *                     (default)
+ *             IGNORE  every waiting point is a valid end state (as pan -E):
+ *                     a search then counts the whole state space instead
+ *                     of stopping at the first deadlock
  *
  * Macro values are names, and C's preprocessor compares only numbers in
  * #if, so the names are defined as numbers below: -D CHAN=B makes
  * "#if CHAN == B" read "#if 1 == 1" for both spin's cpp and ftmc. The
- * names B, R, I, SPLIT, FIFO, CONSUME, HALT, NONE, WC, EWA, SA and SC are
- * therefore reserved in these models.
+ * names B, R, I, SPLIT, FIFO, CONSUME, HALT, NONE, WC, EWA, SA, SC, CHECK
+ * and IGNORE are therefore reserved in these models.
  */
 
 #define B 1
@@ -55,6 +60,8 @@
 #define EWA 2
 #define SA 3
 #define SC 4
+#define CHECK 1
+#define IGNORE 2
 
 #ifndef NPROC
 #define NPROC 3
@@ -83,6 +90,9 @@
 #ifndef CAND
 #define CAND 1
 #endif
+#ifndef DEADLOCK
+#define DEADLOCK CHECK
+#endif
 
 #if CHAN != B && CHAN != R && CHAN != I
 #error "CHAN must be B, R or I"
@@ -96,11 +106,22 @@
 #if PROP != NONE && PROP != WC && PROP != EWA && PROP != SA && PROP != SC
 #error "PROP must be NONE, WC, EWA, SA or SC"
 #endif
+#if DEADLOCK != CHECK && DEADLOCK != IGNORE
+#error "DEADLOCK must be CHECK or IGNORE"
+#endif
 #if NPROC < 3 || NPROC > 5
 #error "NPROC must be 3, 4 or 5"
 #endif
 #if BUF < 1
 #error "BUF must be at least 1"
+#endif
+
+/* WAITING(l) labels a place where a task may wait: a valid end state
+ * only with DEADLOCK=IGNORE. */
+#if DEADLOCK == IGNORE
+#define WAITING(l) l:
+#else
+#define WAITING(l)
 #endif
 
 #define CRASHER 1 /* the process that may crash: the paper's p1 */

@@ -65,11 +65,13 @@ inline crash(p) {
 }
 
 proctype Task1(byte node) {
+	WAITING(end_idle)
 	do
 	:: atomic {
 		mutex[node] == 0 && tdist[node] < NPROC -> /* wait(mutex); target_p != p */
 		mutex[node] = 1;
 #if CHAN == B
+		WAITING(end_send)
 		if
 		:: PUT(CH_AYA(node, TARGET(node)), ARE_YOU_ALIVE, TARGET(node))
 		:: CAN_CRASH(node) -> crash(node); break
@@ -81,6 +83,7 @@ proctype Task1(byte node) {
 		mutex[node] = 0
 	   };
 	   /* delay t_out; wait(mutex) */
+	   WAITING(end_delay)
 	   if
 	   :: atomic { mutex[node] == 0 && rnd[node] == 2 -> rnd[node] = 0 }
 	   :: atomic { mutex[node] == 0 && rnd[node] == 1 && TIMEOUT_OK(node, TARGET(node)) ->
@@ -115,12 +118,14 @@ end:
 		RECV(node, 3)
 #endif
 		fi;
+		WAITING(end_mutex)
 		if
 		:: DEAD(node) -> skip /* crashed: consume, never answer */
 		:: !DEAD(node) && mutex[node] == 0 ->
 			mutex[node] = 1;
 			if
 			:: held[node] == ARE_YOU_ALIVE ->
+				WAITING(end_reply)
 				if
 				:: PUT(CH_IAA(node, from[node]), I_AM_ALIVE, from[node]);
 					if
