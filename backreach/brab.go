@@ -322,6 +322,10 @@ func (e *engine) approximate(ctx context.Context, c *cube) (*cube, error) {
 		if hit {
 			continue
 		}
+		if e.opts.LemmaBudget < 0 {
+			// Guess without trying to prove (Cubicle's BRAB).
+			return a, nil
+		}
 		if tries == maxLemmaTries {
 			break
 		}

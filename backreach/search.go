@@ -33,7 +33,8 @@ type Options struct {
 	// neither prove nor refute it (Cubicle's BRAB: a wrong guess is found
 	// out later and costs a restart).
 	Guess bool
-	// LemmaBudget bounds the cubes of the search that proves a lemma (0: 150).
+	// LemmaBudget bounds the cubes of the search that proves a lemma (0:
+	// 150; negative: guess without trying to prove).
 	LemmaBudget int
 	// ApproxLits bounds the literals of a guess (0: 3).
 	ApproxLits int

@@ -61,6 +61,24 @@ type ctrans struct {
 	guard  *cform
 	uguard *cform
 	upd    []cupd
+	// stage[i] holds the top-level conjuncts of the guard whose last
+	// parameter is i-1 (stage[0]: those that use none), so that
+	// enumerating parameters can stop early.
+	stage [][]*cform
+}
+
+// lastParam returns the highest environment position f uses, or -1.
+func lastParam(f *cform) int {
+	hi := -1
+	for _, t := range []*cterm{&f.l, &f.r} {
+		if f.kind == Lit && (t.kind == ProcID || t.kind == Read && t.local) {
+			hi = max(hi, t.env)
+		}
+	}
+	for _, a := range f.args {
+		hi = max(hi, lastParam(a))
+	}
+	return hi
 }
 
 type cquant struct {
@@ -94,6 +112,15 @@ func Compile(s *System, n int) (*Concrete, error) {
 			if ct.uguard, err = c.form(t.UGuard, env); err != nil {
 				return nil, fmt.Errorf("transition %s: %v", t.Name, err)
 			}
+		}
+		ct.stage = make([][]*cform, ct.m+1)
+		conj := []*cform{ct.guard}
+		if ct.guard.kind == And {
+			conj = ct.guard.args
+		}
+		for _, f := range conj {
+			i := min(lastParam(f)+1, ct.m)
+			ct.stage[i] = append(ct.stage[i], f)
 		}
 		for _, u := range t.Updates {
 			uenv := env
@@ -325,6 +352,64 @@ outer:
 		}
 	}
 	return true
+}
+
+// EnabledParams calls visit with each assignment of distinct processes to
+// the parameters of transition ti that enables it in vals. The slice is
+// reused between calls.
+func (c *Concrete) EnabledParams(ti int, vals []int64, env []int, visit func(params []int)) {
+	ct := &c.trans[ti]
+	for _, f := range ct.stage[0] {
+		if !c.holds(f, vals, env) {
+			return
+		}
+	}
+	var rec func(i int)
+	rec = func(i int) {
+		if i == ct.m {
+			if ct.uguard != nil {
+			outer:
+				for u := 0; u < c.N; u++ {
+					for _, p := range env[:ct.m] {
+						if p == u {
+							continue outer
+						}
+					}
+					env[ct.m] = u
+					if !c.holds(ct.uguard, vals, env) {
+						return
+					}
+				}
+			}
+			visit(env[:ct.m])
+			return
+		}
+	next:
+		for p := 0; p < c.N; p++ {
+			for _, q := range env[:i] {
+				if q == p {
+					continue next
+				}
+			}
+			env[i] = p
+			for _, f := range ct.stage[i+1] {
+				if !c.holds(f, vals, env) {
+					continue next
+				}
+			}
+			rec(i + 1)
+		}
+	}
+	rec(0)
+}
+
+// EnvSize is the length of the environment EnabledParams needs.
+func (c *Concrete) EnvSize() int {
+	n := 2
+	for _, t := range c.trans {
+		n = max(n, t.m+2)
+	}
+	return n
 }
 
 // Domain returns the values a slot of sort s can take in this instance, or

@@ -15,7 +15,8 @@ type Instance struct {
 	InitLimit int
 
 	vals, scratch []int64
-	params        []int
+	env           []int
+	buf           []byte
 }
 
 var _ state.Model = (*Instance)(nil)
@@ -106,25 +107,23 @@ func Trans(ti int, params []int) state.Trans {
 
 func (in *Instance) Next(s []byte, sink state.Sink) {
 	in.vals = in.decode(s, in.vals)
-	var buf []byte
-	for ti, ct := range in.C.trans {
-		in.C.Params(ct.m, func(params []int) bool {
-			if !in.C.Enabled(ti, params, in.vals) {
-				return true
-			}
+	if in.env == nil {
+		in.env = make([]int, in.C.EnvSize())
+	}
+	for ti := range in.C.trans {
+		in.C.EnabledParams(ti, in.vals, in.env, func(params []int) {
 			tr := Trans(ti, params)
 			err := in.C.Apply(ti, params, in.vals, func(next []int64) {
 				var ok bool
-				if buf, ok = Encode(next, buf); !ok {
+				if in.buf, ok = Encode(next, in.buf); !ok {
 					sink.Fail(tr, state.KindRuntime, fmt.Sprintf("%s: a value leaves -128..127", in.C.Describe(ti, params)))
 					return
 				}
-				sink.Succ(tr, buf)
+				sink.Succ(tr, in.buf)
 			})
 			if err != nil {
 				sink.Fail(tr, state.KindRuntime, err.Error())
 			}
-			return true
 		})
 	}
 }
