@@ -18,6 +18,7 @@ type pmlCheck struct {
 	defines defines
 	params  params
 	path    string
+	ltl     ltlFlags // LTL properties: ltl.go
 }
 
 // parsePMLCheck reads the flags of ftmc check for a Promela model.
@@ -28,6 +29,7 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 	fs.Var(&c.defines, "D", "define a macro for the preprocessor: `NAME[=VALUE]` (repeatable; also -DNAME=VALUE)")
 	fs.Var(&c.params, "param", "values of the parameters of a parametric (ByMC) model: `N=4,T=1,F=1`")
 	fs.String("lang", "promela", "model language")
+	c.ltl.register(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -102,6 +104,9 @@ func checkPromela(e *env, args []string) int {
 	prog, m, code := c.load(e)
 	if m == nil {
 		return code
+	}
+	if c.wantsLTL(prog, m) {
+		return checkLTL(e, c, prog, m)
 	}
 	return runExplicit(e, m, c.opts, c.report(prog))
 }

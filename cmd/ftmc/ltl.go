@@ -1,0 +1,297 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"ftmc/explore"
+	"ftmc/ltl"
+	"ftmc/ltl/pml"
+	"ftmc/promela"
+	"ftmc/promela/compile"
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// ltlFlags are the options of ftmc check for LTL properties of Promela
+// models.
+type ltlFlags struct {
+	name        string
+	formula     string
+	fairness    string
+	nonProgress bool
+	assume      names
+}
+
+func (f *ltlFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.name, "ltl", "", "check only the ltl block (or never claim) `NAME` (default: every ltl block and never claim, one verdict each, and safety)")
+	fs.StringVar(&f.formula, "ltl-formula", "", "check the LTL `FORMULA` (Spin's syntax; propositions are the model's expressions)")
+	fs.StringVar(&f.fairness, "fairness", "", "`weak`: only runs that are weakly fair to every process count (Spin's -f); none: all runs")
+	fs.BoolVar(&f.nonProgress, "non-progress", false, "look for cycles that pass no progress label (Spin's -l)")
+	fs.Var(&f.assume, "assume", "check each property φ as `NAME` -> φ, for an ltl block NAME such as ByMC's fairness (repeatable)")
+}
+
+// given reports whether an LTL flag was on the command line.
+func (f *ltlFlags) given() bool {
+	return f.name != "" || f.formula != "" || f.fairness != "" || f.nonProgress || len(f.assume) > 0
+}
+
+// names is a repeatable flag of names, also comma-separated.
+type names []string
+
+func (n *names) String() string { return strings.Join(*n, ",") }
+
+func (n *names) Set(s string) error {
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			if !isIdent(x) {
+				return fmt.Errorf("%q is not a name", x)
+			}
+			*n = append(*n, x)
+		}
+	}
+	return nil
+}
+
+// wantsLTL reports whether ftmc check should check LTL properties of prog:
+// an LTL flag was given, or the model has ltl blocks or a never claim (and
+// the compiled model can evaluate their propositions; if it cannot, the
+// safety search runs alone and says so).
+func (c *pmlCheck) wantsLTL(prog *promela.Program, m *compile.Model) bool {
+	if c.ltl.given() {
+		return true
+	}
+	_, ok := any(m).(pml.Model)
+	return ok && len(prog.LTL)+len(prog.Nevers) > 0
+}
+
+// formulaName is the property name of --ltl-formula.
+const formulaName = "formula"
+
+// checkLTL checks the LTL properties of a Promela model (and, when no LTL
+// flag chose them, its safety too), prints the report and returns the
+// exit code.
+func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int {
+	f := &c.ltl
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(e.stderr, "ftmc check: "+format+"\n", args...)
+		return trace.ExitUsage
+	}
+	var fair bool
+	switch f.fairness {
+	case "", "none":
+	case "weak":
+		fair = true
+	default:
+		return fail("--fairness %s: expected weak or none", f.fairness)
+	}
+	if f.nonProgress && (f.name != "" || f.formula != "" || len(f.assume) > 0) {
+		return fail("--non-progress excludes --ltl, --ltl-formula and --assume")
+	}
+	if f.name != "" && f.formula != "" {
+		return fail("--ltl and --ltl-formula exclude each other")
+	}
+	so, err := c.opts.searchOptions()
+	if err != nil {
+		return fail("%v", err)
+	}
+	name := f.name
+	if f.formula != "" {
+		var code int
+		prog, m, name, code = c.loadWithFormula(e, f.formula)
+		if m == nil {
+			return code
+		}
+	}
+	pm, ok := any(m).(pml.Model)
+	if !ok {
+		return fail("%s: the Promela compiler cannot evaluate propositions yet, so LTL properties cannot be checked", c.path)
+	}
+
+	rep := &trace.Report{Model: c.path, Defines: c.defines.Map(), Engine: "nested dfs"}
+	if len(c.params) > 0 {
+		rep.Params = map[string]int64(c.params)
+	}
+	for _, w := range prog.Warnings {
+		rep.Warnings = append(rep.Warnings, w.String())
+	}
+	if fair {
+		rep.Engine += ", weak fairness"
+	}
+	if c.opts.limits.jobs > 1 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the parallel search is not there yet; one worker searched", c.opts.limits.jobs))
+	}
+	if c.opts.bfs || c.opts.dfs {
+		rep.Warnings = append(rep.Warnings, "--bfs/--dfs: LTL properties are checked by nested depth-first search")
+	}
+	lo := ltl.Options{Fairness: fair, TimeLimit: so.TimeLimit, MemoryLimit: so.MemoryLimit, MaxDepth: so.MaxDepth}
+	var bar *progressLine
+	if e.terminal && !c.opts.quiet && !c.opts.json {
+		bar = &progressLine{w: e.stderr}
+		lo.Progress = bar.draw
+		so.Progress = bar.draw
+	}
+	add := func(r trace.Result, st trace.Stats) {
+		bar.clear()
+		if r.Counterexample != nil && len(c.params) > 0 {
+			r.Counterexample.Params = map[string]int64(c.params)
+		}
+		s := st
+		r.Stats = &s
+		rep.Verdicts = append(rep.Verdicts, r)
+		addStats(&rep.Stats, st, len(rep.Verdicts) == 1)
+	}
+
+	if f.nonProgress {
+		if _, ok := any(m).(ltl.ProgressLabels); !ok {
+			return fail("%s: the Promela compiler cannot tell progress states yet, so --non-progress cannot be checked", c.path)
+		}
+		lo.Property = "non-progress"
+		r, st, err := ltl.CheckNonProgress(e.ctx, m, lo)
+		if err != nil {
+			return fail("%v", err)
+		}
+		add(r, st)
+		return c.printLTL(e, rep)
+	}
+
+	props, err := pml.Properties(prog, pm, pml.Selection{Name: name, Assume: f.assume})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%v\n", err)
+		return trace.ExitUsage
+	}
+	if !f.given() {
+		// The model's own properties, by default: safety first, as the
+		// explicit search reports it.
+		r, st, err := explore.Run(e.ctx, m, so)
+		if err != nil {
+			return fail("%v", err)
+		}
+		add(r, st)
+	}
+	for _, p := range props {
+		opts := lo
+		opts.Property = p.Name
+		r, st, err := ltl.Check(e.ctx, m, p.Automaton, p.Atoms, opts)
+		if err != nil {
+			return fail("%s: %v", p.Name, err)
+		}
+		if r.Counterexample != nil {
+			r.Counterexample.Message = fmt.Sprintf("%s violates %s", map[bool]string{true: "this weakly fair run", false: "this run"}[fair], p.Text)
+		}
+		add(r, st)
+	}
+	if len(rep.Verdicts) == 0 {
+		return fail("%s: no property to check", c.path)
+	}
+	return c.printLTL(e, rep)
+}
+
+// addStats adds the figures of one search to the run's.
+func addStats(total *trace.Stats, st trace.Stats, first bool) {
+	if first {
+		*total = st
+		return
+	}
+	total.States += st.States
+	total.Transitions += st.Transitions
+	total.Matched += st.Matched
+	total.Seconds += st.Seconds
+	total.MemoryBytes = max(total.MemoryBytes, st.MemoryBytes)
+	total.Depth = max(total.Depth, st.Depth)
+	total.VectorBytes = max(total.VectorBytes, st.VectorBytes)
+	total.StoreBytes = max(total.StoreBytes, st.StoreBytes)
+	total.Complete = total.Complete && st.Complete
+	total.BytesPerState, total.StatesPerSec = 0, 0
+	if total.Seconds > 0 {
+		total.StatesPerSec = float64(total.States) / total.Seconds
+	}
+}
+
+func (c *pmlCheck) printLTL(e *env, rep *trace.Report) int {
+	code := trace.ExitCode(rep.Verdicts)
+	if c.opts.trail != "" {
+		if err := writeTrail(c.opts.trail, rep); err != nil {
+			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+			code = trace.ExitUsage
+		}
+	}
+	switch {
+	case c.opts.json:
+		if err := writeJSON(e.stdout, rep); err != nil {
+			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+			return trace.ExitUsage
+		}
+	case c.opts.quiet:
+		writeVerdicts(e.stdout, rep.Verdicts)
+	default:
+		trace.WriteText(e.stdout, rep)
+	}
+	return code
+}
+
+// loadWithFormula loads the model again with the formula of --ltl-formula
+// as an extra ltl block, so that its propositions are read as the model's
+// own (macros, named propositions, remote references). Errors in the
+// formula point into it ("--ltl-formula:1:col").
+func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *compile.Model, string, int) {
+	src, err := os.ReadFile(c.path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return nil, nil, "", trace.ExitUsage
+	}
+	text := string(src)
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	lines := strings.Count(text, "\n")
+	name := formulaName
+	for k := 1; strings.Contains(text, "ltl "+name); k++ {
+		name = formulaName + "_" + strconv.Itoa(k)
+	}
+	text += "ltl " + name + " {\n" + formula + "\n}\n"
+	popts := promela.Options{Defines: c.defines.Map()}
+	if len(c.params) > 0 {
+		popts.Params = map[string]int64(c.params)
+	}
+	prog, err := promela.Parse(c.path, []byte(text), popts)
+	if err == nil {
+		err = prog.RequireConcrete()
+	}
+	var m *compile.Model
+	if err == nil {
+		m, err = compile.Compile(prog)
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, formulaErrors(err.Error(), c.path, lines))
+		return nil, nil, "", trace.ExitUsage
+	}
+	return prog, m, name, -1
+}
+
+// formulaErrors rewrites positions past the end of the model file, which
+// are in the appended formula, as positions in --ltl-formula.
+func formulaErrors(msg, path string, lines int) string {
+	var out []string
+	for _, l := range strings.Split(msg, "\n") {
+		if rest, ok := strings.CutPrefix(l, path+":"); ok {
+			ln, tail, _ := strings.Cut(rest, ":")
+			if n, err := strconv.Atoi(ln); err == nil && n > lines {
+				switch {
+				case n == lines+2:
+					l = "--ltl-formula:1:" + tail
+				default:
+					l = "--ltl-formula: " + strings.TrimSpace(tail[strings.Index(tail, ":")+1:])
+				}
+			}
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// A compiled Promela model is what the LTL search needs.
+var _ state.Model = (*compile.Model)(nil)

@@ -1,0 +1,183 @@
+package pml
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"ftmc/ltl"
+	"ftmc/promela"
+	"ftmc/state"
+)
+
+// Model is what the LTL checks need from a compiled Promela model: the
+// model itself, and a predicate for each atomic proposition. The Promela
+// compiler (package promela/compile) provides it.
+//
+// Predicate compiles an expression in the scope of a never claim or an ltl
+// formula: global variables, remote references P[i]@label and P[i]:x,
+// channel tests such as len(c), and ByMC's named atomic propositions.
+//
+// For the non-progress search (--non-progress) the model also implements
+// ltl.ProgressLabels: AtProgress(s) tells whether some process is at a
+// progress label in s.
+type Model interface {
+	state.Model
+	Predicate(x promela.Expr) (func(s []byte) bool, error)
+}
+
+// Property is one LTL property of a model, ready for ltl.Check.
+type Property struct {
+	Name string
+	// Text is the property as checked, in Spin's syntax (with its
+	// assumptions), or "never claim NAME".
+	Text string
+	// Automaton accepts the runs that violate the property: the
+	// translation of its negation, or the never claim.
+	Automaton *ltl.Automaton
+	// Atoms are the predicates of Automaton.Atoms.
+	Atoms []ltl.Predicate
+}
+
+// Selection says which properties to check.
+type Selection struct {
+	// Name, if set, is the one ltl block (or never claim) to check.
+	// Otherwise every ltl block and never claim is checked, in order,
+	// except the assumptions.
+	Name string
+	// Assume names ltl blocks that are assumptions: each property φ is
+	// checked as (A1 && A2 && ...) -> φ (ByMC's fairness block).
+	Assume []string
+}
+
+// Properties returns the properties of prog that sel selects, with their
+// automata and predicates compiled for m.
+func Properties(prog *promela.Program, m Model, sel Selection) ([]Property, error) {
+	names := Names(prog)
+	byName := map[string]*promela.LTLDecl{}
+	for i, d := range prog.LTL {
+		byName[names[i]] = d
+	}
+	claims := map[string]*promela.ProcDecl{}
+	for _, d := range prog.Nevers {
+		claims[ClaimName(d)] = d
+	}
+	available := func() string {
+		var all []string
+		for n := range byName {
+			all = append(all, n)
+		}
+		for n := range claims {
+			all = append(all, n)
+		}
+		sort.Strings(all)
+		if len(all) == 0 {
+			return "the model has no ltl block and no never claim"
+		}
+		return "the model has " + strings.Join(all, ", ")
+	}
+
+	// The assumptions, as one formula.
+	var assume *ltl.Formula
+	assumeAtoms := Atoms{}
+	assumed := map[string]bool{}
+	for _, a := range sel.Assume {
+		d, ok := byName[a]
+		if !ok {
+			return nil, fmt.Errorf("--assume %s: no ltl block %s (%s)", a, a, available())
+		}
+		f, atoms, err := Formula(d.Formula)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range atoms {
+			assumeAtoms[k] = v
+		}
+		assumed[a] = true
+		if assume == nil {
+			assume = f
+		} else {
+			assume = ltl.And(assume, f)
+		}
+	}
+
+	var out []Property
+	addLTL := func(name string, d *promela.LTLDecl) error {
+		f, atoms, err := Formula(d.Formula)
+		if err != nil {
+			return err
+		}
+		for k, v := range assumeAtoms {
+			atoms[k] = v
+		}
+		if assume != nil {
+			f = ltl.Implies(assume, f)
+		}
+		a, err := ltl.Translate(ltl.Not(f))
+		if err != nil {
+			return &Error{Pos: d.LTL, Msg: fmt.Sprintf("ltl %s: %v", name, err)}
+		}
+		preds, err := predicates(m, a.Atoms, atoms)
+		if err != nil {
+			return err
+		}
+		out = append(out, Property{Name: name, Text: f.String(), Automaton: a, Atoms: preds})
+		return nil
+	}
+	addClaim := func(name string, d *promela.ProcDecl) error {
+		if assume != nil {
+			return fmt.Errorf("--assume applies to ltl formulas, not to the never claim %s", name)
+		}
+		a, atoms, err := Claim(d)
+		if err != nil {
+			return err
+		}
+		preds, err := predicates(m, a.Atoms, atoms)
+		if err != nil {
+			return err
+		}
+		out = append(out, Property{Name: name, Text: "never claim " + name, Automaton: a, Atoms: preds})
+		return nil
+	}
+
+	if sel.Name != "" {
+		if d, ok := byName[sel.Name]; ok {
+			return out, addLTL(sel.Name, d)
+		}
+		if d, ok := claims[sel.Name]; ok {
+			return out, addClaim(sel.Name, d)
+		}
+		return nil, fmt.Errorf("--ltl %s: no such property (%s)", sel.Name, available())
+	}
+	for i, d := range prog.LTL {
+		if assumed[names[i]] {
+			continue
+		}
+		if err := addLTL(names[i], d); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range prog.Nevers {
+		if err := addClaim(ClaimName(d), d); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// predicates compiles the atoms of an automaton.
+func predicates(m Model, names []string, atoms Atoms) ([]ltl.Predicate, error) {
+	preds := make([]ltl.Predicate, len(names))
+	for i, name := range names {
+		x, ok := atoms[name]
+		if !ok {
+			return nil, fmt.Errorf("ltl: no expression for the proposition %s", name)
+		}
+		p, err := m.Predicate(x)
+		if err != nil {
+			return nil, err
+		}
+		preds[i] = p
+	}
+	return preds, nil
+}
