@@ -65,7 +65,12 @@ func (r *ref) addrFn() func(m *machine) int {
 	if remote != nil {
 		return func(m *machine) int {
 			pid := int(remote(m))
-			if pid < 0 || pid >= len(m.procs) || m.procTypeOf(pid) != rproc {
+			if pid >= len(m.procs) && m.fault == "" {
+				// A process that has ended and been removed: Spin reads
+				// its cleared memory, zeros.
+				return -2
+			}
+			if pid < 0 || m.procTypeOf(pid) != rproc {
 				m.failf("%s: process %d is not a %s", text, pid, rproc.name)
 				return -1
 			}
