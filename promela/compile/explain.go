@@ -102,7 +102,9 @@ func (md *Model) describe(path []pathStep, note string) *trace.Step {
 		if s.pid != first.pid {
 			txt = fmt.Sprintf("%s[%d]: %s", s.t.pt.name, s.pid, txt)
 		}
-		if s.t.kind != tSkip || len(path) == 1 || s.t.elem.kind == eStmt {
+		// In a step of several statements, the jumps and else guards say
+		// nothing the statements around them do not.
+		if len(path) == 1 || s.t.elem.kind == eStmt && s.t.kind != tElse {
 			texts = append(texts, txt)
 		}
 		st.Events = append(st.Events, md.events(k, path)...)

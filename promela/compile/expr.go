@@ -15,6 +15,10 @@ type evalFn func(m *machine) int32
 type comp struct {
 	p  *program
 	pt *procType
+	// quant is the proctype that all/some/card range over, while their
+	// argument is compiled.
+	quant *procType
+	atoms map[*promela.AtomicPropDecl]bool // being expanded
 }
 
 func (c *comp) errorf(pos promela.Pos, format string, args ...any) {
@@ -211,7 +215,22 @@ func (c *comp) compileRef(x promela.Expr) (*ref, bool) {
 			return nil, false
 		}
 		inner := &comp{p: c.p, pt: pt}
-		r, ok := inner.compileRef(x.Var)
+		var r *ref
+		var ok bool
+		if ix, isIndex := x.Var.(*promela.IndexExpr); isIndex {
+			// The index is the reader's expression.
+			r, ok = inner.compileRef(ix.X)
+			if ok && r.typ.Kind == promela.TArray {
+				stride := sizeOf(r.typ.Elem)
+				r.dyn = append(r.dyn, dynIndex{idx: c.expr(ix.Index), n: int(r.typ.Len), stride: stride})
+				r.typ = r.typ.Elem
+			} else if ok {
+				c.errorf(ix.Lbrack, "%s is not an array", promela.ExprString(ix.X))
+				return nil, false
+			}
+		} else {
+			r, ok = inner.compileRef(x.Var)
+		}
 		if !ok {
 			return nil, false
 		}
@@ -235,6 +254,10 @@ func (c *comp) compileRef(x promela.Expr) (*ref, bool) {
 func (c *comp) remotePid(x *promela.RemoteRef, pt *procType) evalFn {
 	if x.Index != nil {
 		return c.expr(x.Index)
+	}
+	if c.quant == pt {
+		// Inside all/some/card over P: the process being looked at.
+		return func(m *machine) int32 { return int32(m.qpid) }
 	}
 	return func(m *machine) int32 {
 		found := int32(-1)
@@ -445,6 +468,22 @@ func (c *comp) ident(x *promela.Ident) evalFn {
 			return constFn(0)
 		}
 		return c.load(r, x.Pos())
+	case promela.SymAtomic:
+		d, ok := s.Decl.(*promela.AtomicPropDecl)
+		if !ok {
+			break
+		}
+		if c.atoms[d] {
+			c.errorf(x.Pos(), "atomic proposition %s refers to itself", x.Name)
+			return constFn(0)
+		}
+		if c.atoms == nil {
+			c.atoms = map[*promela.AtomicPropDecl]bool{}
+		}
+		c.atoms[d] = true
+		f := c.expr(d.X)
+		delete(c.atoms, d)
+		return f
 	}
 	c.errorf(x.Pos(), "%s is a %s, not a value", x.Name, s.Kind)
 	return constFn(0)
@@ -578,6 +617,8 @@ func (c *comp) call(x *promela.CallExpr) evalFn {
 			}
 			return int32(m.pcAt(int(m.procs[p]), pt))
 		}
+	case promela.BuiltinAll, promela.BuiltinSome, promela.BuiltinCard:
+		return c.quantifier(x)
 	case promela.BuiltinEnabled:
 		pid := c.expr(x.Args[0])
 		return func(m *machine) int32 { return b2i(m.enabled(int(pid(m)))) }

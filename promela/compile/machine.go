@@ -13,6 +13,7 @@ type machine struct {
 	procs []int32 // offset of each process's segment, by pid
 	chans []int32 // offset of each channel's segment, by channel id - 1
 	pid   int     // the running process
+	qpid  int     // the process all/some/card is looking at
 	base  int     // offset of the running process's segment
 
 	timeout bool  // no process could move: timeout is true
