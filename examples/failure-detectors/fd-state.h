@@ -136,12 +136,13 @@ mtype = { ARE_YOU_ALIVE, I_AM_ALIVE };
  * target_p to L_p while moving target_p one step on, and remove the range
  * {q, ..., pred(target_p)} while moving target_p back to q, so
  * L_p = {succ(p), ..., pred(target_p)} always holds. One number per
- * process, tdist[p] = DIST(p, target_p) in 1..NPROC, is the whole state
- * (tdist[p] == NPROC: p suspects everybody and stops probing).
+ * process is the whole state: ahead[p] = DIST(p, target_p) - 1, the number
+ * of suspected processes, in 0..NPROC-1 (NPROC-1: p suspects everybody and
+ * stops probing). Variables start at 0, so values are stored from 0.
  */
 #define DIST(p, q) (((q) + NPROC - (p)) % NPROC)
-#define TARGET(p) (((p) + tdist[p]) % NPROC)
-#define SUSPECTS(p, q) (DIST(p, q) > 0 && DIST(p, q) < tdist[p])
+#define TARGET(p) (((p) + 1 + ahead[p]) % NPROC)
+#define SUSPECTS(p, q) (DIST(p, q) > 0 && DIST(p, q) <= ahead[p])
 #define BIT(q) (1 << (q))
 
 /*
@@ -177,7 +178,7 @@ chan link[NPROC * (NPROC - 1)] = [BUF] of { mtype };
 #define PUT(ch, m, t) if :: nfull(ch) -> ch!m :: full(ch) -> printf("MSC: drop %e to node %d\n", m, t) fi
 #endif
 
-byte tdist[NPROC] = 1; /* DIST(p, target_p); see above */
+byte ahead[NPROC]; /* DIST(p, target_p) - 1; see above */
 bit mutex[NPROC];      /* mutex_p, shared by Task1 and Task2 of p */
 
 /*
@@ -225,17 +226,18 @@ bit dead; /* CRASHER has crashed */
 #ifdef ADAPTIVE
 /*
  * Delta_{p,q} for the algorithms that adapt their timeouts (Figs. 2-4), in
- * 1..MAXDELTA (it starts at 1, the default timeout). Discrete time after
+ * 1..MAXDELTA (it starts at 1, the default timeout), stored as Delta - 1. Discrete time after
  * stabilisation: a round trip between correct processes takes at most
  * MAXDELTA, so a timeout without a reply is possible while
  * Delta_{p,target} < MAXDELTA (the reply may come late), when the target
  * has crashed, or when the reply is lost (NOREPLY); a larger Delta behaves
  * as MAXDELTA, so Delta stops there.
  */
-byte delta[NPROC * (NPROC - 1)] = 1;
-#define DELTA(p, q) delta[IN(p, DIST(p, q) - 1)]
+byte delta[NPROC * (NPROC - 1)];
+#define DSLOT(p, q) delta[IN(p, DIST(p, q) - 1)]
+#define DELTA(p, q) (DSLOT(p, q) + 1)
 #define TIMEOUT_OK(p, t) (DEAD(t) || DELTA(p, t) < MAXDELTA || NOREPLY(p, t))
-#define GROW(p, t) DELTA(p, t) = DELTA(p, t) + (DELTA(p, t) < MAXDELTA)
+#define GROW(p, t) DSLOT(p, t) = DSLOT(p, t) + (DELTA(p, t) < MAXDELTA)
 
 /*
  * After the crash, Delta_{CRASHER,q} and Delta_{p,CRASHER} are never read
@@ -243,15 +245,15 @@ byte delta[NPROC * (NPROC - 1)] = 1;
  * resets them: states that differ only there are the same state.
  */
 #if NPROC == 3
-#define FORGET_DELTAS() delta[IN(CRASHER, 0)] = 1; delta[IN(CRASHER, 1)] = 1; \
-	DELTA(0, CRASHER) = 1; DELTA(2, CRASHER) = 1
+#define FORGET_DELTAS() delta[IN(CRASHER, 0)] = 0; delta[IN(CRASHER, 1)] = 0; \
+	DSLOT(0, CRASHER) = 0; DSLOT(2, CRASHER) = 0
 #elif NPROC == 4
-#define FORGET_DELTAS() delta[IN(CRASHER, 0)] = 1; delta[IN(CRASHER, 1)] = 1; delta[IN(CRASHER, 2)] = 1; \
-	DELTA(0, CRASHER) = 1; DELTA(2, CRASHER) = 1; DELTA(3, CRASHER) = 1
+#define FORGET_DELTAS() delta[IN(CRASHER, 0)] = 0; delta[IN(CRASHER, 1)] = 0; delta[IN(CRASHER, 2)] = 0; \
+	DSLOT(0, CRASHER) = 0; DSLOT(2, CRASHER) = 0; DSLOT(3, CRASHER) = 0
 #else
-#define FORGET_DELTAS() delta[IN(CRASHER, 0)] = 1; delta[IN(CRASHER, 1)] = 1; delta[IN(CRASHER, 2)] = 1; \
-	delta[IN(CRASHER, 3)] = 1; DELTA(0, CRASHER) = 1; DELTA(2, CRASHER) = 1; DELTA(3, CRASHER) = 1; \
-	DELTA(4, CRASHER) = 1
+#define FORGET_DELTAS() delta[IN(CRASHER, 0)] = 0; delta[IN(CRASHER, 1)] = 0; delta[IN(CRASHER, 2)] = 0; \
+	delta[IN(CRASHER, 3)] = 0; DSLOT(0, CRASHER) = 0; DSLOT(2, CRASHER) = 0; DSLOT(3, CRASHER) = 0; \
+	DSLOT(4, CRASHER) = 0
 #endif
 #endif
 

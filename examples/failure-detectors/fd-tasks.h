@@ -41,24 +41,24 @@ inline suspect(p, t) {
 	printf("MSC: timeout, suspect %d\n", t);
 	WATCH_SUSPECT(p, t);
 	on_timeout(p, t);
-	tdist[p]++ /* L_p gets t, target_p becomes succ(t); t is read before */
+	ahead[p]++ /* L_p gets t, target_p becomes succ(t); t is read before */
 }
 
 /* L_p <- L_p - {q, ..., pred(target_p)}; target_p <- q; received <- true */
 inline stop_suspecting(p, q) {
 	if
-	:: DIST(p, q) + 1 == tdist[p] -> printf("MSC: stop suspecting %d\n", q)
-	:: else -> printf("MSC: stop suspecting %d..%d\n", q, (p + tdist[p] + NPROC - 1) % NPROC)
+	:: DIST(p, q) == ahead[p] -> printf("MSC: stop suspecting %d\n", q)
+	:: else -> printf("MSC: stop suspecting %d..%d\n", q, (p + ahead[p]) % NPROC)
 	fi;
 	WATCH_UNSUSPECT(p, q);
-	tdist[p] = DIST(p, q);
+	ahead[p] = DIST(p, q) - 1;
 	received(p)
 }
 
 inline crash(p) {
 	printf("MSC: crash\n");
 	dead = 1;
-	tdist[p] = 1;
+	ahead[p] = 0;
 	rnd[p] = 0;
 	mutex[p] = 0;
 	on_crash()
@@ -68,7 +68,7 @@ proctype Task1(byte node) {
 	WAITING(end_idle)
 	do
 	:: atomic {
-		mutex[node] == 0 && tdist[node] < NPROC -> /* wait(mutex); target_p != p */
+		mutex[node] == 0 && ahead[node] < NPROC - 1 -> /* wait(mutex); target_p != p */
 		mutex[node] = 1;
 #if CHAN == B
 		WAITING(end_send)

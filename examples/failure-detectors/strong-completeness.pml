@@ -43,7 +43,7 @@ byte G; /* the suspected processes, one bit each */
 
 /* L_p as a set of bits: {succ(p), ..., pred(target_p)} */
 #define ROTATE(x, s) ((((x) << (s)) | ((x) >> (NPROC - (s)))) & ((1 << NPROC) - 1))
-#define LSET(p) ROTATE((1 << (tdist[p] - 1)) - 1, ((p) + 1) % NPROC)
+#define LSET(p) ROTATE((1 << ahead[p]) - 1, ((p) + 1) % NPROC)
 
 /* G <- v, watching process CRASHER enter and leave G for PROP=SC */
 #if PROP == SC

@@ -44,7 +44,7 @@
 /* the eventual leader: CAND, or its successor once CAND has crashed */
 #define LEADER (DEAD(CAND) -> (CAND + 1) % NPROC : CAND)
 /* initial_cand in {succ(p), ..., target_p} */
-#define CAND_AHEAD(p) (DIST(p, CAND) > 0 && DIST(p, CAND) <= tdist[p])
+#define CAND_AHEAD(p) (DIST(p, CAND) > 0 && DIST(p, CAND) <= ahead[p] + 1)
 
 inline on_timeout(p, t) {
 	if
