@@ -61,7 +61,10 @@ func randomTA(r *rand.Rand) string {
 				continue
 			}
 			upd := "unchanged(x0);"
-			if r.Intn(2) == 0 {
+			switch {
+			case nsh == 2 && r.Intn(4) == 0: // both counters: invariants between them
+				upd = "x0' == x0 + 1; x1' == x1 + 1;"
+			case r.Intn(2) == 0:
 				v := r.Intn(nsh)
 				upd = fmt.Sprintf("x%d' == x%d + 1;", v, v)
 			}
@@ -77,6 +80,7 @@ func randomTA(r *rand.Rand) string {
 	fmt.Fprintf(&b, " }\n specifications (0) {\n")
 	fmt.Fprintf(&b, "  safe1: l1 == 0 -> [](l%d == 0);\n", last)
 	fmt.Fprintf(&b, "  safe2: [](x0 < N - T || l%d == 0);\n", last-1)
+	fmt.Fprintf(&b, "  safe3: [](x%d < T + 1 || l%d == 0);\n", nsh-1, last)
 	fmt.Fprintf(&b, "  live1: <>[](l1 == 0) -> <>(l0 == 0 && l1 == 0);\n")
 	fmt.Fprintf(&b, "  live2: <>[](l1 == 0 && (x0 < %s || l0 == 0)) -> (l0 == 0 -> <>(l%d != 0));\n", thresholds[r.Intn(len(thresholds))], last)
 	fmt.Fprintf(&b, "  live3: <>[](l1 == 0) -> [](l%d != 0 -> <>(l0 == 0 && l1 == 0 && l2 == 0));\n", last)
@@ -90,7 +94,7 @@ func randomTA(r *rand.Rand) string {
 // FTMC_RANDOM_TA=n for more automata.
 func TestRandomAgainstInstances(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	n := 12
+	n := 6
 	if s := os.Getenv("FTMC_RANDOM_TA"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}

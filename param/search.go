@@ -246,33 +246,50 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 				p.initOcc[l] = possible(smt.App(">=", t0.k(l), "1"))
 			}
 		}
-		s.Pop(1)
-	}
-	for a := range m.atoms {
-		for b := range m.atoms {
-			if a == b || p.always[a] || p.always[b] {
-				continue
+		// a implies b when S_b - S_a never drops below zero: it is
+		// non-negative initially and no rule decreases it (for example
+		// nsnt01 >= N - T follows from nsnt0 >= N - T when every rule
+		// that sends 0 also counts it in nsnt01), and a's bound is at
+		// least b's.
+		geq := func(diff ta.Lin) bool {
+			for _, r := range m.rules {
+				var d int64
+				for v, c := range diff.Coef {
+					d += c * r.inc[v.Index]
+				}
+				if d < 0 {
+					return false
+				}
 			}
-			diff := m.atoms[b].shared.Add(m.atoms[a].shared.Scale(-1))
-			ok := true
-			for _, c := range diff.Coef {
-				ok = ok && c >= 0
+			if !ok {
+				for _, c := range diff.Coef {
+					if c < 0 {
+						return false
+					}
+				}
+				return true
 			}
-			if !ok || !valid(smt.App(">=", linTerm(m.atoms[a].bound, ""), linTerm(m.atoms[b].bound, ""))) {
-				continue
-			}
-			// a implies b: b turns true no later than a. Between
-			// equivalent atoms only the lower index goes first.
-			rev := m.atoms[a].shared.Add(m.atoms[b].shared.Scale(-1))
-			back := true
-			for _, c := range rev.Coef {
-				back = back && c >= 0
-			}
-			if back && valid(smt.App(">=", linTerm(m.atoms[b].bound, ""), linTerm(m.atoms[a].bound, ""))) && b > a {
-				continue
-			}
-			p.implies[a] = append(p.implies[a], b)
+			return valid(smt.App(">=", linTerm(diff, t0), "0"))
 		}
+		for a := range m.atoms {
+			for b := range m.atoms {
+				if a == b || p.always[a] || p.always[b] {
+					continue
+				}
+				diff := m.atoms[b].shared.Add(m.atoms[a].shared.Scale(-1))
+				if !valid(smt.App(">=", linTerm(m.atoms[a].bound, ""), linTerm(m.atoms[b].bound, ""))) || !geq(diff) {
+					continue
+				}
+				// a implies b: b turns true no later than a. Between
+				// equivalent atoms only the lower index goes first.
+				rev := m.atoms[a].shared.Add(m.atoms[b].shared.Scale(-1))
+				if b > a && valid(smt.App(">=", linTerm(m.atoms[b].bound, ""), linTerm(m.atoms[a].bound, ""))) && geq(rev) {
+					continue
+				}
+				p.implies[a] = append(p.implies[a], b)
+			}
+		}
+		s.Pop(1)
 	}
 	return p, nil
 }
