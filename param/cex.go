@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"ftmc/smt"
+	"ftmc/state"
 	"ftmc/ta"
 	"ftmc/trace"
 )
@@ -116,10 +116,10 @@ func (w *worker) counterexample(ctx context.Context, loopLit string) error {
 	}
 	cex.Final = decodeVars(m.f, ck, cx)
 	if loopLit != "" {
-		cex.Kind = state_acceptance
+		cex.Kind = state.KindAcceptCycle
 		cex.Message = "lasso: the run ends in a configuration it never leaves"
 	} else {
-		cex.Kind = state_invariant
+		cex.Kind = state.KindInvariant
 		cex.Message = "a configuration that violates the property is reachable"
 	}
 	w.s.report(cex)
@@ -270,5 +270,3 @@ func evalLasso(t *tform, m *model, pv []int64, states []config, loop bool) bool 
 	}
 	return ev(t, 0)
 }
-
-var _ = smt.Sat

@@ -208,7 +208,7 @@ func explicitCex(in *ta.Instance, m *model, nodes []pnode, last int, loopRule in
 	for i := last; i >= 0; i = nodes[i].parent {
 		path = append(path, i)
 	}
-	c := &trace.Counterexample{Params: in.Params(), LoopStart: -1, Kind: state_invariant}
+	c := &trace.Counterexample{Params: in.Params(), LoopStart: -1, Kind: state.KindInvariant}
 	first := nodes[path[len(path)-1]]
 	c.Initial = in.Decode([]byte(first.cfg))
 	prev := c.Initial
@@ -225,7 +225,7 @@ func explicitCex(in *ta.Instance, m *model, nodes []pnode, last int, loopRule in
 	if loopRule >= 0 {
 		r := m.rules[loopRule].r
 		c.LoopStart = len(c.Steps)
-		c.Kind = state_acceptance
+		c.Kind = state.KindAcceptCycle
 		c.Steps = append(c.Steps, trace.Step{Num: len(c.Steps) + 1, Pid: -1, Proc: r.Name(), Stmt: r.Short(), Note: "loop: repeats forever"})
 	}
 	c.Final = prev

@@ -3,12 +3,12 @@ package param
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"ftmc/smt"
+	"ftmc/state"
 	"ftmc/ta"
 	"ftmc/trace"
 )
@@ -92,9 +92,9 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 			res.Counterexample = out.cex
 			res.Reason = ""
 			if lc.needLoop {
-				res.Kind = state_acceptance
+				res.Kind = state.KindAcceptCycle
 			} else {
-				res.Kind = state_invariant
+				res.Kind = state.KindInvariant
 			}
 			return res
 		case trace.Unknown:
@@ -108,12 +108,6 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 	}
 	return res
 }
-
-// Kinds of violations, as the explicit engines name them.
-const (
-	state_invariant  = "invariant"
-	state_acceptance = "acceptance cycle"
-)
 
 func dedup(ss []string) []string {
 	seen := map[string]bool{}
@@ -716,21 +710,6 @@ func (w *worker) children(fr *frame) []item {
 		}
 	}
 	return out
-}
-
-// Describe summarises the threshold atoms of a specification's engine
-// problem, for -v output.
-func Describe(f *ta.File) ([]string, error) {
-	m, err := prepare(f)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(m.atoms))
-	for i, a := range m.atoms {
-		out[i] = a.text
-	}
-	sort.Strings(out)
-	return out, nil
 }
 
 // Supported reports why the schema engine cannot handle f (unknowns,
