@@ -23,7 +23,8 @@ import (
 // "holds" means that the property and every guess kept were proved
 // together.
 
-// oracle holds the reachable states of an instance.
+// oracle holds the reachable states of an instance, and states of larger
+// instances learnt from the runs that refuted guesses.
 type oracle struct {
 	k      int
 	conc   *system.Concrete
@@ -31,6 +32,82 @@ type oracle struct {
 	size   int
 	states int
 	cache  map[lit][]uint64
+	learnt []learnt
+}
+
+type learnt struct {
+	conc *system.Concrete
+	vals []int64
+}
+
+// learn adds reachable states of an instance of any size.
+func (o *oracle) learn(conc *system.Concrete, states [][]int64) {
+	for _, v := range states {
+		o.learnt = append(o.learnt, learnt{conc, v})
+	}
+}
+
+// reachedLearnt reports whether a learnt state satisfies c.
+func (o *oracle) reachedLearnt(e *engine, c *cube) bool {
+	for _, st := range o.learnt {
+		n := st.conc.N
+		if c.n > n {
+			continue
+		}
+		get := func(a atom) int64 {
+			switch {
+			case a.isProc():
+				return int64(a.k())
+			case a.local():
+				return st.vals[st.conc.Slot(e.sys.Vars[a.v()], a.k())]
+			}
+			return st.vals[st.conc.Slot(e.sys.Vars[a.v()], 0)]
+		}
+		sigma := make([]int, c.n)
+		used := make([]bool, n)
+		var rec func(i int) bool
+		rec = func(i int) bool {
+			if i == c.n {
+				for _, l := range c.lits {
+					r := l.rename(sigma)
+					x, y := get(r.x), int64(0)
+					if r.y != 0 {
+						y = get(r.y)
+					}
+					ok := false
+					switch r.op {
+					case opEq:
+						ok = x == y+r.c
+					case opNe:
+						ok = x != y+r.c
+					case opLe:
+						ok = x-y <= r.c
+					case opGe:
+						ok = x >= r.c
+					}
+					if !ok {
+						return false
+					}
+				}
+				return true
+			}
+			for p := 0; p < n; p++ {
+				if !used[p] {
+					used[p], sigma[i] = true, p
+					found := rec(i + 1)
+					used[p] = false
+					if found {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		if rec(0) {
+			return true
+		}
+	}
+	return false
 }
 
 // newOracle explores the instance with k processes. A reachable unsafe
@@ -308,7 +385,7 @@ func (e *engine) approximate(ctx context.Context, c *cube) (*cube, error) {
 				break
 			}
 		}
-		if banned || o.reachable(e, a) {
+		if banned || o.reachable(e, a) || o.reachedLearnt(e, a) {
 			continue
 		}
 		e.tried[key] = true

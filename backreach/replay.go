@@ -16,6 +16,24 @@ import (
 // reason when the path does not replay — an artefact of the approximation
 // of universal guards or of nondeterministic assignments.
 func (e *engine) replay(hit *node, model map[atom]int64) (*trace.Counterexample, string) {
+	cx, _, _, why := e.run1(hit, model, true)
+	return cx, why
+}
+
+// reachedStates replays the path from hit to its root and returns the
+// states of the run (all reachable) on an instance of conc's size, or nil
+// when the path does not replay.
+func (e *engine) reachedStates(hit *node, model map[atom]int64) ([][]int64, *system.Concrete) {
+	_, states, conc, why := e.run1(hit, model, false)
+	if why != "" {
+		return nil, nil
+	}
+	return states, conc
+}
+
+// run1 replays the path from hit to its root; unsafe demands that the run
+// end in an unsafe state.
+func (e *engine) run1(hit *node, model map[atom]int64, unsafe bool) (*trace.Counterexample, [][]int64, *system.Concrete, string) {
 	n := hit.c.n
 	// Process variables get the identifiers 0..n-1 in the order of their
 	// values in the witness, which keeps every comparison between them.
@@ -38,7 +56,7 @@ func (e *engine) replay(hit *node, model map[atom]int64) (*trace.Counterexample,
 	// identifiers (id[x] = y) refer to the instance's processes.
 	d, err := e.initDNF(n)
 	if err != nil {
-		return nil, err.Error()
+		return nil, nil, nil, err.Error()
 	}
 	var pinned map[atom]int64
 	for _, conj := range d {
@@ -57,11 +75,11 @@ func (e *engine) replay(hit *node, model map[atom]int64) (*trace.Counterexample,
 	}
 	why := fmt.Sprintf("the backward search reached an initial state through %d transitions, but the run", hit.depth)
 	if pinned == nil {
-		return nil, why + " needs process identifiers that are not consecutive; it was not replayed"
+		return nil, nil, nil, why + " needs process identifiers that are not consecutive; it was not replayed"
 	}
 	conc, err := system.Compile(e.sys, n)
 	if err != nil {
-		return nil, why + " could not be replayed: " + err.Error()
+		return nil, nil, nil, why + " could not be replayed: " + err.Error()
 	}
 	vals := make([]int64, conc.Size)
 	for _, v := range e.sys.Vars {
@@ -85,7 +103,7 @@ func (e *engine) replay(hit *node, model map[atom]int64) (*trace.Counterexample,
 		}
 	}
 	if !conc.IsInitial(vals) {
-		return nil, why + "'s first state is not initial on the instance"
+		return nil, nil, nil, why + "'s first state is not initial on the instance"
 	}
 	names := conc.Names()
 	decode := func(vs []int64) []trace.Var {
@@ -97,6 +115,7 @@ func (e *engine) replay(hit *node, model map[atom]int64) (*trace.Counterexample,
 	}
 	cx := &trace.Counterexample{Kind: state.KindInvariant, LoopStart: -1,
 		Params: map[string]int64{"processes": int64(n)}, Initial: decode(vals)}
+	states := [][]int64{vals}
 	holds := func(c *cube, vs []int64) bool {
 		get := func(a atom) int64 {
 			switch {
@@ -137,7 +156,7 @@ func (e *engine) replay(hit *node, model map[atom]int64) (*trace.Counterexample,
 		}
 		desc := conc.Describe(nd.tr, params)
 		if !conc.Enabled(nd.tr, params, vals) {
-			return nil, fmt.Sprintf("%s does not replay on %d processes: %s is not enabled at step %d (universal guards are over-approximated backwards)", why, n, desc, len(cx.Steps)+1)
+			return nil, nil, nil, fmt.Sprintf("%s does not replay on %d processes: %s is not enabled at step %d (universal guards are over-approximated backwards)", why, n, desc, len(cx.Steps)+1)
 		}
 		var first, match []int64
 		err := conc.Apply(nd.tr, params, vals, func(next []int64) {
@@ -149,7 +168,7 @@ func (e *engine) replay(hit *node, model map[atom]int64) (*trace.Counterexample,
 			}
 		})
 		if err != nil {
-			return nil, why + " could not be replayed: " + err.Error()
+			return nil, nil, nil, why + " could not be replayed: " + err.Error()
 		}
 		if match == nil {
 			match = first
@@ -161,10 +180,14 @@ func (e *engine) replay(hit *node, model map[atom]int64) (*trace.Counterexample,
 		}
 		cx.Steps = append(cx.Steps, step)
 		vals = match
+		states = append(states, vals)
+	}
+	if !unsafe {
+		return nil, states, conc, ""
 	}
 	i, w := conc.Unsafe(vals)
 	if i < 0 {
-		return nil, fmt.Sprintf("%s does not end in an unsafe state on %d processes", why, n)
+		return nil, nil, nil, fmt.Sprintf("%s does not end in an unsafe state on %d processes", why, n)
 	}
 	cx.Final = decode(vals)
 	cx.Message = fmt.Sprintf("%s violated on %d processes", e.sys.Property, n)
@@ -172,5 +195,5 @@ func (e *engine) replay(hit *node, model map[atom]int64) (*trace.Counterexample,
 	for j, p := range w {
 		cx.Message += fmt.Sprintf(", %s=#%d", q.Vars[j], p)
 	}
-	return cx, ""
+	return cx, states, conc, ""
 }

@@ -601,7 +601,7 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool) (outcome, erro
 		}
 		if hit {
 			if nd.root >= len(e.roots) {
-				return outcome{refuted: -1, banned: guesses[nd.root-len(e.roots)]}, nil
+				return outcome{refuted: -1, banned: guesses[nd.root-len(e.roots)], hit: nd, model: model}, nil
 			}
 			if c := e.roots[nd.root].candidate; c >= 0 {
 				return outcome{refuted: c, hit: nd}, nil
@@ -722,6 +722,11 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 			}
 			e.banned = append(e.banned, out.banned)
 			e.stats.Banned++
+			// The run that reaches the guess is real when it replays:
+			// its states teach the oracle what larger instances reach.
+			if states, conc := e.reachedStates(out.hit, out.model); states != nil && e.oracle != nil {
+				e.oracle.learn(conc, states)
+			}
 			e.stats.Restarts++
 			continue
 		}
