@@ -119,7 +119,7 @@ func (c *comp) recvArgs(a promela.Expr, poll bool) []recvArg {
 
 // fieldAt reads field j of message slot i of the channel at off.
 func fieldAt(v []byte, off int, ct *chanType, i, j int) int32 {
-	return ct.fields[j].load(v, off+chanHdr+i*ct.msgSize+ct.foff[j])
+	return ct.fields[j].load(v, off+ct.hdr+i*ct.msgSize+ct.foff[j])
 }
 
 // sendEnabled reports whether the send can start: the channel exists and
@@ -132,8 +132,8 @@ func (m *machine) sendEnabled(op *sendOp) bool {
 	if off < 0 {
 		return false
 	}
-	ct := m.p.segs[m.vec[off]].ch
-	if int(m.vec[off+1]) >= ct.slots {
+	ct := m.p.segAt(m.vec, off).ch
+	if m.chanLen(off, ct) >= ct.slots {
 		return false
 	}
 	if len(op.args) != len(ct.fields) {
@@ -155,13 +155,13 @@ func (m *machine) send(op *sendOp) {
 	if off < 0 {
 		return
 	}
-	ct := m.p.segs[m.vec[off]].ch
+	ct := m.p.segAt(m.vec, off).ch
 	vals := m.vals[:0]
 	for _, a := range op.args {
 		vals = append(vals, a(m))
 	}
 	m.vals = vals
-	n := int(m.vec[off+1])
+	n := m.chanLen(off, ct)
 	pos := n
 	if op.sorted {
 		pos = 0
@@ -177,15 +177,15 @@ func (m *machine) send(op *sendOp) {
 				}
 			}
 		}
-		start := off + chanHdr + pos*ct.msgSize
-		end := off + chanHdr + n*ct.msgSize
+		start := off + ct.hdr + pos*ct.msgSize
+		end := off + ct.hdr + n*ct.msgSize
 		copy(m.vec[start+ct.msgSize:end+ct.msgSize], m.vec[start:end])
 	}
-	base := off + chanHdr + pos*ct.msgSize
+	base := off + ct.hdr + pos*ct.msgSize
 	for j, x := range vals {
 		ct.fields[j].store(m.vec, base+ct.foff[j], x)
 	}
-	m.vec[off+1] = byte(n + 1)
+	m.setChanLen(off, ct, n+1)
 	if ct.cap == 0 {
 		m.boq = id
 	}
@@ -199,7 +199,7 @@ func (m *machine) recvEnabled(op *recvOp) bool {
 	if off < 0 {
 		return false
 	}
-	ct := m.p.segs[m.vec[off]].ch
+	ct := m.p.segAt(m.vec, off).ch
 	if ct.cap == 0 {
 		if m.boq != id {
 			return false
@@ -207,7 +207,7 @@ func (m *machine) recvEnabled(op *recvOp) bool {
 	} else if m.boq != 0 {
 		return false
 	}
-	n := int(m.vec[off+1])
+	n := m.chanLen(off, ct)
 	if n == 0 {
 		return false
 	}
@@ -248,7 +248,7 @@ func (m *machine) recv(op *recvOp) {
 	if off < 0 {
 		return
 	}
-	ct := m.p.segs[m.vec[off]].ch
+	ct := m.p.segAt(m.vec, off).ch
 	slot := m.slot
 	for j, a := range op.args {
 		if a.store != nil {
@@ -268,12 +268,12 @@ func (m *machine) recv(op *recvOp) {
 		m.failf("missing fields in receive (the channel carries %d, the receive names %d)", len(ct.fields), len(op.args))
 		return
 	}
-	n := int(m.vec[off+1])
-	start := off + chanHdr + slot*ct.msgSize
-	end := off + chanHdr + n*ct.msgSize
+	n := m.chanLen(off, ct)
+	start := off + ct.hdr + slot*ct.msgSize
+	end := off + ct.hdr + n*ct.msgSize
 	copy(m.vec[start:end-ct.msgSize], m.vec[start+ct.msgSize:end])
 	clear(m.vec[end-ct.msgSize : end])
-	m.vec[off+1] = byte(n - 1)
+	m.setChanLen(off, ct, n-1)
 	if ct.cap == 0 {
 		m.boq = 0
 	}
@@ -287,8 +287,8 @@ func (c *comp) poll(x *promela.PollExpr) evalFn {
 		if off < 0 {
 			return 0
 		}
-		ct := m.p.segs[m.vec[off]].ch
-		n := int(m.vec[off+1])
+		ct := m.p.segAt(m.vec, off).ch
+		n := m.chanLen(off, ct)
 		if len(op.args) > len(ct.fields) {
 			m.failf("too many fields in poll (the channel carries %d, the poll names %d)", len(ct.fields), len(op.args))
 			return 0

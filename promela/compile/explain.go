@@ -136,7 +136,7 @@ func (md *Model) events(k int, path []pathStep) []trace.Event {
 			return nil
 		}
 		var vals []string
-		ct := md.p.segs[m.vec[off]].ch
+		ct := md.p.segAt(m.vec, off).ch
 		for j, a := range s.t.send.args {
 			vals = append(vals, md.valueString(ct.ftypes, j, ct.fields[j].trunc(a(m))))
 		}
@@ -150,7 +150,7 @@ func (md *Model) events(k int, path []pathStep) []trace.Event {
 	if off < 0 {
 		return nil
 	}
-	ct := md.p.segs[m.vec[off]].ch
+	ct := md.p.segAt(m.vec, off).ch
 	saved := m.boq
 	if ct.cap == 0 && k > 0 {
 		partner = path[k-1].pid
@@ -202,7 +202,7 @@ func (md *Model) chanName(id int32) string {
 		}
 	}
 	for pid, off := range m.procs {
-		pt := md.p.segs[m.vec[off]].proc
+		pt := md.p.segAt(m.vec, int(off)).proc
 		for _, v := range pt.locals {
 			if v.decl.Chan == nil {
 				continue
@@ -239,7 +239,7 @@ func (md *Model) group(L, pid int) string {
 		return ""
 	}
 	off := int(l.procs[pid])
-	pt := md.p.segs[l.vec[off]].proc
+	pt := md.p.segAt(l.vec, off).proc
 	for _, v := range pt.params {
 		if v.name == "node" && v.typ.IsScalar() {
 			return md.formatValue(v.typ, cellOf(v.typ).load(l.vec, off+v.off))
@@ -264,12 +264,9 @@ func (md *Model) Decode(s []byte) []trace.Var {
 	off := p.segStart
 	pid, ch := 0, 1
 	for off < len(vec) {
-		st := &p.segs[vec[off]]
+		st := p.segAt(vec, off)
 		if pt := st.proc; pt != nil {
-			pc := int(vec[off+1])
-			if pt.pcSize == 2 {
-				pc |= int(vec[off+2]) << 8
-			}
+			pc := p.code(vec, off) - pt.base
 			prefix := fmt.Sprintf("%s[%d]", pt.name, pid)
 			out = append(out, trace.Var{Name: prefix + "@", Value: pt.location(pc)})
 			for _, v := range pt.locals {
@@ -278,7 +275,7 @@ func (md *Model) Decode(s []byte) []trace.Var {
 			pid++
 		} else {
 			ct := st.ch
-			n := int(vec[off+1])
+			n := p.code(vec, off) - ct.base
 			var b strings.Builder
 			for i := 0; i < n && i < ct.slots; i++ {
 				b.WriteByte('[')

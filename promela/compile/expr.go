@@ -592,8 +592,8 @@ func (c *comp) call(x *promela.CallExpr) evalFn {
 			if off < 0 {
 				return 0, 0, false
 			}
-			ct := m.p.segs[m.vec[off]].ch
-			return int(m.vec[off+1]), ct.slots, true
+			ct := m.p.segAt(m.vec, off).ch
+			return m.chanLen(off, ct), ct.slots, true
 		}
 		switch x.Fun {
 		case promela.BuiltinLen:

@@ -162,7 +162,8 @@ type varInfo struct {
 
 // chanType is the layout of the channels created by one declaration.
 type chanType struct {
-	tag     uint8
+	base    int    // the segment header is base + the channel's length
+	hdr     int    // bytes of the segment header
 	name    string // the declared name, for traces
 	cap     int    // 0: rendezvous
 	slots   int    // max(cap, 1)
@@ -170,10 +171,8 @@ type chanType struct {
 	ftypes  []*promela.Type
 	foff    []int // offset of each field in a message
 	msgSize int
-	size    int // segment size: tag, length, slots
+	size    int // segment size: header and slots
 }
-
-const chanHdr = 2 // tag and length
 
 // newChanType lays out the channels of a declaration.
 func newChanType(name string, ci *promela.ChanInit) *chanType {
@@ -191,13 +190,15 @@ func newChanType(name string, ci *promela.ChanInit) *chanType {
 	if ct.slots < 1 {
 		ct.slots = 1
 	}
-	ct.size = chanHdr + ct.slots*ct.msgSize
 	return ct
 }
 
-// segType is what a segment tag stands for: a process or a channel.
+// segType is what a segment header stands for: a process of a proctype
+// (the header is base + its program counter) or a channel of a channel
+// type (base + its length).
 type segType struct {
 	proc *procType
 	ch   *chanType
 	size int
+	base int
 }

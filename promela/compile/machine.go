@@ -88,7 +88,7 @@ func (m *machine) scan() {
 	m.chans = m.chans[:0]
 	off := m.p.segStart
 	for off < len(m.vec) {
-		st := &m.p.segs[m.vec[off]]
+		st := m.p.segAt(m.vec, off)
 		if st.proc != nil {
 			m.procs = append(m.procs, int32(off))
 		} else {
@@ -117,20 +117,23 @@ func (m *machine) procTypeOf(pid int) *procType {
 	if pid < 0 || pid >= len(m.procs) {
 		return nil
 	}
-	return m.p.segs[m.vec[m.procs[pid]]].proc
+	return m.p.segAt(m.vec, int(m.procs[pid])).proc
 }
 
 // pc returns the program counter of the process whose segment is at off.
 func (m *machine) pcAt(off int, pt *procType) int {
-	if pt.pcSize == 1 {
-		return int(m.vec[off+1])
-	}
-	return int(m.vec[off+1]) | int(m.vec[off+2])<<8
+	return m.p.code(m.vec, off) - pt.base
 }
 
 func (m *machine) setPC(off int, pt *procType, pc int) {
-	m.vec[off+1] = byte(pc)
-	if pt.pcSize == 2 {
-		m.vec[off+2] = byte(pc >> 8)
-	}
+	m.p.putCode(m.vec, off, pt.base+pc)
+}
+
+// chanLen returns the length of the channel whose segment is at off.
+func (m *machine) chanLen(off int, ct *chanType) int {
+	return m.p.code(m.vec, off) - ct.base
+}
+
+func (m *machine) setChanLen(off int, ct *chanType, n int) {
+	m.p.putCode(m.vec, off, ct.base+n)
 }

@@ -92,7 +92,7 @@ func (md *Model) explore(L int, excl int) int {
 		}
 		m.use(L)
 		off := int(m.procs[pid])
-		pt := md.p.segs[m.vec[off]].proc
+		pt := md.p.segAt(m.vec, off).proc
 		pc := m.pcAt(off, pt)
 		if pt.provided != nil {
 			m.pid, m.base = pid, off
@@ -316,7 +316,7 @@ func (md *Model) handshake(L, sender int) int {
 		}
 		m.use(L)
 		off := int(m.procs[pid])
-		pt := md.p.segs[m.vec[off]].proc
+		pt := md.p.segAt(m.vec, off).proc
 		pc := m.pcAt(off, pt)
 		if pt.provided != nil {
 			m.pid, m.base = pid, off
@@ -426,12 +426,9 @@ func (md *Model) ValidEnd(s []byte) bool {
 	p := md.p
 	off := p.segStart - p.hidden
 	for off < len(s) {
-		st := &p.segs[s[off]]
+		st := p.segAt(s, off)
 		if pt := st.proc; pt != nil {
-			pc := int(s[off+1])
-			if pt.pcSize == 2 {
-				pc |= int(s[off+2]) << 8
-			}
+			pc := p.code(s, off) - pt.base
 			if pc >= len(pt.valid) || !pt.valid[pc] {
 				return false
 			}

@@ -96,12 +96,9 @@ func (md *Model) AtProgress(s []byte) bool {
 	p := md.p
 	off := p.segStart - p.hidden
 	for off < len(s) {
-		st := &p.segs[s[off]]
+		st := p.segAt(s, off)
 		if pt := st.proc; pt != nil {
-			pc := int(s[off+1])
-			if pt.pcSize == 2 {
-				pc |= int(s[off+2]) << 8
-			}
+			pc := p.code(s, off) - pt.base
 			if pc < len(pt.prog) && pt.prog[pc] {
 				return true
 			}

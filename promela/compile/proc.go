@@ -63,7 +63,6 @@ func (m *machine) addProc(pt *procType, args []int32) int32 {
 		return 0
 	}
 	off := m.grow(pt.size)
-	m.vec[off] = pt.tag
 	m.setPC(off, pt, pt.start)
 	pid := len(m.procs)
 	m.procs = append(m.procs, int32(off))
@@ -120,7 +119,7 @@ func (m *machine) addChan(ct *chanType) int32 {
 		return 0
 	}
 	off := m.grow(ct.size)
-	m.vec[off] = ct.tag
+	m.setChanLen(off, ct, 0)
 	m.chans = append(m.chans, int32(off))
 	return int32(len(m.chans))
 }

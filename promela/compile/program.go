@@ -21,11 +21,17 @@ type program struct {
 	vars    map[*promela.Symbol]*varInfo
 	globals []*varInfo // in order of declaration (hidden ones included)
 
-	procs  []*procType // proctypes and init, in order of declaration
-	byDecl map[*promela.ProcDecl]*procType
-	segs   []segType // by tag
-	chans  map[*promela.ChanInit]*chanType
-	trans  []*trans // by id
+	procs    []*procType // proctypes and init, in order of declaration
+	byDecl   map[*promela.ProcDecl]*procType
+	chans    map[*promela.ChanInit]*chanType
+	chanList []*chanType // in order of declaration
+	trans    []*trans    // by id
+
+	// Every segment starts with a header of hdr bytes, a code that names
+	// its type and holds its program counter (processes) or its length
+	// (channels); codeSeg maps codes to segment types.
+	hdr     int
+	codeSeg []*segType
 
 	usesLast bool
 	lastOff  int
@@ -44,8 +50,7 @@ func (p *program) errorf(pos promela.Pos, format string, args ...any) {
 type procType struct {
 	decl   *promela.ProcDecl
 	name   string
-	tag    uint8
-	pcSize int // bytes of the program counter: 1, or 2 beyond 255 states
+	base   int // the segment header is base + the program counter
 	size   int // bytes of a process segment
 	locals []*varInfo
 	params []*varInfo
@@ -110,6 +115,7 @@ func Compile(prog *promela.Program) (*Model, error) {
 	for _, pt := range p.procs {
 		p.buildAutomaton(pt)
 	}
+	p.layoutSegments()
 	if len(p.errs) == 0 {
 		for _, pt := range p.procs {
 			p.compileProc(pt)
@@ -187,30 +193,86 @@ func (p *program) chanType(v *promela.VarDecl) *chanType {
 	if v.Chan.Size > 255 {
 		p.errorf(v.Chan.Lbrack, "channel %s holds %d messages; at most 255 are supported", v.Name.Name, v.Chan.Size)
 	}
-	if !p.addSeg(segType{ch: ct, size: ct.size}, &ct.tag) {
-		p.errorf(v.Chan.Lbrack, "too many channel declarations and proctypes (at most 255)")
-	}
 	p.chans[v.Chan] = ct
+	p.chanList = append(p.chanList, ct)
 	return ct
 }
 
-func (p *program) addSeg(st segType, tag *uint8) bool {
-	if len(p.segs) >= 255 {
-		return false
+// layoutSegments numbers the segment headers (every state of every
+// proctype, every length of every channel type) and places the locals.
+func (p *program) layoutSegments() {
+	next := 0
+	var segs []*segType
+	for _, pt := range p.procs {
+		st := &segType{proc: pt, base: next}
+		pt.base = next
+		next += pt.nstates
+		segs = append(segs, st)
 	}
-	*tag = uint8(len(p.segs))
-	p.segs = append(p.segs, st)
-	return true
+	for _, ct := range p.chanList {
+		st := &segType{ch: ct, base: next}
+		ct.base = next
+		next += ct.slots + 1
+		segs = append(segs, st)
+	}
+	p.hdr = 1
+	if next > 256 {
+		p.hdr = 2
+	}
+	if next > 1<<16 {
+		p.errorf(p.prog.Pos(), "the model has too many states and channel types (%d program counters and channel lengths; at most 65536)", next)
+		return
+	}
+	p.codeSeg = make([]*segType, next)
+	for _, st := range segs {
+		n := 0
+		switch {
+		case st.proc != nil:
+			pt := st.proc
+			n = pt.nstates
+			off := p.hdr
+			for _, v := range pt.locals {
+				v.off = off
+				off += v.size
+			}
+			pt.size = off
+			st.size = off
+		default:
+			ct := st.ch
+			n = ct.slots + 1
+			ct.hdr = p.hdr
+			ct.size = p.hdr + ct.slots*ct.msgSize
+			st.size = ct.size
+		}
+		for i := 0; i < n; i++ {
+			p.codeSeg[st.base+i] = st
+		}
+	}
 }
+
+// code reads the segment header at off.
+func (p *program) code(v []byte, off int) int {
+	if p.hdr == 1 {
+		return int(v[off])
+	}
+	return int(v[off]) | int(v[off+1])<<8
+}
+
+func (p *program) putCode(v []byte, off, c int) {
+	v[off] = byte(c)
+	if p.hdr == 2 {
+		v[off+1] = byte(c >> 8)
+	}
+}
+
+// segAt returns the type of the segment at off.
+func (p *program) segAt(v []byte, off int) *segType { return p.codeSeg[p.code(v, off)] }
 
 // newProcType lays out a proctype's segment.
 func (p *program) newProcType(d *promela.ProcDecl) {
 	pt := &procType{decl: d, name: d.ProcName(), labels: map[string]int{}}
 	p.procs = append(p.procs, pt)
 	p.byDecl[d] = pt
-	if !p.addSeg(segType{proc: pt}, &pt.tag) {
-		p.errorf(d.Keyword, "too many channel declarations and proctypes (at most 255)")
-	}
 }
 
 // buildAutomaton builds the proctype's states and transitions, then lays
@@ -238,10 +300,6 @@ func (p *program) buildAutomaton(pt *procType) {
 	pt.elems = f.elems
 	pt.start = f.huntele(body.frst, body.frst.status).seqno
 	pt.end = body.last.seqno
-	pt.pcSize = 1
-	if pt.nstates > 255 {
-		pt.pcSize = 2
-	}
 	pt.valid = make([]bool, pt.nstates)
 	pt.prog = make([]bool, pt.nstates)
 	pt.accept = make([]bool, pt.nstates)
@@ -280,20 +338,19 @@ func (p *program) buildAutomaton(pt *procType) {
 			p.errorf(f.elems[i].pos, "%s: a state inherits %d else statements", pt.name, nelse)
 		}
 	}
-	// Locals: parameters first, then in order of declaration.
-	pt.size = 1 + pt.pcSize
+	// Locals: parameters first, then in order of declaration (their
+	// offsets are set by layoutSegments).
 	for _, v := range d.Locals {
 		if v.Name.Sym == nil || v.Name.Sym.Type == nil {
 			continue
 		}
 		t := v.Name.Sym.Type
-		vi := &varInfo{decl: v, sym: v.Name.Sym, name: v.Name.Name, typ: t, off: pt.size, size: sizeOf(t), local: true, proc: pt}
+		vi := &varInfo{decl: v, sym: v.Name.Sym, name: v.Name.Name, typ: t, size: sizeOf(t), local: true, proc: pt}
 		p.vars[v.Name.Sym] = vi
 		pt.locals = append(pt.locals, vi)
 		if v.Name.Sym.IsParam {
 			pt.params = append(pt.params, vi)
 		}
-		pt.size += vi.size
 		if v.Chan != nil {
 			if v.Late {
 				p.errorf(v.Name.NamePos, "place the declaration of channel %s at the start of %s (Spin creates channels when a process starts)", v.Name.Name, pt.name)
@@ -301,7 +358,6 @@ func (p *program) buildAutomaton(pt *procType) {
 			p.chanType(v)
 		}
 	}
-	p.segs[pt.tag].size = pt.size
 	pt.trans = make([][]*trans, pt.nstates)
 	for i := 1; i < len(tb.trans) && i < pt.nstates; i++ {
 		for _, r := range tb.trans[i] {
