@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ftmc/internal/expect"
+	"ftmc/internal/testenv"
+	"ftmc/trace"
+)
+
+// TestLTLModels runs ftmc on the models of ltl/testdata as their headers
+// say and compares each property's verdict with the expected one. Those
+// expectations are Spin's verdicts (pan -a, -a -f, -l): package ltl's
+// TestModelsAgreeWithSpin checks them against Spin, so together the two
+// tests compare ftmc with Spin.
+func TestLTLModels(t *testing.T) {
+	dir := filepath.Join(testenv.RepoRoot(t), "ltl", "testdata")
+	files, err := filepath.Glob(filepath.Join(dir, "*.pml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d models in %s", len(files), dir)
+	}
+	props := 0
+	for _, file := range files {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := expect.Parse(f, "check")
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		rel, _ := filepath.Rel(testenv.RepoRoot(t), file)
+		for _, r := range runs {
+			props += len(r.Props)
+			where := fmt.Sprintf("%s:%d", rel, r.Line)
+			t.Run(where, func(t *testing.T) {
+				t.Parallel()
+				args := runArgs(file, r)
+				rep, code, stderr := runFtmc(context.Background(), args)
+				if rep == nil {
+					t.Fatalf("%s: ftmc %s exited %d:\n%s", where, strings.Join(args, " "), code, stderr)
+				}
+				if want := trace.ExitCode(rep.Verdicts); code != want {
+					t.Errorf("%s: exit code %d, but the verdicts call for %d", where, code, want)
+				}
+				if r.Overall != nil {
+					if got := overall(rep.Verdicts); !matches(*r.Overall, got) {
+						t.Errorf("%s: expected %s, got %s", where, r.Overall, got)
+					}
+				}
+				for _, p := range r.Props {
+					var found *trace.Result
+					for i := range rep.Verdicts {
+						if rep.Verdicts[i].Property == p.Name {
+							found = &rep.Verdicts[i]
+						}
+					}
+					line := fmt.Sprintf("%s:%d", rel, p.Line)
+					if found == nil {
+						t.Errorf("%s: no verdict for %s", line, p.Name)
+						continue
+					}
+					if got := (expect.Outcome{Verdict: string(found.Verdict), Kind: found.Kind}); !matches(p.Outcome, got) {
+						t.Errorf("%s: expected %s: %s, got %s", line, p.Name, p.Outcome, describe(*found))
+					}
+					checkLasso(t, line, found)
+				}
+			})
+		}
+	}
+	if props < 60 {
+		t.Errorf("only %d property runs", props)
+	}
+}
+
+// checkLasso checks the shape of a violation's counterexample: numbered
+// steps, and a cycle that starts inside the run (or after its last step,
+// when the final state repeats).
+func checkLasso(t *testing.T, where string, r *trace.Result) {
+	t.Helper()
+	if r.Verdict != trace.Violated {
+		if r.Counterexample != nil {
+			t.Errorf("%s: %s has a counterexample", where, r.Verdict)
+		}
+		return
+	}
+	c := r.Counterexample
+	if c == nil {
+		t.Errorf("%s: a violation without a counterexample", where)
+		return
+	}
+	if c.LoopStart < 0 || c.LoopStart > len(c.Steps) {
+		t.Errorf("%s: loop start %d with %d steps", where, c.LoopStart, len(c.Steps))
+	}
+	for k, s := range c.Steps {
+		if s.Num != k+1 || s.Proc == "" {
+			t.Errorf("%s: step %d is %+v", where, k+1, s)
+		}
+	}
+	if len(c.Initial) == 0 || len(c.Final) == 0 {
+		t.Errorf("%s: the counterexample lacks its initial or final state", where)
+	}
+}
+
+func TestLTLCommandLine(t *testing.T) {
+	root := testenv.RepoRoot(t)
+	model := filepath.Join(root, "ltl", "testdata", "counter_cycle.pml")
+	bad := filepath.Join(root, "ltl", "testdata", "fair_toggle.pml")
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string // in stdout (text) or stderr
+	}{
+		{[]string{"check", model, "--ltl", "recur"}, 0, "recur: holds"},
+		{[]string{"check", model, "--ltl", "persist"}, 1, "<<<<< START OF CYCLE >>>>>"},
+		{[]string{"check", model, "--ltl-formula", "[]<>(x == 2)"}, 0, "formula: holds"},
+		{[]string{"check", model, "--ltl-formula", "<>[](x == 2)"}, 1, "formula: violated (acceptance cycle)"},
+		{[]string{"check", model, "--ltl-formula", "[] (y > 2)"}, 2, "--ltl-formula:1:5"},
+		{[]string{"check", model, "--ltl-formula", "[] (x >"}, 2, "--ltl-formula"},
+		{[]string{"check", model, "--ltl", "nosuch"}, 2, "recur"},
+		{[]string{"check", model, "--ltl", "recur", "--fairness", "strong"}, 2, "expected weak or none"},
+		{[]string{"check", model, "--non-progress", "--ltl", "recur"}, 2, "excludes"},
+		{[]string{"check", model, "--ltl", "recur", "--assume", "nosuch"}, 2, "no ltl block nosuch"},
+		{[]string{"check", model, "--ltl", "recur", "--assume", "order"}, 0, "recur: holds"},
+		{[]string{"check", bad, "--ltl", "eventually_f", "--fairness", "weak", "--quiet"}, 0, "eventually_f: holds"},
+		{[]string{"check", bad, "--ltl", "eventually_f", "--quiet"}, 1, "eventually_f: violated (acceptance cycle)"},
+		{[]string{"check", model}, 1, "safety: holds"},
+		{[]string{"check", model, "--non-progress"}, 1, "non-progress: violated (non-progress cycle)"},
+	} {
+		var stdout, stderr bytes.Buffer
+		e := &env{ctx: context.Background(), stdout: &stdout, stderr: &stderr}
+		code := run(e, c.args)
+		all := stdout.String() + stderr.String()
+		if code != c.code || !strings.Contains(all, c.out) {
+			t.Errorf("ftmc %s: exit %d, want %d with %q in\n%s", strings.Join(c.args[2:], " "), code, c.code, c.out, all)
+		}
+	}
+}
+
+// TestTable21 checks the verdicts of Table 2.1 of Gmeiner's thesis: the
+// Srikanth–Toueg broadcast under four fault models, on ByMC's models, with
+// the fairness block assumed. The rows with the larger state spaces run
+// with FTMC_SLOW=1 (and in bench/table21).
+func TestTable21(t *testing.T) {
+	dir := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "fmcad13")
+	for _, r := range []struct {
+		id, model, params, spec string
+		holds, slow             bool
+	}{
+		{"B1", "bcast-byz", "N=7,T=2,F=2", "unforg", true, true},
+		{"B2", "bcast-byz", "N=7,T=2,F=2", "corr", true, true},
+		{"B3", "bcast-byz", "N=7,T=2,F=2", "relay", true, true},
+		{"B4", "bcast-byz", "N=7,T=3,F=2", "unforg", true, true},
+		{"B5", "bcast-byz", "N=7,T=3,F=2", "corr", true, true},
+		{"B6", "bcast-byz", "N=7,T=3,F=2", "relay", false, false},
+		{"O1", "bcast-omit", "N=5,To=2,Fo=2", "unforg", true, true},
+		{"O2", "bcast-omit", "N=5,To=2,Fo=2", "corr", true, true},
+		{"O3", "bcast-omit", "N=5,To=2,Fo=2", "relay", true, true},
+		{"O4", "bcast-omit", "N=5,To=2,Fo=3", "unforg", true, true},
+		{"O5", "bcast-omit", "N=5,To=2,Fo=3", "corr", false, true},
+		{"O6", "bcast-omit", "N=5,To=2,Fo=3", "relay", false, false},
+		{"S1", "bcast-symm", "N=5,T=1,Fp=1,Fs=0", "unforg", true, false},
+		{"S2", "bcast-symm", "N=5,T=1,Fp=1,Fs=0", "corr", true, false},
+		{"S3", "bcast-symm", "N=5,T=1,Fp=1,Fs=0", "relay", true, false},
+		{"S4", "bcast-symm", "N=5,T=3,Fp=3,Fs=1", "unforg", true, false},
+		{"S5", "bcast-symm", "N=5,T=3,Fp=3,Fs=1", "corr", false, false},
+		{"S6", "bcast-symm", "N=5,T=3,Fp=3,Fs=1", "relay", true, false},
+		{"C1", "bcast-clean", "N=3,Tc=2,Fc=2,Fnc=0", "unforg", true, false},
+		{"C2", "bcast-clean", "N=3,Tc=2,Fc=2,Fnc=0", "corr", true, false},
+		{"C3", "bcast-clean", "N=3,Tc=2,Fc=2,Fnc=0", "relay", true, false},
+	} {
+		t.Run(r.id, func(t *testing.T) {
+			if r.slow && !slowEnabled() {
+				t.Skipf("%s: a larger state space; set FTMC_SLOW=1 to run it", r.id)
+			}
+			t.Parallel()
+			args := []string{"check", filepath.Join(dir, r.model+".pml"), "--param", r.params, "--ltl", r.spec, "--assume", "fairness"}
+			rep, code, stderr := runFtmc(context.Background(), args)
+			if rep == nil || len(rep.Verdicts) != 1 {
+				t.Fatalf("%s: ftmc %s exited %d:\n%s", r.id, strings.Join(args[1:], " "), code, stderr)
+			}
+			v := rep.Verdicts[0]
+			want := map[bool]trace.Verdict{true: trace.Holds, false: trace.Violated}[r.holds]
+			if v.Verdict != want {
+				t.Errorf("%s (%s %s %s): %s, the thesis says %s", r.id, r.model, r.params, r.spec, describe(v), want)
+			}
+			checkLasso(t, r.id, &v)
+		})
+	}
+}
