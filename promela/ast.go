@@ -420,12 +420,13 @@ type VarDecl struct {
 	Chan     *ChanInit // channel initializer = [n] of {...}
 
 	// Late is set for a local declared after the first statement of its
-	// body (or inside a nested sequence). Spin allocates all locals when
-	// the process starts (initialized to 0), and at the place of a Late
-	// declaration executes its initialization as an assignment (x = Init,
-	// or x = 0 without one), which happens again each time control passes
-	// there. A local that is not Late is initialized when the process is
-	// created.
+	// process body, or inside a nested sequence (an option of if or do,
+	// atomic, d_step, { }, a for body, an inline body). Spin allocates all
+	// locals when the process starts (initialized to 0), and at the place
+	// of a Late declaration executes its initialization as an assignment
+	// (x = Init, or x = 0 without one), which happens again each time
+	// control passes there. A local that is not Late is initialized when
+	// the process is created.
 	Late bool
 }
 

@@ -44,6 +44,26 @@ func (t token) String() string {
 // hideSet is an immutable sorted set of macro names.
 type hideSet struct{ names []string }
 
+type hideKey struct {
+	h    *hideSet
+	name string
+}
+
+// with returns h plus name, sharing equal sets made before (a macro that
+// expands to many macros would otherwise copy its hide set for each).
+func (p *preprocessor) with(h *hideSet, name string) *hideSet {
+	k := hideKey{h, name}
+	if r, ok := p.hideSets[k]; ok {
+		return r
+	}
+	r := h.with(name)
+	if p.hideSets == nil {
+		p.hideSets = make(map[hideKey]*hideSet)
+	}
+	p.hideSets[k] = r
+	return r
+}
+
 func (h *hideSet) has(name string) bool {
 	if h == nil {
 		return false
@@ -149,6 +169,29 @@ type preprocessor struct {
 	warnings    []Warning
 	pragmas     []Pragma
 	pending     []token // pushed-back tokens of the main stream; the next is last
+
+	// Limits against runaway input: macros that expand exponentially,
+	// files that include themselves twice. When one is hit (or there are
+	// MaxErrors errors), the preprocessor stops and reports what it has.
+	expanded int // tokens produced by macro expansion so far
+	hideSets map[hideKey]*hideSet
+	includes int // files included so far
+	stopped  bool
+}
+
+const (
+	maxExpanded = 1 << 20
+	maxIncludes = 10000
+)
+
+// stop ends preprocessing after an error that makes going on pointless.
+func (p *preprocessor) stop(pos Pos, msg string) {
+	if !p.stopped {
+		p.errorf(pos, "%s", msg)
+	}
+	p.stopped = true
+	p.pending = nil
+	p.files = nil
 }
 
 func newPreprocessor(opts *Options, errs *ErrorList) *preprocessor {
@@ -272,6 +315,9 @@ func (p *preprocessor) unread(t token) { p.pending = append(p.pending, t) }
 // tokens first, then the files, with directives carried out.
 func (p *preprocessor) next() token {
 	for {
+		if p.errs.Len() >= MaxErrors && !p.stopped {
+			p.stop(Pos{}, "too many errors")
+		}
 		if n := len(p.pending); n > 0 {
 			t := p.pending[n-1]
 			p.pending = p.pending[:n-1]
@@ -322,6 +368,11 @@ func (p *preprocessor) expand(t token, next func() token, unread func(token)) bo
 		}
 	}
 	out := p.substitute(m, args, t)
+	p.expanded += len(out)
+	if p.expanded > maxExpanded {
+		p.stop(t.pos, "macro expansion too large (does a macro expand to itself several times?)")
+		return true
+	}
 	for i := len(out) - 1; i >= 0; i-- {
 		unread(out[i])
 	}
@@ -380,13 +431,9 @@ func (p *preprocessor) expandList(ts []token) []token {
 	}
 	unread := func(t token) { pending = append(pending, t) }
 	var out []token
-	for steps := 0; ; steps++ {
+	for {
 		t := next()
-		if t.tok == EOF {
-			return out
-		}
-		if steps > 1_000_000 {
-			p.errorf(t.pos, "macro expansion too large")
+		if t.tok == EOF || p.stopped {
 			return out
 		}
 		if t.tok == IDENT && p.expand(t, next, unread) {
@@ -399,7 +446,7 @@ func (p *preprocessor) expandList(ts []token) []token {
 // substitute returns the replacement of one use of m (named by the token
 // name) with the arguments args.
 func (p *preprocessor) substitute(m *macro, args [][]token, name token) []token {
-	hs := name.hide.with(m.name)
+	hs := p.with(name.hide, m.name)
 	placemarker := token{tok: ILLEGAL}
 	var out []token
 	fromBody := func(b token) token {
@@ -769,7 +816,11 @@ func (p *preprocessor) include(f *ppFile, hash Pos) {
 		return
 	}
 	if len(p.files) >= maxIncludeDepth {
-		p.errorf(hash, "#include nested too deeply (a file includes itself?)")
+		p.stop(hash, "#include nested too deeply (a file includes itself?)")
+		return
+	}
+	if p.includes++; p.includes > maxIncludes {
+		p.stop(hash, "too many #include files")
 		return
 	}
 	var paths []string

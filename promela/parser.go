@@ -12,7 +12,11 @@ import (
 // bailout is raised (and recovered in parse) to stop at a syntax error.
 type bailout struct{}
 
-const maxInlineDepth = 16
+const (
+	maxInlineDepth  = 16
+	maxInlineTokens = 1 << 20 // tokens made by inline expansion, in all
+	maxNesting      = 1000    // nested expressions and statements
+)
 
 type parser struct {
 	toks    []token
@@ -32,8 +36,23 @@ type parser struct {
 	props       bool // inside a ByMC atomic proposition: all/some/card, and/or
 	inProc      bool // inside a process body
 	stmtDone    bool // a statement of the current body has been parsed (see VarDecl.Late)
+	seqLevel    int  // nesting of sequences: 1 in a process body, more in nested ones
 	inlineDepth int
+	inlineToks  int
+	inlineCall  *Ident // the outermost inline call being expanded
+	depth       int    // nesting of expressions and statements
 }
+
+// nest counts one more level of nesting; the caller defers unnest. Deeply
+// nested input is rejected rather than risking the stack.
+func (p *parser) nest() {
+	p.depth++
+	if p.depth > maxNesting {
+		p.fail(p.tok.pos, "expressions or statements nested too deeply (more than %d levels)", maxNesting)
+	}
+}
+
+func (p *parser) unnest() { p.depth-- }
 
 func newParser(toks []token, errs *ErrorList) *parser {
 	p := &parser{toks: toks, errs: errs, procNames: map[string]bool{}, inlines: map[string]*InlineDecl{}}
@@ -351,7 +370,7 @@ func (p *parser) parseProcBody() *Block {
 	if p.tok.tok != LBRACE {
 		p.errorExpected("'{'")
 	}
-	p.inProc, p.stmtDone, p.inSeq = true, false, true
+	p.inProc, p.stmtDone, p.inSeq, p.seqLevel = true, false, true, 0
 	b := p.parseBlock()
 	p.inProc, p.inSeq = false, false
 	return b
@@ -487,7 +506,9 @@ func (p *parser) parseVarDecls() []*VarDecl {
 	typ := p.parseTypeName()
 	var vars []*VarDecl
 	for {
-		v := &VarDecl{Vis: vis, Type: typ, Late: p.inProc && p.stmtDone}
+		// As in Spin, only declarations at the start of a process body,
+		// before any statement, are initialized when the process starts.
+		v := &VarDecl{Vis: vis, Type: typ, Late: p.inProc && (p.stmtDone || p.seqLevel > 1)}
 		v.Name = p.ident("a variable name")
 		if p.tok.tok == COLON {
 			p.next()
@@ -582,6 +603,8 @@ func (p *parser) parseSequence(end func(Token) bool, expected string) []Stmt {
 	if end(p.tok.tok) || p.tok.tok == EOF {
 		p.errorExpected("a statement")
 	}
+	p.seqLevel++
+	defer func() { p.seqLevel-- }()
 	var list []Stmt
 	for {
 		list = append(list, p.parseStep())
@@ -642,6 +665,8 @@ func (p *parser) parseStep() Stmt {
 }
 
 func (p *parser) parseStmt() Stmt {
+	p.nest()
+	defer p.unnest()
 	s := p.parseStmt1()
 	p.stmtDone = true
 	return s
@@ -1006,6 +1031,12 @@ func (p *parser) parseInlineCall(d *InlineDecl) Stmt {
 		}
 		body = append(body, t)
 	}
+	if p.inlineDepth == 0 {
+		p.inlineCall = s.Name
+	}
+	if p.inlineToks += len(body); p.inlineToks > maxInlineTokens {
+		p.fail(p.inlineCall.NamePos, "inline expansion too large (inlines that call each other many times)")
+	}
 	p.inlineDepth++
 	s.Body = p.subParse(body, s.Rparen, true, func() any { return p.parseBlock() }).(*Block)
 	p.inlineDepth--
@@ -1149,6 +1180,8 @@ func (p *parser) unaryOp() (Token, int) {
 }
 
 func (p *parser) parseUnary() Expr {
+	p.nest()
+	defer p.unnest()
 	if op, n := p.unaryOp(); n > 0 {
 		pos := p.tok.pos
 		for ; n > 0; n-- {

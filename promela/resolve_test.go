@@ -443,3 +443,33 @@ ltl f { <> (P[0]:v[0] == 0) }`, Options{})
 		t.Errorf("type of %s: %v", ExprString(refs[1]), typ)
 	}
 }
+
+// TestLateDeclarations checks VarDecl.Late against what Spin 6.5.2 does:
+// in each model below, Spin resets k at its declaration every time (k is
+// printed as 1 again and again), except for the first, where k is
+// initialized once when the process starts.
+func TestLateDeclarations(t *testing.T) {
+	tests := []struct {
+		body string
+		late bool
+	}{
+		{"byte k = 0; byte i; do :: i < 3 -> i++; k++ :: else -> break od", false},
+		{"byte i; do :: i < 3 -> i++; byte k; k++ :: else -> break od", true},
+		{"byte i; do :: i < 3 -> byte k; i++; k++ :: else -> break od", true},
+		{"do :: byte k; k++; if :: k > 2 -> break :: else fi od", true},
+		{"skip; byte k = 1", true},
+		{"atomic { byte k = 1 }", true},
+	}
+	for _, tt := range tests {
+		prog := mustParse(t, "active proctype P() { "+tt.body+" }", Options{})
+		var k *VarDecl
+		for _, v := range prog.Procs[0].Locals {
+			if v.Name.Name == "k" {
+				k = v
+			}
+		}
+		if k == nil || k.Late != tt.late {
+			t.Errorf("%s: k.Late = %v, want %v", tt.body, k != nil && k.Late, tt.late)
+		}
+	}
+}

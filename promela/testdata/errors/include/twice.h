@@ -1,0 +1,2 @@
+#include "twice.h"
+#include "twice.h"
