@@ -84,6 +84,10 @@ func randomTA(r *rand.Rand) string {
 	fmt.Fprintf(&b, "  live1: <>[](l1 == 0) -> <>(l0 == 0 && l1 == 0);\n")
 	fmt.Fprintf(&b, "  live2: <>[](l1 == 0 && (x0 < %s || l0 == 0)) -> (l0 == 0 -> <>(l%d != 0));\n", thresholds[r.Intn(len(thresholds))], last)
 	fmt.Fprintf(&b, "  live3: <>[](l1 == 0) -> [](l%d != 0 -> <>(l0 == 0 && l1 == 0 && l2 == 0));\n", last)
+	// G conditions over shared variables in the premise: their atoms join
+	// the milestones.
+	fmt.Fprintf(&b, "  live4: ([](x0 < T + 1) && <>[](l1 == 0)) -> <>(l0 == 0 && l1 == 0);\n")
+	fmt.Fprintf(&b, "  live5: ([](x%d < %s || l0 == 0) && <>[](l1 == 0)) -> <>(l%d != 0);\n", nsh-1, thresholds[r.Intn(len(thresholds))], last)
 	b.WriteString(" }\n}\n")
 	return b.String()
 }
