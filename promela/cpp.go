@@ -173,6 +173,7 @@ type preprocessor struct {
 	// Limits against runaway input: macros that expand exponentially,
 	// files that include themselves twice. When one is hit (or there are
 	// MaxErrors errors), the preprocessor stops and reports what it has.
+	sizeHint int // bytes of source pushed, to size the token slice
 	expanded int // tokens produced by macro expansion so far
 	hideSets map[hideKey]*hideSet
 	includes int // files included so far
@@ -282,12 +283,14 @@ func (p *preprocessor) pushFile(name string, src []byte) {
 	f := &ppFile{dir: filepath.Dir(name)}
 	f.sc.init(p.fileName(name), src, p.errs.Add)
 	p.files = append(p.files, f)
+	p.sizeHint += len(src)
 }
 
 // run preprocesses the files pushed so far and returns the token stream,
 // ending with EOF.
 func (p *preprocessor) run() []token {
-	var out []token
+	// About one token per four bytes of source.
+	out := make([]token, 0, p.sizeHint/4+16)
 	for {
 		t := p.next()
 		if t.tok == IDENT && p.expand(t, p.next, p.unread) {
