@@ -262,3 +262,60 @@ func TestSolver(t *testing.T) {
 		}
 	}
 }
+
+// A lemma removed: Lemma 2.1 is a consequence of the protocol, not an
+// assumption about it, so without it the instances are as safe as before,
+// and backward reachability must not report a violation; at a small node
+// limit its verdict is unknown, as for the seed itself.
+func TestSeedMutantLemmaRemoved(t *testing.T) {
+	src := seed(t)
+	i := strings.Index(src, "/* LEMMA 2.1 */")
+	j := strings.Index(src, "/* LEMMA 2.2 */")
+	if i < 0 || j < i {
+		t.Fatal("Lemma 2.1 not found in the seed")
+	}
+	s := parse(t, "nolemma21.mcmt", src[:i]+src[j:])
+	if len(s.Axioms) != 3 {
+		t.Fatalf("%d axioms, want 3", len(s.Axioms))
+	}
+	for k := 2; k <= 3; k++ {
+		in, err := system.NewInstance(s, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := system.Explore(t.Context(), in, system.ExploreOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Complete || res.Unsafe != nil || res.Axiom >= 0 {
+			t.Errorf("%d processes: complete %v, unsafe %v, broken axiom %d", k, res.Complete, res.Unsafe != nil, res.Axiom)
+		}
+	}
+	r := verify(t, s, Options{MaxNodes: 200})
+	if r.Verdict != trace.Unknown || !strings.Contains(r.Reason, "node limit") {
+		t.Errorf("verdict %s (%s), want unknown at the node limit", r.Verdict, r.Reason)
+	}
+}
+
+// A false lemma: an axiom that no process ever decides makes AGREEMENT
+// hold vacuously for backward reachability, which trusts axioms. The
+// bounded check is what catches it: the axiom is false on two processes.
+func TestSeedMutantFalseLemma(t *testing.T) {
+	src := mutate(t, seed(t), "/* LEMMA 2.3 */", "/* LEMMA 2.3 */ system_axiom (universal x:nat) { (NOT (state[x] = true)) }")
+	s := parse(t, "falselemma.mcmt", src)
+	r := verify(t, s, Options{})
+	if r.Verdict != trace.Holds {
+		t.Errorf("verdict %s (%s), want holds relative to the (false) axioms", r.Verdict, r.Reason)
+	}
+	in, err := system.NewInstance(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := system.Explore(t.Context(), in, system.ExploreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Axiom != 3 || res.AxiomRun == nil {
+		t.Errorf("broken axiom %d, want the added one (4)", res.Axiom+1)
+	}
+}

@@ -389,6 +389,9 @@ func (e *engine) approximate(ctx context.Context, c *cube) (*cube, error) {
 			continue
 		}
 		e.tried[key] = true
+		if e.confirm != nil && e.confirm.reachable(e, a) {
+			continue
+		}
 		if st, _ := e.solver.check(a.lits, false); st == unsat {
 			continue
 		}

@@ -36,6 +36,10 @@ type Options struct {
 	// LemmaBudget bounds the cubes of the search that proves a lemma (0:
 	// 150; negative: guess without trying to prove).
 	LemmaBudget int
+	// Confirm, when larger than Approx, is the size of a second instance
+	// that a candidate must not reach either: the first instance filters
+	// cheaply, the second catches candidates true only for few processes.
+	Confirm int
 	// ApproxLits bounds the literals of a guess (0: 3).
 	ApproxLits int
 	// MaxOracleStates bounds that instance's exploration (0: 2,000,000).
@@ -148,6 +152,7 @@ type engine struct {
 	bounded  bool
 	smt      *smtCheck
 	oracle   *oracle
+	confirm  *oracle
 	banned   []*cube
 	opts     Options
 	stats    Stats
@@ -187,6 +192,23 @@ func Verify(ctx context.Context, sys *system.System, opts Options) (*Result, err
 		default:
 			e.oracle = o
 			e.stats.OracleStates = int64(o.states)
+		}
+		if e.oracle != nil && opts.Confirm > opts.Approx {
+			o, cx, err := newOracle(ctx, sys, opts.Confirm, limit)
+			switch {
+			case cx != nil:
+				e.stats.Seconds = time.Since(e.start).Seconds()
+				cx.Message = fmt.Sprintf("%s violated on %d processes (found while exploring the instance)", sys.Property, opts.Confirm)
+				return &Result{Property: sys.Property, Verdict: trace.Violated, Trace: cx, Stats: e.stats, Warnings: e.warnings}, nil
+			case err != nil:
+				if ctx.Err() != nil {
+					return &Result{Property: sys.Property, Verdict: trace.Unknown, Reason: "stopped: " + ctx.Err().Error(), Stats: e.stats}, nil
+				}
+				e.warnings = append(e.warnings, fmt.Sprintf("candidates not confirmed on %d processes: %v", opts.Confirm, err))
+			default:
+				e.confirm = o
+				e.stats.OracleStates += int64(o.states)
+			}
 		}
 	}
 	return e.run(ctx)
