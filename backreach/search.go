@@ -106,7 +106,10 @@ type Result struct {
 	Stats    Stats
 	// Proved and Refuted describe the candidate invariants.
 	Proved, Refuted []string
-	Warnings        []string
+	// Lemmas are the negated invariants found and proved by the search,
+	// as cubes over processes #1, #2, ...
+	Lemmas   []string
+	Warnings []string
 }
 
 var debugNodes = os.Getenv("FTMC_DEBUG_NODES") != ""
@@ -778,6 +781,9 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 			res.Reason = why
 		}
 		res.Trace = cx
+	}
+	for _, l := range e.lemmas {
+		res.Lemmas = append(res.Lemmas, e.voc.cubeString(l))
 	}
 	res.Warnings = e.warnings
 	e.stats.Seconds = time.Since(e.start).Seconds()

@@ -25,11 +25,14 @@ func verifyMCMT(e *env, args []string) int {
 	lim.register(fs)
 	lang := fs.String("lang", "", "input language: mcmt, mcmt1 (MCMT's :keyword syntax) or cubicle (default: from the file)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	maxNodes := fs.Int("max-nodes", 0, "stop with verdict unknown after this many visited cubes (0: 200000)")
+	maxNodes := fs.Int("max-nodes", 20000, "stop with verdict unknown after this many visited cubes")
 	solver := fs.String("solver", "z3", "SMT solver for fixpoint checks: z3 or cvc5")
 	solverTimeout := fs.Duration("solver-timeout", 10*time.Second, "time limit of one SMT query (a timeout counts as not covered)")
-	brab := fs.Int("brab", 3, "guess invariants from the reachable states of an instance with this many processes (0: off)")
-	brabLits := fs.Int("brab-lits", 0, "at most this many literals in a guessed invariant (0: 3)")
+	brab := fs.Int("brab", 3, "look for invariants among sub-cubes that no reachable state of an instance with this many processes satisfies (0: off)")
+	confirm := fs.Int("confirm", 0, "also require candidate invariants to be unreachable on an instance with this many processes")
+	brabLits := fs.Int("brab-lits", 0, "at most this many literals in a candidate invariant (0: 3)")
+	guess := fs.Bool("guess", false, "use candidate invariants unproved (Cubicle's BRAB: a wrong one is found out later and costs a restart)")
+	lemmaBudget := fs.Int("lemma-budget", 0, "cubes of the bounded search that proves a candidate invariant (0: 150; -1: do not prove, guess)")
 	noCand := fs.Bool("no-candidates", false, "ignore the model's suggested negated invariants")
 	bounded := fs.Int("bounded", 0, "check the instance with this many processes explicitly instead")
 	maxStates := fs.Int64("max-states", 10000000, "state limit of --bounded")
@@ -85,7 +88,10 @@ func verifyMCMT(e *env, args []string) int {
 			Solver:           smt.Options{Name: *solver, Timeout: *solverTimeout},
 			IgnoreCandidates: *noCand,
 			Approx:           *brab,
+			Confirm:          *confirm,
 			ApproxLits:       *brabLits,
+			Guess:            *guess || *lemmaBudget < 0,
+			LemmaBudget:      *lemmaBudget,
 		}
 		if e.terminal && !*quiet && !*asJSON {
 			opts.Progress = func(s backreach.Stats) {
@@ -114,6 +120,9 @@ func verifyMCMT(e *env, args []string) int {
 		rep.Warnings = append(rep.Warnings, res.Warnings...)
 		for _, p := range res.Proved {
 			rep.Warnings = append(rep.Warnings, "invariant proved and used: "+p)
+		}
+		for _, l := range res.Lemmas {
+			rep.Warnings = append(rep.Warnings, "unreachable (proved and used): "+l)
 		}
 		for _, p := range res.Refuted {
 			rep.Warnings = append(rep.Warnings, "suggested invariant is not one (reachable), dropped: "+p)
