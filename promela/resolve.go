@@ -459,6 +459,15 @@ func (r *resolver) process(d *ProcDecl) {
 		r.expr(d.Provided, fProbe)
 	}
 	r.stmts(d.Body.Stmts, false)
+	// A label cannot share its name with a variable or another global name.
+	for _, l := range d.Labels {
+		name := l.Label.Name
+		if s := sc.locals[name]; s != nil {
+			r.errorf(l.Label.NamePos, "label %s has the name of a local variable (declared at %s)", name, s.Pos)
+		} else if s := r.global[name]; s != nil {
+			r.errorf(l.Label.NamePos, "label %s has the name of a %s (declared at %s)", name, s.Kind, s.Pos)
+		}
+	}
 }
 
 func (r *resolver) stmts(list []Stmt, guard bool) {
