@@ -535,7 +535,7 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 	if len(clauses) == 0 {
 		return false, nil
 	}
-	budget := 2000
+	budget := 300
 	switch e.coverLocal(c, clauses, &budget) {
 	case unsat:
 		e.stats.CoveredLocal++

@@ -164,12 +164,15 @@ func (e *engine) coverLocal(c *cube, clauses [][]lit, budget *int) status {
 		if *budget--; *budget < 0 {
 			return undecided
 		}
-		nc, ok := e.voc.normalize(c.n, lits)
-		if !ok {
-			return unsat
-		}
-		if st, _ := e.solver.check(nc.lits, false); st != sat {
-			return st
+		nc := c
+		if len(lits) != len(c.lits) {
+			var ok bool
+			if nc, ok = e.voc.normalize(c.n, lits); !ok {
+				return unsat
+			}
+			if st, _ := e.solver.check(nc.lits, false); st != sat {
+				return st
+			}
 		}
 		sum := e.summarize(nc)
 		var open [][]lit
