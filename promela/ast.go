@@ -479,6 +479,7 @@ type ProcDecl struct {
 	Body     *Block
 
 	// Resolved.
+	Index     int            // never claims: the index among the program's claims (naming never_<Index>)
 	Instances int64          // active instances (0 if not active; -1 if it depends on an unbound parameter)
 	Locals    []*VarDecl     // all local variables, parameters first, in order of declaration
 	Labels    []*LabeledStmt // all labels, in order
@@ -488,7 +489,8 @@ type ProcDecl struct {
 func (d *ProcDecl) Pos() Pos { return d.Keyword }
 
 // ProcName returns the process's name: the proctype name, ":init:" for
-// init, and for a never claim its name or "never_0".
+// init, and for a never claim its name or, as Spin names an unnamed one,
+// never_<Index>.
 func (d *ProcDecl) ProcName() string {
 	if d.Name != nil {
 		return d.Name.Name
@@ -497,7 +499,7 @@ func (d *ProcDecl) ProcName() string {
 	case KindInit:
 		return ":init:"
 	case KindNever:
-		return "never_0"
+		return "never_" + itoa(d.Index)
 	}
 	return ""
 }
@@ -510,16 +512,17 @@ type LTLDecl struct {
 	Formula Expr   // parsed with Spin's precedence; temporal operators are UnaryExpr/BinaryExpr with LTL tokens
 	Text    string // the formula's text after macro expansion, tokens separated by single spaces
 	Rbrace  Pos
-	Index   int // resolved: the index among the program's ltl blocks (for naming unnamed ones)
+	Index   int // resolved: the index among the program's ltl blocks
+	anon    int // the index among the unnamed ones
 }
 
-// FormulaName returns the formula's name, or ltl_<Index> for an unnamed
-// one.
+// FormulaName returns the formula's name, or for an unnamed one the name
+// Spin gives it: ltl_0, ltl_1, ... counting the unnamed formulas.
 func (d *LTLDecl) FormulaName() string {
 	if d.Name != nil {
 		return d.Name.Name
 	}
-	return "ltl_" + itoa(d.Index)
+	return "ltl_" + itoa(d.anon)
 }
 
 // InlineDecl is inline Name(Params) { body }. The body is kept as tokens

@@ -76,6 +76,7 @@ func resolve(prog *Program, errs *ErrorList) {
 		}
 	}
 	var late []func()
+	anonLTL := 0
 	for _, d := range prog.Decls {
 		switch d := d.(type) {
 		case *MtypeDecl:
@@ -100,6 +101,7 @@ func resolve(prog *Program, errs *ErrorList) {
 				prog.Init = d
 				r.process(d)
 			case KindNever:
+				d.Index = len(prog.Nevers)
 				for _, n := range prog.Nevers {
 					if n.ProcName() == d.ProcName() {
 						errs.Addf(d.Keyword, "never claim %s declared twice (first at %s)", d.ProcName(), n.Keyword)
@@ -137,6 +139,10 @@ func resolve(prog *Program, errs *ErrorList) {
 			late = append(late, func() { r.expr(d.X, fProp|fProbe) })
 		case *LTLDecl:
 			d.Index = len(prog.LTL)
+			if d.Name == nil {
+				d.anon = anonLTL
+				anonLTL++
+			}
 			for _, o := range prog.LTL {
 				if o.Name != nil && d.Name != nil && o.Name.Name == d.Name.Name {
 					errs.Addf(d.Name.NamePos, "ltl formula %s declared twice (first at %s)", d.Name.Name, o.Name.NamePos)

@@ -253,12 +253,14 @@ active proctype P() { x = 1 }
 ltl { [] (ready -> <> (x == 2)) }
 ltl safe { []!(x == 3) && X x U x V (x == 1) W true }
 ltl words { always (ready implies eventually (x equivalent x)) }
-ltl eq { ready <-> x == 1 /\ x == 2 \/ x == 3 }`, Options{})
+ltl eq { ready <-> x == 1 /\ x == 2 \/ x == 3 }
+ltl { true }`, Options{})
 	want := []struct{ name, text, parsed string }{
 		{"ltl_0", "[] ((x > 0) -> <> (x == 2))", "[](x > 0 -> <>(x == 2))"},
 		{"safe", "[]!(x == 3) && X x U x V (x == 1) W true", "[]!(x == 3) && X x U x V x == 1 W true"},
 		{"words", "always ((x > 0) implies eventually (x equivalent x))", "[](x > 0 -> <>(x <-> x))"},
 		{"eq", "(x > 0) <-> x == 1 /\\ x == 2 \\/ x == 3", "x > 0 <-> x == 1 && x == 2 || x == 3"},
+		{"ltl_1", "true", "true"}, // Spin counts the unnamed formulas only
 	}
 	if len(prog.LTL) != len(want) {
 		t.Fatalf("%d formulas", len(prog.LTL))
@@ -471,5 +473,16 @@ func TestLateDeclarations(t *testing.T) {
 		if k == nil || k.Late != tt.late {
 			t.Errorf("%s: k.Late = %v, want %v", tt.body, k != nil && k.Late, tt.late)
 		}
+	}
+}
+
+func TestClaimNames(t *testing.T) {
+	prog := mustParse(t, "byte x;\nnever { skip }\nnever named { skip }\nnever { skip }\ninit { x = 1 }", Options{})
+	var names []string
+	for _, n := range prog.Nevers {
+		names = append(names, n.ProcName())
+	}
+	if got := strings.Join(names, " "); got != "never_0 named never_2" || prog.Init.ProcName() != ":init:" {
+		t.Errorf("claims %q, init %q", got, prog.Init.ProcName())
 	}
 }
