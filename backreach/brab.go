@@ -419,8 +419,8 @@ func (e *engine) approximate(ctx context.Context, c *cube) (*cube, error) {
 		case unsat:
 			e.lemmas = append(e.lemmas, a)
 			e.stats.Lemmas++
-			if debugNodes {
-				fmt.Printf("lemma %d: %s\n", len(e.lemmas), e.voc.cubeString(a))
+			if e.opts.Log != nil {
+				fmt.Fprintf(e.opts.Log, "lemma %d: %s\n", len(e.lemmas), e.voc.cubeString(a))
 			}
 			return nil, nil
 		case sat:

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"time"
 
@@ -44,6 +44,9 @@ type Options struct {
 	ApproxLits int
 	// MaxOracleStates bounds that instance's exploration (0: 2,000,000).
 	MaxOracleStates int64
+	// Log, when set, receives one line per cube visited, guess made and
+	// lemma proved: the search as it happens, for studying a model.
+	Log io.Writer
 	// Progress, when set, is called about every ProgressEvery (default 1s).
 	Progress      func(Stats)
 	ProgressEvery time.Duration
@@ -112,8 +115,6 @@ type Result struct {
 	Warnings []string
 }
 
-var debugNodes = os.Getenv("FTMC_DEBUG_NODES") != ""
-
 // maxProcs bounds the process variables of a cube.
 const maxProcs = 12
 
@@ -160,6 +161,7 @@ type engine struct {
 	opts     Options
 	stats    Stats
 	tooMany  bool
+	visits   int // cubes added to the visited set, for the log
 	noSMT    bool // the solver is missing
 	warnings []string
 	start    time.Time
@@ -661,8 +663,8 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool) (outcome, erro
 				// The guess covers the cube. It joins the visited set now,
 				// so that it covers later cubes at once, and is expanded
 				// as a root of its own.
-				if debugNodes {
-					fmt.Printf("guess %d for d=%d: %s\n", len(guesses), nd.depth, e.voc.cubeString(a))
+				if e.opts.Log != nil {
+					fmt.Fprintf(e.opts.Log, "guess %d for d=%d: %s\n", len(guesses), nd.depth, e.voc.cubeString(a))
 				}
 				g := &node{c: a, tr: -1, root: len(e.roots) + len(guesses), added: true}
 				guesses = append(guesses, a)
@@ -701,12 +703,13 @@ func (e *engine) addVisited(visited []*node, nd *node, live *int) []*node {
 	}
 	*live++
 	e.stats.Nodes = int64(*live)
-	if debugNodes {
+	if e.opts.Log != nil {
 		tn := "root"
 		if nd.tr >= 0 {
 			tn = e.trans[nd.tr].t.Name
 		}
-		fmt.Printf("node %d d=%d root=%d via %s%v: %s\n", *live, nd.depth, nd.root, tn, nd.params, e.voc.cubeString(nd.c))
+		e.visits++
+		fmt.Fprintf(e.opts.Log, "node %d d=%d root=%d via %s%v: %s\n", e.visits, nd.depth, nd.root, tn, nd.params, e.voc.cubeString(nd.c))
 	}
 	return append(kept, nd)
 }
@@ -742,8 +745,8 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 		if out.banned != nil {
-			if debugNodes {
-				fmt.Printf("banned: %s\n", e.voc.cubeString(out.banned))
+			if e.opts.Log != nil {
+				fmt.Fprintf(e.opts.Log, "banned: %s\n", e.voc.cubeString(out.banned))
 			}
 			e.banned = append(e.banned, out.banned)
 			e.stats.Banned++

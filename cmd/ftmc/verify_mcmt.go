@@ -37,6 +37,7 @@ func verifyMCMT(e *env, args []string) int {
 	bounded := fs.Int("bounded", 0, "check the instance with this many processes explicitly instead")
 	maxStates := fs.Int64("max-states", 10000000, "state limit of --bounded")
 	quiet := fs.Bool("q", false, "no progress on the terminal")
+	logFile := fs.String("log", "", "write the backward search, cube by cube, to this file")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 2
@@ -92,6 +93,15 @@ func verifyMCMT(e *env, args []string) int {
 			ApproxLits:       *brabLits,
 			Guess:            *guess || *lemmaBudget < 0,
 			LemmaBudget:      *lemmaBudget,
+		}
+		if *logFile != "" {
+			f, err := os.Create(*logFile)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+				return 2
+			}
+			defer f.Close()
+			opts.Log = f
 		}
 		if e.terminal && !*quiet && !*asJSON {
 			opts.Progress = func(s backreach.Stats) {
