@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"ftmc/smt"
 	"ftmc/state"
 	"ftmc/ta"
 	"ftmc/trace"
@@ -13,12 +14,29 @@ import (
 // maxReplay bounds the single rule firings of a replayed counterexample.
 const maxReplay = 2_000_000
 
-// counterexample reads the solver's model into a schedule, replays it rule
-// by rule on the instance with the same parameters and checks the negated
-// specification on the resulting run before reporting it.
-func (w *worker) counterexample(ctx context.Context, loopLit string) error {
+// maxShrink bounds the extra queries spent on smaller parameters.
+const maxShrink = 12
+
+// counterexample reads the solver's model (found under the assumption lit,
+// if any; with loop, the run is a lasso) into a schedule, replays it rule by
+// rule on the instance with the same parameters and checks the negated
+// specification on the resulting run before reporting it. It first looks
+// for the smallest sum of parameters that has a counterexample on the same
+// schema, since small instances are easier to read and to check.
+func (w *worker) counterexample(ctx context.Context, lit string, loop bool) error {
 	p := w.s.p
 	m := p.m
+	var assume []string
+	if lit != "" {
+		assume = []string{lit}
+	}
+	if err := w.shrinkParams(ctx, assume); err != nil {
+		return err
+	}
+	loopLit := ""
+	if loop {
+		loopLit = lit
+	}
 	var names []string
 	for i := range m.f.Params {
 		names = append(names, paramName(i))
@@ -76,19 +94,19 @@ func (w *worker) counterexample(ctx context.Context, loopLit string) error {
 			}
 		}
 	}
-	loop := -1
+	loopAt := -1
 	if loopLit != "" {
 		// End with a self-loop rule enabled in the last configuration.
 		kk, xx := sched.apply(m, k, x)
 		for _, i := range p.stutters {
 			r := m.rules[i]
 			if kk[r.src] >= 1 && holds(r.r.Guard, pv, kk, xx) {
-				loop = len(sched)
+				loopAt = len(sched)
 				sched = append(sched, firing{rule: i, times: 1})
 				break
 			}
 		}
-		if loop < 0 {
+		if loopAt < 0 {
 			return fmt.Errorf("internal error: the lasso's loop has no enabled self-loop rule")
 		}
 	}
@@ -108,7 +126,7 @@ func (w *worker) counterexample(ctx context.Context, loopLit string) error {
 		ck, cx = schedule{f}.apply(m, ck, cx)
 		step := trace.Step{Num: i + 1, Pid: -1, Proc: r.r.Name(), Stmt: r.r.Short(), File: m.f.Path, Line: r.r.Pos.Line, Multiplicity: f.times}
 		step.Changes = trace.Diff(before, decodeVars(m.f, ck, cx))
-		if i == loop {
+		if i == loopAt {
 			cex.LoopStart = i
 			step.Note = "loop: repeats forever"
 		}
@@ -269,4 +287,59 @@ func evalLasso(t *tform, m *model, pv []int64, states []config, loop bool) bool 
 		return false
 	}
 	return ev(t, 0)
+}
+
+// shrinkParams leaves the solver with a model of the current schema whose
+// parameters have a small sum: a binary search on the bound of the sum,
+// each step one query under the same assumptions.
+func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
+	n := len(w.s.p.m.f.Params)
+	if n == 0 {
+		return nil
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = paramName(i)
+	}
+	sum := smt.Sum(names...)
+	vals, err := w.solver.Values(sum)
+	if err != nil {
+		return err
+	}
+	hi, ok := vals[0].Int64()
+	if !ok {
+		return nil
+	}
+	lo := int64(0) // no model with sum < lo
+	best := hi
+	for i := 0; i < maxShrink && lo < best; i++ {
+		mid := lo + (best-lo)/2
+		lit := fmt.Sprintf("small%d_%d", len(w.frames), i)
+		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(mid)+")))")
+		st, err := w.check(ctx, append(append([]string(nil), assume...), lit)...)
+		if err != nil {
+			return err
+		}
+		switch st {
+		case smt.Sat:
+			best = mid
+		case smt.Unsat:
+			lo = mid + 1
+		default:
+			i = maxShrink // keep what we have
+		}
+	}
+	// Leave the solver with a model at the best bound found.
+	lit := fmt.Sprintf("smallbest%d", len(w.frames))
+	w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(best)+")))")
+	st, err := w.check(ctx, append(append([]string(nil), assume...), lit)...)
+	if err != nil {
+		return err
+	}
+	if st != smt.Sat {
+		// Should not happen; fall back to the original model.
+		_, err = w.check(ctx, assume...)
+		return err
+	}
+	return nil
 }

@@ -561,10 +561,7 @@ func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) erro
 		s.st.mu.Unlock()
 		switch st {
 		case smt.Sat:
-			if p.lc.needLoop {
-				return w.counterexample(ctx, lit)
-			}
-			return w.counterexample(ctx, "")
+			return w.counterexample(ctx, lit, p.lc.needLoop)
 		case smt.Unknown:
 			s.noteUnknown(w.solver.Reason())
 			return nil
@@ -604,7 +601,7 @@ func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) erro
 	if len(fr.frontier) == 0 {
 		if !p.lc.needLoop {
 			// Every witness is placed: this run violates the property.
-			return w.counterexample(ctx, "")
+			return w.counterexample(ctx, "", false)
 		}
 		s.st.schema(length)
 		cond, err := p.loopCond(fr)
@@ -619,7 +616,7 @@ func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) erro
 		}
 		switch st {
 		case smt.Sat:
-			return w.counterexample(ctx, lit)
+			return w.counterexample(ctx, lit, true)
 		case smt.Unknown:
 			s.noteUnknown(w.solver.Reason())
 		}
