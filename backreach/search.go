@@ -161,7 +161,7 @@ type engine struct {
 	opts     Options
 	stats    Stats
 	tooMany  bool
-	visits   int // cubes added to the visited set, for the log
+	visits   int  // cubes added to the visited set, for the log
 	noSMT    bool // the solver is missing
 	warnings []string
 	start    time.Time
