@@ -150,6 +150,7 @@ var ftmcOnlyErrors = map[string]string{
 	"name_run_chan_arg":        "Spin passes the number as a channel id",
 	"syntax_integer_too_large": "Spin truncates with a warning",
 	"type_send_too_few":        "Spin pads the message with zeros",
+	"type_array_size_variable": "Spin makes the array 8 long when the variable has no initializer",
 }
 
 // TestErrorsSpinAgrees runs Spin on the broken models of plain Promela

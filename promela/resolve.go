@@ -1225,6 +1225,9 @@ func (r *resolver) foldVar(v *VarDecl, what string) {
 // unbound parameter (which is not an error).
 func (r *resolver) foldSize(x Expr, what string, min int64) (int64, bool) {
 	v, k := fold(x, r.errs)
+	if k == notConst {
+		v, k = r.foldVarSize(x, what, min)
+	}
 	switch k {
 	case pending:
 		return 0, false
@@ -1241,6 +1244,32 @@ func (r *resolver) foldSize(x Expr, what string, min int64) (int64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// foldVarSize folds a size given by a variable, which Spin accepts for
+// an active count (active [N]) and an array length (byte a[N]): the value
+// of its constant initializer (0 without one, for an active count).
+func (r *resolver) foldVarSize(x Expr, what string, min int64) (int64, constKind) {
+	id, ok := x.(*Ident)
+	if !ok || id.Sym == nil || id.Sym.Kind != SymVar {
+		return 0, notConst
+	}
+	d, ok := id.Sym.Decl.(*VarDecl)
+	if !ok || d.Len != nil {
+		return 0, notConst
+	}
+	if d.Init == nil {
+		if min > 0 {
+			return 0, notConst // Spin makes it 8; ftmc asks for a constant
+		}
+		return 0, isConst
+	}
+	v, k := fold(d.Init, nil)
+	if k == isConst && min > 0 {
+		// Spin warns here too.
+		r.prog.Warnings = append(r.prog.Warnings, Warning{x.Pos(), fmt.Sprintf("%s: %s is evaluated as %d, its initial value", what, id.Name, v)})
+	}
+	return v, k
 }
 
 // ---------------------------------------------------------------------------

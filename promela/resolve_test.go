@@ -486,3 +486,15 @@ func TestClaimNames(t *testing.T) {
 		t.Errorf("claims %q, init %q", got, prog.Init.ProcName())
 	}
 }
+
+func TestSizesFromVariables(t *testing.T) {
+	// Spin takes a variable with a constant initializer for an active
+	// count and (with a warning) for an array length.
+	prog := mustParse(t, "int N = 2; byte M = 3; int Z;\nbyte a[M];\nactive [N] proctype P() { skip }\nactive [Z] proctype Q() { skip }", Options{})
+	if prog.Procs[0].Instances != 2 || prog.Procs[1].Instances != 0 || prog.Globals[3].Name.Sym.Type.Len != 3 {
+		t.Errorf("instances %d %d, len %d", prog.Procs[0].Instances, prog.Procs[1].Instances, prog.Globals[3].Name.Sym.Type.Len)
+	}
+	if len(prog.Warnings) != 1 || !strings.Contains(prog.Warnings[0].String(), "t.pml:2:8: warning: the length of array a: M is evaluated as 3") {
+		t.Errorf("warnings %v", prog.Warnings)
+	}
+}

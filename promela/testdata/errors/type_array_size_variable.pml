@@ -1,3 +1,3 @@
 // error: 3:8: the length of array a must be a constant, found n
-byte n = 3;
+byte n;
 byte a[n];
