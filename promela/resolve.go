@@ -184,6 +184,18 @@ func (r *resolver) errorf(pos Pos, format string, args ...any) {
 	r.errs.Addf(pos, format, args...)
 }
 
+// warn adds a warning to the program, once (the folding pass runs again
+// for each Instantiate).
+func (r *resolver) warn(pos Pos, msg string) {
+	w := Warning{pos, msg}
+	for _, o := range r.prog.Warnings {
+		if o == w {
+			return
+		}
+	}
+	r.prog.Warnings = append(r.prog.Warnings, w)
+}
+
 // declare adds a global name.
 func (r *resolver) declare(id *Ident, kind SymKind, decl Node, t *Type) *Symbol {
 	if old := r.global[id.Name]; old != nil {
@@ -551,7 +563,7 @@ func (r *resolver) stmt(s Stmt, guard bool) {
 		if n := countVerbs(s.Format); n != len(s.Args) {
 			// Spin accepts this (and prints garbage); it does not matter
 			// for verification.
-			r.prog.Warnings = append(r.prog.Warnings, Warning{s.Printf, fmt.Sprintf("printf format has %d %% directives but %d arguments are given", n, len(s.Args))})
+			r.warn(s.Printf, fmt.Sprintf("printf format has %d %% directives but %d arguments are given", n, len(s.Args)))
 		}
 	case *PrintmStmt:
 		r.expr(s.X, 0)
@@ -1267,7 +1279,7 @@ func (r *resolver) foldVarSize(x Expr, what string, min int64) (int64, constKind
 	v, k := fold(d.Init, nil)
 	if k == isConst && min > 0 {
 		// Spin warns here too.
-		r.prog.Warnings = append(r.prog.Warnings, Warning{x.Pos(), fmt.Sprintf("%s: %s is evaluated as %d, its initial value", what, id.Name, v)})
+		r.warn(x.Pos(), fmt.Sprintf("%s: %s is evaluated as %d, its initial value", what, id.Name, v))
 	}
 	return v, k
 }
