@@ -291,6 +291,8 @@ func (p *preprocessor) pushFile(name string, src []byte) {
 func (p *preprocessor) run() []token {
 	// About one token per four bytes of source.
 	out := make([]token, 0, p.sizeHint/4+16)
+	var lastFile *string
+	var lastLine int32
 	for {
 		t := p.next()
 		if t.tok == IDENT && p.expand(t, p.next, p.unread) {
@@ -302,8 +304,12 @@ func (p *preprocessor) run() []token {
 			}
 		}
 		t.hide = nil
-		if n := len(out); n == 0 || out[n-1].pos.file != t.pos.file || out[n-1].pos.Line != t.pos.Line {
+		// A token starts a line if it is further down its file than any
+		// token before: a macro's expansion (at the position of its use)
+		// after arguments on later lines stays on the line, as cpp puts it.
+		if t.pos.file != lastFile || t.pos.Line > lastLine {
 			t.nl = true
+			lastFile, lastLine = t.pos.file, t.pos.Line
 		}
 		out = append(out, t)
 		if t.tok == EOF {

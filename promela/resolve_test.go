@@ -498,3 +498,12 @@ func TestSizesFromVariables(t *testing.T) {
 		t.Errorf("warnings %v", prog.Warnings)
 	}
 }
+
+func TestMacroCallOverLines(t *testing.T) {
+	// The expansion of a macro whose arguments span lines stays on the
+	// line of its use: no statement ends inside it.
+	got := stmts(t, "#define SET(v, e) v = e; v++\nactive proctype P() {\n\tSET(x,\n\t    y + 1)\n\tz = 2\n}")
+	if want := "x = y + 1\nx++\nz = 2\n"; got != want {
+		t.Errorf("got:\n%swant:\n%s", got, want)
+	}
+}
