@@ -265,7 +265,14 @@ func (s *Store) store(vec []byte) bool {
 	}
 	if s.width >= 0 {
 		w := s.width
-		if s.n>>s.cshift == len(s.chunks) {
+		c := s.n >> s.cshift
+		o := (s.n & (1<<s.cshift - 1)) * w
+		switch {
+		case c == 0 && (len(s.chunks) == 0 || o+w > len(s.chunks[0])):
+			if !s.growFirst(o+w, w<<s.cshift) {
+				return false
+			}
+		case c == len(s.chunks):
 			size := w << s.cshift
 			if !s.room(int64(size)) {
 				return false
@@ -273,17 +280,47 @@ func (s *Store) store(vec []byte) bool {
 			s.chunks = append(s.chunks, make([]byte, size))
 			s.arenaBytes += int64(size)
 		}
-		o := (s.n & (1<<s.cshift - 1)) * w
-		copy(s.chunks[s.n>>s.cshift][o:o+w], vec)
+		copy(s.chunks[c][o:o+w], vec)
 		return true
 	}
 	return s.appendVar(s.n, vec)
+}
+
+// growFirst makes the first arena chunk at least need bytes long (at most
+// full). The first chunk starts small and doubles, so that a model of a few
+// states does not take megabytes; vectors already handed out by Get keep
+// their (unchanged) contents, as the old chunk stays valid Go memory.
+func (s *Store) growFirst(need, full int) bool {
+	old := 0
+	if len(s.chunks) > 0 {
+		old = len(s.chunks[0])
+	}
+	size := max(need, min(full, max(2*old, 4<<10)))
+	if !s.room(int64(size - old)) {
+		return false
+	}
+	c := make([]byte, size)
+	if old > 0 {
+		copy(c, s.chunks[0])
+		s.chunks[0] = c
+	} else {
+		s.chunks = append(s.chunks, c)
+	}
+	s.arenaBytes += int64(size - old)
+	return true
 }
 
 // appendVar appends vec as the length-prefixed record of state i.
 func (s *Store) appendVar(i int, vec []byte) bool {
 	prefix := uint64(len(vec)) + 1 // 0 marks the unused end of a chunk
 	need := uvarintLen(prefix) + len(vec)
+	if len(s.chunks) <= 1 && need <= arenaChunk && (len(s.chunks) == 0 || s.off+need > len(s.chunks[0])) && s.off+need <= arenaChunk {
+		// Chunks start zeroed: the grown chunk's unused end still reads
+		// as the end marker.
+		if !s.growFirst(s.off+need, arenaChunk) {
+			return false
+		}
+	}
 	if len(s.chunks) == 0 || s.off+need > len(s.chunks[len(s.chunks)-1]) {
 		size := max(arenaChunk, need)
 		if !s.room(int64(size)) {

@@ -55,7 +55,7 @@ func WriteStats(w io.Writer, st *Stats) {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "%12d states, stored\n", st.States)
 		fmt.Fprintf(w, "%12d states, matched\n", st.Matched)
-		fmt.Fprintf(w, "%12d transitions (= stored+matched)\n", st.Transitions)
+		fmt.Fprintf(w, "%12d transitions\n", st.Transitions)
 	}
 	for _, f := range st.Extra {
 		fmt.Fprintf(w, "%12s %s\n", formatFigure(f.Value), f.Name)

@@ -38,7 +38,7 @@ func TestWriteText(t *testing.T) {
 		"State-vector 40 byte, depth reached 17 (search not completed)\n",
 		"        1234 states, stored\n",
 		"          56 states, matched\n",
-		"        1289 transitions (= stored+matched)\n",
+		"        1289 transitions\n",
 		"       0.066 state store (53.1 bytes per state)\n",
 		"       9.437 total memory usage\n",
 		"elapsed time 0.25 seconds, 4936 states/second\n",
