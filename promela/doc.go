@@ -98,7 +98,7 @@
 // Nothing is skipped silently: these constructs are rejected with an
 // error that names them: c_code, c_expr, c_decl, c_state, c_track, trace
 // and notrace claims, priorities (priority, get_priority, set_priority,
-// _priority), D_proctype, and inlines with a return value.
+// _priority), and inlines with a return value.
 //
 // ftmc rejects a few models that Spin accepts, where Spin's reading is
 // arbitrary or hides a mistake: else anywhere but as the guard of an

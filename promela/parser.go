@@ -331,9 +331,6 @@ func (p *parser) parseProctype() *ProcDecl {
 	switch p.tok.tok {
 	case PROCTYPE:
 	case D_PROCTYPE:
-		// Kept in the tree (ProcDecl.D) for completeness; nothing below
-		// implements its semantics yet, so it is rejected here.
-		p.unsupported(p.tok.pos, "D_proctype")
 		d.D = true
 	default:
 		p.errorExpected("proctype")

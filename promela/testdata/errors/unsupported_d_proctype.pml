@@ -1,2 +1,0 @@
-// error: 2:8: D_proctype is not supported by ftmc
-active D_proctype P() { skip }
