@@ -471,7 +471,7 @@ type ProcDecl struct {
 	Keyword  Pos    // position of active, proctype, D_proctype, init or never
 	Active   bool   // declared active
 	Count    Expr   // active [Count]; nil for "active" alone (one instance) and for non-active
-	D        bool   // D_proctype: the body runs deterministically
+	D        bool   // declared D_proctype (pan verifies it as a plain proctype; Spin uses the mark elsewhere)
 	Name     *Ident // nil for init and for an unnamed never claim
 	Params   []*VarDecl
 	Priority Expr // always nil: priorities are rejected
