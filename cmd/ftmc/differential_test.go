@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"ftmc/internal/expect"
 	"ftmc/internal/spin"
@@ -24,9 +23,6 @@ import (
 
 // spinExamples is where Debian's spin package installs Spin's examples.
 const spinExamples = "/usr/share/doc/spin/examples"
-
-// differentialTimeout bounds one Spin or ftmc run.
-const differentialTimeout = 5 * time.Minute
 
 // annotationRe finds the lines by which a model declares where Spin and
 // ftmc legitimately differ: "spin-verdict: differs because ..." (the
@@ -108,9 +104,13 @@ type differ struct {
 }
 
 func (d differ) run(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), differentialTimeout)
+	budget := runBudget(t)
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
 	want, err := spin.Run(ctx, d.model, d.spin)
+	if err != nil && ctx.Err() != nil {
+		t.Fatal(overBudget(d.where+" (Spin)", budget))
+	}
 	if err != nil {
 		if d.notes.verdict != "" {
 			t.Logf("%s: Spin gives no verdict, as the model says (%s): %v", d.where, d.notes.verdict, firstLine(err.Error()))
@@ -129,6 +129,9 @@ func (d differ) run(t *testing.T) {
 		t.Skipf("%s: Spin says %s; %s", d.where, spinOut, d.skipFtmc)
 	}
 	rep, code, stderr := runFtmc(ctx, d.args)
+	if ctx.Err() != nil {
+		t.Fatal(overBudget(d.where, budget))
+	}
 	if rep == nil {
 		t.Fatalf("%s: ftmc %s exited %d:\n%s", d.where, strings.Join(d.args, " "), code, stderr)
 	}
@@ -255,6 +258,7 @@ func TestDifferentialCorpus(t *testing.T) {
 // spinExample is one row of testdata/corpus/SPIN-EXAMPLES.md.
 type spinExample struct {
 	path, status, reason string
+	flags                []string // added to ftmc check
 	line                 int
 }
 
@@ -277,11 +281,12 @@ func readSpinExamples(t *testing.T) []spinExample {
 			continue
 		}
 		cells := strings.Split(strings.Trim(line, "|"), "|")
-		if len(cells) < 3 {
-			t.Errorf("SPIN-EXAMPLES.md:%d: expected | model | status | reason | ... |", n)
+		if len(cells) < 5 {
+			t.Errorf("SPIN-EXAMPLES.md:%d: expected | model | status | reason | ftmc flags | Spin |", n)
 			continue
 		}
-		e := spinExample{path: strings.TrimSpace(cells[0]), status: strings.TrimSpace(cells[1]), reason: strings.TrimSpace(cells[2]), line: n}
+		e := spinExample{path: strings.TrimSpace(cells[0]), status: strings.TrimSpace(cells[1]), reason: strings.TrimSpace(cells[2]),
+			flags: strings.Fields(cells[3]), line: n}
 		if !exampleStatuses[e.status] {
 			t.Errorf("SPIN-EXAMPLES.md:%d: unknown status %q", n, e.status)
 		}
@@ -394,7 +399,8 @@ func TestDifferentialSpinExamples(t *testing.T) {
 			}
 			t.Parallel()
 			model := filepath.Join(dir, filepath.FromSlash(e.path))
-			differ{where: where + " (" + e.path + ")", model: model, args: []string{"check", model}, spin: spinOptions(nil)}.run(t)
+			args := append([]string{"check", model}, e.flags...)
+			differ{where: where + " (" + e.path + ")", model: model, args: args, spin: spinOptions(nil)}.run(t)
 		})
 	}
 }

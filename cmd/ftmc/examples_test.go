@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"ftmc/internal/expect"
 	"ftmc/internal/testenv"
@@ -35,9 +36,7 @@ var modelCommand = map[string]string{
 // yet, as "command .ext". Their runs are reported as skipped with this
 // reason, never passed; remove an entry as soon as the command works, and
 // the runs become tests.
-var unimplemented = map[string]string{
-	"check .pml": "ftmc check on Promela models waits for the compiler (promela/compile)",
-}
+var unimplemented = map[string]string{}
 
 // exampleModel is one model file and the runs it declares.
 type exampleModel struct {
@@ -149,6 +148,29 @@ func describe(r trace.Result) string {
 
 func slowEnabled() bool { return os.Getenv("FTMC_SLOW") == "1" }
 
+// runBudget bounds one run, so that a model too large for the default test
+// run fails with advice instead of holding up the whole test. It is a
+// guard against runaway runs, not a performance test: FTMC_RUN_BUDGET (a
+// duration) changes it, and with FTMC_SLOW=1 it is an hour.
+func runBudget(t *testing.T) time.Duration {
+	if v := os.Getenv("FTMC_RUN_BUDGET"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			t.Fatalf("FTMC_RUN_BUDGET=%q: expected a duration such as 5m", v)
+		}
+		return d
+	}
+	if slowEnabled() {
+		return time.Hour
+	}
+	return 3 * time.Minute
+}
+
+// overBudget is the failure message of a run that ran out of its budget.
+func overBudget(where string, budget time.Duration) string {
+	return fmt.Sprintf("%s: the run did not finish within %v: mark it \"expect: slow\" or make the model smaller (FTMC_RUN_BUDGET raises the bound)", where, budget)
+}
+
 // TestExamples runs every model of examples/ and testdata/corpus/ as its
 // header says and compares ftmc's verdicts with the expected ones. Runs
 // marked "expect: slow" run only with FTMC_SLOW=1.
@@ -171,7 +193,13 @@ func TestExamples(t *testing.T) {
 				}
 				t.Parallel()
 				args := runArgs(m.path, r)
-				rep, code, stderr := runFtmc(context.Background(), args)
+				budget := runBudget(t)
+				ctx, cancel := context.WithTimeout(context.Background(), budget)
+				defer cancel()
+				rep, code, stderr := runFtmc(ctx, args)
+				if ctx.Err() != nil {
+					t.Fatal(overBudget(where, budget))
+				}
 				if rep == nil {
 					t.Fatalf("%s: ftmc %s exited %d:\n%s", where, strings.Join(args, " "), code, stderr)
 				}

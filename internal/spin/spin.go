@@ -226,8 +226,9 @@ func Run(ctx context.Context, file string, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if need := vectorTooSmall(out); need > 0 && opts.VectorSize == 0 && need < maxVectorSize {
-			// pan says how large the vector grew; give it room to grow on.
+		if need := vectorTooSmall(out, vsz); need > 0 && opts.VectorSize == 0 && need < maxVectorSize {
+			// pan says how large the vector grew (or only that it did not
+			// fit); give it room to grow on.
 			vsz = 2 * need
 			continue
 		}
@@ -352,14 +353,25 @@ func quoteArgs(args []string) string {
 
 var vectorRe = regexp.MustCompile(`VECTORSZ too small, recompile pan\.c with -DVECTORSZ=N with N>(\d+)`)
 
-// vectorTooSmall returns the vector size pan asks for, or 0.
-func vectorTooSmall(out string) int {
-	m := vectorRe.FindStringSubmatch(out)
-	if m == nil {
-		return 0
+// defaultVectorSize is pan's VECTORSZ when cc does not set it.
+const defaultVectorSize = 1024
+
+// vectorTooSmall returns the vector size pan needs at least, or 0 when the
+// vector fitted. pan says either how large the vector grew (when a state
+// is stored) or only that it did not fit (when a process or channel is
+// added); then the current size, vsz (0: pan's default), is the bound.
+func vectorTooSmall(out string, vsz int) int {
+	if m := vectorRe.FindStringSubmatch(out); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
 	}
-	n, _ := strconv.Atoi(m[1])
-	return n
+	if strings.Contains(out, "VECTORSZ is too small") {
+		if vsz == 0 {
+			vsz = defaultVectorSize
+		}
+		return vsz
+	}
+	return 0
 }
 
 var (
@@ -441,7 +453,7 @@ func Parse(out string) (*Result, error) {
 	var fatal string
 	for _, l := range strings.Split(out, "\n") {
 		switch {
-		case strings.Contains(l, "VECTORSZ too small"):
+		case strings.Contains(l, "VECTORSZ too small"), strings.Contains(l, "VECTORSZ is too small"):
 			fatal = "pan's state vector is too small (VECTORSZ)"
 		case strings.Contains(l, "out of memory"):
 			fatal = "pan ran out of memory"

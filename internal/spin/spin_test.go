@@ -101,6 +101,13 @@ State-vector 1028 byte, depth reached 505, errors: 1
       506 states, stored
 `
 
+const vectorOut2 = `pan:1: VECTORSZ is too small, edit pan.h (at depth 4281)
+pan: wrote p108.pml.trail
+Warning: Search not completed
+State-vector 1020 byte, depth reached 4281, errors: 1
+     4282 states, stored
+`
+
 func TestParse(t *testing.T) {
 	for _, c := range []struct {
 		name, out         string
@@ -128,6 +135,8 @@ func TestParse(t *testing.T) {
 		{name: "index", out: indexOut, verdict: trace.Violated, kind: state.KindRuntime,
 			msg: "assertion violated - invalid array index", states: 11, visited: 11, depth: 10, vector: 20, errors: 1},
 		{name: "vector", out: vectorOut, verdict: trace.Unknown, states: 506, visited: 506, depth: 505, vector: 1028,
+			errors: 1, reasonMentions: "VECTORSZ"},
+		{name: "vector2", out: vectorOut2, verdict: trace.Unknown, states: 4282, visited: 4282, depth: 4281, vector: 1020,
 			errors: 1, reasonMentions: "VECTORSZ"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -247,6 +256,10 @@ init { byte i; do :: i < 200 -> run q(); i++ :: else -> break od }
 `}, verdict: trace.Holds, states: 602},
 		{name: "dubious", files: []string{"m.pml", "chan c = [1] of {byte};\nactive proctype p() { if :: c?1 :: else fi }\n"},
 			verdict: trace.Holds, note: "dubious use of 'else'"},
+		{name: "vectorsize-run", files: []string{"m.pml", `
+proctype q() { chan d = [200] of { byte }; end: false }
+init { byte i; do :: i < 12 -> run q(); i++ :: else -> break od }
+`}, verdict: trace.Holds, states: 38},
 		{name: "acceptance", files: []string{"m.pml", "byte x;\nactive proctype p() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }\n"},
 			opts: Options{Mode: Acceptance, Formula: "!([]<>(x==3))"}, verdict: trace.Holds},
 		{name: "acceptance-violated", files: []string{"m.pml", "byte x;\nactive proctype p() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }\n"},
