@@ -121,6 +121,13 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 	if fair {
 		rep.Engine += ", weak fairness"
 	}
+	if len(f.assume) == 0 && !f.nonProgress {
+		for _, n := range pml.Names(prog) {
+			if n == "fairness" {
+				rep.Warnings = append(rep.Warnings, "the model has an ltl block named fairness, which ByMC assumes for its other properties; say --assume fairness to do the same")
+			}
+		}
+	}
 	if c.opts.limits.jobs > 1 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the parallel search is not there yet; one worker searched", c.opts.limits.jobs))
 	}
