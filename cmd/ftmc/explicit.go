@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"ftmc/explore"
@@ -23,6 +24,7 @@ type explicitOptions struct {
 	trail    string
 	quiet    bool
 	chart    traceOptions // --msc, --msc-text (tracecmd.go)
+	profile  string       // --cpuprofile: a CPU profile of the search, for performance work
 }
 
 func (o *explicitOptions) register(fs *flag.FlagSet) {
@@ -33,6 +35,7 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.StringVar(&o.trail, "trail", "", "also save the report with its counterexample as JSON in `FILE` (ftmc trace reads it)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the verdict lines")
+	fs.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of the search to `FILE` (go tool pprof reads it)")
 	o.chart.register(fs)
 }
 
@@ -72,7 +75,13 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 		bar = &progressLine{w: e.stderr}
 		so.Progress = bar.draw
 	}
+	stopProfile, err := startProfile(opts.profile)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return trace.ExitUsage
+	}
 	res, st, err := explore.Run(e.ctx, m, so)
+	stopProfile()
 	bar.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
@@ -103,6 +112,23 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 		return c
 	}
 	return code
+}
+
+// startProfile starts a CPU profile into path (none when path is empty) and
+// returns the function that ends it.
+func startProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 func writeTrail(path string, rep *trace.Report) error {
