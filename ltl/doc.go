@@ -20,8 +20,10 @@
 //     generalized Büchi automaton with a tableau in Couvreur's style (one
 //     acceptance set per promise), degeneralises it with a counter local to
 //     each strongly connected component, and reduces the result (dead and
-//     unreachable states, merged edges, bisimulation). On the formulas of
-//     the size test its automata are never larger than `spin -f`'s. A never
+//     unreachable states, merged edges, bisimulation). On the 54 formulas of
+//     the size test its automata never have more states than `spin -f`'s
+//     (191 against 242 in all); two have more edges (conjunctions of
+//     []<> split into more cubes). A never
 //     claim read by the front end is an Automaton too (package ltl/pml).
 //   - Search: Check explores the synchronous product of a model and an
 //     automaton with Spin's nested depth-first search, optionally restricted
