@@ -78,13 +78,14 @@ func (s *search) flush() {
 	}
 	// Pass 3: where the home slot holds the same tag (usually the same
 	// state: a matched successor), read the stored vector's first byte.
-	if st.width > 0 {
+	if f := &st.fixed; st.width > 0 {
 		for k := range evs {
 			e := &evs[k]
 			if e.kind == evSucc {
 				if w := table[e.h>>shift]; w>>32 == e.h>>32 {
-					i := Index(w) - 1
-					touch += uint64(st.chunks[i>>st.cshift][int(i&st.cmask)*st.width])
+					if i := Index(w) - 1; st.nexc == 0 || !st.isExc(i) {
+						touch += uint64(f.chunks[i>>f.shift][int(i&f.mask)*f.width])
+					}
 				}
 			}
 		}

@@ -40,6 +40,10 @@ func (c *column[T]) at(i int) T {
 	return c.chunks[i>>columnShift][i&(1<<columnShift-1)]
 }
 
+func (c *column[T]) set(i int, v T) {
+	c.chunks[i>>columnShift][i&(1<<columnShift-1)] = v
+}
+
 func (c *column[T]) len() int { return c.n }
 
 // bytes is the memory the column holds.

@@ -1,9 +1,7 @@
 package explore
 
 import (
-	"encoding/binary"
 	"math"
-	"math/bits"
 	"runtime"
 )
 
@@ -21,8 +19,6 @@ const MaxStates = math.MaxUint32 - 1
 const (
 	minTableLog = 12
 	maxTableLog = 32 // slots hold the top 32 bits of the hash, which must cover the slot number
-	arenaChunk  = 4 << 20
-	markShift   = 3 // variable-length records: one arena address per 8 states
 )
 
 // A Store is a set of state vectors. Vectors are kept once, back to back, in
@@ -34,10 +30,13 @@ const (
 // tag without reading the arena, and doubling the table is one sequential
 // pass that needs no rehashing.
 //
-// While all vectors have the same length the arena holds them bare, in
-// fixed-width records. The first vector of another length turns the arena
-// into length-prefixed records, with the arena address of every 8th state
-// kept to find the others.
+// Vectors of the common length are kept bare, in fixed-width records found
+// by arithmetic. A vector of another length (a Promela model's states before
+// init has started every process) is an exception: it goes to an arena of
+// length-prefixed records, and a bit per state says which states are
+// exceptions. When exceptions become common the arena is laid out again,
+// with the now most common length as the fixed width, or with every vector
+// length-prefixed when no length dominates.
 //
 // A Store is not safe for concurrent use.
 type Store struct {
@@ -51,14 +50,19 @@ type Store struct {
 	cleanup runtime.Cleanup
 	mapped  bool // table came from allocWords and needs freeWords
 
-	width      int // fixed record width, or -1 for length-prefixed records; set by the first insert
-	chunks     [][]byte
-	cshift     uint  // fixed width: log2 of records per chunk
-	cmask      Index // 1<<cshift - 1
-	off        int   // variable width: write offset in the last chunk
-	marks      column[uint64]
-	arenaBytes int64
+	// width is the fixed width, -1 when every vector is in vars (then a
+	// state's index is its record number there), -2 before the first
+	// insertion.
+	width   int
+	fixed   fixedArena
+	vars    varArena
+	nexc    int            // exceptions: states of another length than width
+	excBits column[uint64] // a bit per state, once there are exceptions
+	excIdx  column[uint32] // the exceptions' indices, ascending
+
 	maxVec     int
+	relaidAt   int  // Len at the last new layout
+	noRelayout bool // while building a new layout
 }
 
 // NewStore returns an empty store whose table has room for about expected
@@ -106,8 +110,8 @@ func (s *Store) replaceTable(t []uint64, mapped bool) {
 // Free releases the store's memory at once. The store must not be used after.
 func (s *Store) Free() {
 	s.replaceTable(nil, false)
-	s.chunks = nil
-	s.marks = column[uint64]{}
+	s.fixed, s.vars = fixedArena{}, varArena{}
+	s.excBits, s.excIdx = column[uint64]{}, column[uint32]{}
 	s.n = 0
 }
 
@@ -117,9 +121,9 @@ func (s *Store) Len() int { return s.n }
 // MaxVector is the length of the longest vector stored.
 func (s *Store) MaxVector() int { return s.maxVec }
 
-// Bytes is the memory the store holds: table, arena and arena index.
+// Bytes is the memory the store holds: table, arenas and their indices.
 func (s *Store) Bytes() int64 {
-	return int64(len(s.table))*8 + s.arenaBytes + s.marks.bytes()
+	return int64(len(s.table))*8 + s.fixed.bytes + s.vars.memory() + s.excBits.bytes() + s.excIdx.bytes()
 }
 
 // SetLimit bounds the memory the store may hold (0: no bound). When a table
@@ -138,30 +142,32 @@ func (s *Store) room(extra int64) bool {
 // Get returns the vector of state i. The slice points into the store: it is
 // valid until the next Insert and must not be modified.
 func (s *Store) Get(i Index) []byte {
-	if s.width < 0 {
-		return s.getVar(i)
+	if s.width >= 0 && (s.nexc == 0 || !s.isExc(i)) {
+		return s.fixed.get(i)
 	}
-	o := int(i&s.cmask) * s.width
-	return s.chunks[i>>s.cshift][o : o+s.width]
+	return s.getExc(i)
 }
 
-func (s *Store) getVar(i Index) []byte {
-	a := s.marks.at(int(i >> markShift))
-	ci, o := int(a>>32), int(uint32(a))
-	for k := i & (1<<markShift - 1); ; k-- {
-		c := s.chunks[ci]
-		if o >= len(c) || c[o] == 0 { // the rest of a chunk is unused
-			ci, o = ci+1, 0
-			c = s.chunks[ci]
-		}
-		l, w := binary.Uvarint(c[o:])
-		o += w
-		if k == 0 {
-			e := o + int(l-1)
-			return c[o:e:e]
-		}
-		o += int(l - 1)
+func (s *Store) isExc(i Index) bool {
+	return s.excBits.at(int(i>>6))>>(i&63)&1 != 0
+}
+
+// getExc returns an exception's vector, or any vector when all are in vars.
+func (s *Store) getExc(i Index) []byte {
+	if s.width < 0 {
+		return s.vars.get(int(i))
 	}
+	// The exceptions' record numbers follow their indices' order.
+	lo, hi := 0, s.excIdx.len()
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if s.excIdx.at(mid) < i {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return s.vars.get(lo)
 }
 
 // Insert adds vec to the store unless it is there already, and returns its
@@ -184,11 +190,12 @@ func (s *Store) InsertHash(vec []byte, h uint64) (Index, bool) {
 		if e>>32 == tag {
 			i := Index(e) - 1
 			var got []byte
-			if s.width >= 0 { // Get, inlined by hand
-				o := int(i&s.cmask) * s.width
-				got = s.chunks[i>>s.cshift][o : o+s.width]
+			if s.width >= 0 && (s.nexc == 0 || !s.isExc(i)) { // Get, inlined by hand
+				f := &s.fixed
+				o := int(i&f.mask) * f.width
+				got = f.chunks[i>>f.shift][o : o+f.width]
 			} else {
-				got = s.getVar(i)
+				got = s.getExc(i)
 			}
 			if string(got) == string(vec) {
 				return i, false
@@ -250,112 +257,72 @@ func (s *Store) grow() bool {
 	return true
 }
 
-// store appends vec to the arena as state s.n.
+// store appends vec to the arenas as state s.n.
 func (s *Store) store(vec []byte) bool {
 	if s.width == -2 {
 		s.width = len(vec)
-		s.cshift = uint(max(8, 22-bits.Len(uint(len(vec)))))
-		s.cmask = 1<<s.cshift - 1
-	}
-	if len(vec) != s.width && s.width >= 0 {
-		s.toVariable()
+		s.fixed = newFixedArena(len(vec))
 	}
 	if len(vec) > s.maxVec {
 		s.maxVec = len(vec)
 	}
-	if s.width >= 0 {
-		w := s.width
-		c := s.n >> s.cshift
-		o := (s.n & (1<<s.cshift - 1)) * w
-		switch {
-		case c == 0 && (len(s.chunks) == 0 || o+w > len(s.chunks[0])):
-			if !s.growFirst(o+w, w<<s.cshift) {
-				return false
-			}
-		case c == len(s.chunks):
-			size := w << s.cshift
-			if !s.room(int64(size)) {
-				return false
-			}
-			s.chunks = append(s.chunks, make([]byte, size))
-			s.arenaBytes += int64(size)
-		}
-		copy(s.chunks[c][o:o+w], vec)
-		return true
+	if s.width < 0 {
+		return s.vars.append(vec, s.room)
 	}
-	return s.appendVar(s.n, vec)
-}
-
-// growFirst makes the first arena chunk at least need bytes long (at most
-// full). The first chunk starts small and doubles, so that a model of a few
-// states does not take megabytes; vectors already handed out by Get keep
-// their (unchanged) contents, as the old chunk stays valid Go memory.
-func (s *Store) growFirst(need, full int) bool {
-	old := 0
-	if len(s.chunks) > 0 {
-		old = len(s.chunks[0])
-	}
-	size := max(need, min(full, max(2*old, 4<<10)))
-	if !s.room(int64(size - old)) {
+	slot := s.fixed.slot(s.n, s.room)
+	if slot == nil {
 		return false
 	}
-	c := make([]byte, size)
-	if old > 0 {
-		copy(c, s.chunks[0])
-		s.chunks[0] = c
-	} else {
-		s.chunks = append(s.chunks, c)
+	if s.nexc > 0 && s.n>>6 == s.excBits.len() {
+		s.excBits.append(0)
 	}
-	s.arenaBytes += int64(size - old)
+	if len(vec) == s.width {
+		copy(slot, vec)
+		return true
+	}
+	// An exception: its fixed slot stays unused.
+	if !s.vars.append(vec, s.room) {
+		return false
+	}
+	if s.nexc == 0 {
+		for range s.n>>6 + 1 {
+			s.excBits.append(0)
+		}
+	}
+	s.nexc++
+	s.excIdx.append(uint32(s.n))
+	s.excBits.set(s.n>>6, s.excBits.at(s.n>>6)|1<<(s.n&63))
+	if n := s.n + 1; !s.noRelayout && n >= 1024 && 4*s.nexc > n && n >= 2*s.relaidAt {
+		s.relayout(n)
+	}
 	return true
 }
 
-// appendVar appends vec as the length-prefixed record of state i.
-func (s *Store) appendVar(i int, vec []byte) bool {
-	prefix := uint64(len(vec)) + 1 // 0 marks the unused end of a chunk
-	need := uvarintLen(prefix) + len(vec)
-	if len(s.chunks) <= 1 && need <= arenaChunk && (len(s.chunks) == 0 || s.off+need > len(s.chunks[0])) && s.off+need <= arenaChunk {
-		// Chunks start zeroed: the grown chunk's unused end still reads
-		// as the end marker.
-		if !s.growFirst(s.off+need, arenaChunk) {
-			return false
+// relayout stores the first n states again, with the most common length as
+// the fixed width, or all length-prefixed when no length has three quarters
+// of the states. Indices do not change, so the table stays as it is. It
+// happens rarely: only when exceptions pass a quarter of the states, and at
+// most once per doubling of the store.
+func (s *Store) relayout(n int) {
+	count := map[int]int{}
+	for i := range n {
+		count[len(s.Get(Index(i)))]++
+	}
+	best, bestN := 0, -1
+	for l, c := range count {
+		if c > bestN || c == bestN && l > best {
+			best, bestN = l, c
 		}
 	}
-	if len(s.chunks) == 0 || s.off+need > len(s.chunks[len(s.chunks)-1]) {
-		size := max(arenaChunk, need)
-		if !s.room(int64(size)) {
-			return false
-		}
-		// Chunks start zeroed, so the unused end of the previous chunk
-		// already reads as the end marker.
-		s.chunks = append(s.chunks, make([]byte, size))
-		s.arenaBytes += int64(size)
-		s.off = 0
+	t := &Store{width: best, fixed: newFixedArena(best), maxVec: s.maxVec, noRelayout: true}
+	if 4*bestN < 3*n {
+		t.width = -1
 	}
-	if i&(1<<markShift-1) == 0 {
-		s.marks.append(uint64(len(s.chunks)-1)<<32 | uint64(s.off))
+	for i := range n {
+		t.n = i
+		t.store(s.Get(Index(i)))
 	}
-	c := s.chunks[len(s.chunks)-1]
-	o := s.off + binary.PutUvarint(c[s.off:], prefix)
-	s.off = o + copy(c[o:], vec)
-	return true
-}
-
-// toVariable rewrites the fixed-width arena as length-prefixed records. It
-// happens once, usually early (a Promela run makes the vector longer).
-func (s *Store) toVariable() {
-	old, w, cs := s.chunks, s.width, s.cshift
-	s.chunks, s.arenaBytes, s.off, s.width = nil, 0, 0, -1
-	s.marks = column[uint64]{}
-	lim := s.limit
-	s.limit = 0 // the records are already stored; they must fit
-	for i := 0; i < s.n; i++ {
-		o := (i & (1<<cs - 1)) * w
-		s.appendVar(i, old[i>>cs][o:o+w])
-	}
-	s.limit = lim
-}
-
-func uvarintLen(x uint64) int {
-	return (bits.Len64(x|1) + 6) / 7
+	s.width, s.fixed, s.vars = t.width, t.fixed, t.vars
+	s.nexc, s.excBits, s.excIdx = t.nexc, t.excBits, t.excIdx
+	s.relaidAt = n
 }

@@ -82,8 +82,8 @@ func TestStoreVariableLength(t *testing.T) {
 	if s.width != -1 {
 		t.Errorf("width = %d, want variable (-1)", s.width)
 	}
-	if len(s.chunks) < 2 {
-		t.Errorf("only %d arena chunks: the test does not cross chunk ends", len(s.chunks))
+	if len(s.vars.chunks) < 2 {
+		t.Errorf("only %d arena chunks: the test does not cross chunk ends", len(s.vars.chunks))
 	}
 }
 
@@ -217,4 +217,36 @@ func BenchmarkStoreInsert(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(s.Bytes())/float64(s.Len()), "B/state")
+}
+
+// TestStoreExceptions: the first vectors are short (a Promela init before it
+// has started the processes), then nearly all have one length, with a few of
+// other lengths among them. The store must settle on the common length as
+// its fixed width and keep the others as exceptions.
+func TestStoreExceptions(t *testing.T) {
+	s := NewStore(0)
+	defer s.Free()
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 300_000
+	checkAgainstMap(t, s, n, func(i int) []byte {
+		l := 20
+		switch {
+		case i < 10:
+			l = 2 + i // the start-up states, all different
+		case rng.Uint64N(1000) == 0:
+			l = 7
+		}
+		b := make([]byte, l)
+		x := rng.Uint64N(n)
+		if i < 10 {
+			x = 0
+		}
+		for j := range b {
+			b[j] = byte(x >> (8 * (j % 8)))
+		}
+		return b
+	})
+	if s.width != 20 || s.nexc == 0 || s.nexc > s.Len()/100 {
+		t.Errorf("width %d with %d exceptions in %d states; want width 20 and a few exceptions", s.width, s.nexc, s.Len())
+	}
 }
