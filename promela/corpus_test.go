@@ -70,6 +70,7 @@ func TestBymcBenchmarks(t *testing.T) {
 				if ids := unresolved(prog); len(ids) > 0 {
 					t.Errorf("-D %v: %s at %s has no symbol", d, ids[0].Name, ids[0].NamePos)
 				}
+				checkRoundTrip(t, prog)
 				if len(prog.Params) == 0 || len(prog.Procs) == 0 || len(prog.LTL) == 0 || len(prog.Props) == 0 {
 					t.Errorf("-D %v: %d parameters, %d proctypes, %d formulas, %d propositions", d, len(prog.Params), len(prog.Procs), len(prog.LTL), len(prog.Props))
 				}
@@ -137,6 +138,7 @@ func TestSpinExamples(t *testing.T) {
 			if ids := unresolved(prog); len(ids) > 0 {
 				t.Errorf("%s at %s has no symbol", ids[0].Name, ids[0].NamePos)
 			}
+			checkRoundTrip(t, prog)
 		})
 	}
 }

@@ -49,7 +49,9 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		// A program that resolved can be printed and instantiated.
+		// A program that resolved can be printed (and read back the same)
+		// and instantiated.
+		checkRoundTrip(t, prog)
 		Inspect(prog, func(n Node) bool {
 			if s, ok := n.(Stmt); ok {
 				_ = StmtString(s)
