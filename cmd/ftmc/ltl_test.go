@@ -136,6 +136,7 @@ func TestLTLCommandLine(t *testing.T) {
 		{[]string{"check", bad, "--ltl", "eventually_f", "--quiet"}, 1, "eventually_f: violated (acceptance cycle)"},
 		{[]string{"check", model}, 1, "safety: holds"},
 		{[]string{"check", model, "--non-progress"}, 1, "non-progress: violated (non-progress cycle)"},
+		{[]string{"check", model, "--ltl", "recur", "--time", "1ns"}, 3, "recur: unknown: time limit 1ns reached"},
 	} {
 		var stdout, stderr bytes.Buffer
 		e := &env{ctx: context.Background(), stdout: &stdout, stderr: &stderr}
