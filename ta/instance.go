@@ -44,7 +44,7 @@ const maxSlot = 1<<16 - 1
 // parameter must be given), checking the assumptions.
 func NewInstance(f *File, vals map[string]int64, opts InstanceOptions) (*Instance, error) {
 	if len(f.Unknowns) > 0 {
-		return nil, fmt.Errorf("%s: the automaton has unknowns (%s); instances need concrete guards", f.Path, strings.Join(Names(f.Unknowns), ", "))
+		return nil, fmt.Errorf("the automaton has unknowns (%s); instances need concrete guards", strings.Join(Names(f.Unknowns), ", "))
 	}
 	in := &Instance{f: f, nloc: len(f.Locations), nsh: len(f.Shared), opts: opts}
 	in.params = make([]int64, len(f.Params))
@@ -72,7 +72,7 @@ func NewInstance(f *File, vals map[string]int64, opts InstanceOptions) (*Instanc
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s: no parameter named %s (parameters: %s)", f.Path, strings.Join(unknown, ", "), strings.Join(Names(f.Params), ", "))
+		return nil, fmt.Errorf("no parameter named %s (parameters: %s)", strings.Join(unknown, ", "), strings.Join(Names(f.Params), ", "))
 	}
 	for _, a := range f.Assumptions {
 		v, err := Eval(a, in.val(nil))
