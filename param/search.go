@@ -548,7 +548,11 @@ func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) erro
 	// assumption on this prefix: one query answers both whether the
 	// property is violated here and, through the unsat core, whether the
 	// prefix is feasible at all.
-	if last := w.finalCheck(fr); last != "" {
+	last, err := w.finalCheck(fr)
+	if err != nil {
+		return err
+	}
+	if last != "" {
 		lit := fmt.Sprintf("fin%d", fr.depth)
 		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" "+last+"))")
 		st, err := w.check(ctx, lit)
@@ -598,28 +602,9 @@ func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) erro
 		s.noteUnknown(w.solver.Reason())
 		return nil
 	}
-	if len(fr.frontier) == 0 {
-		if !p.lc.needLoop {
-			// Every witness is placed: this run violates the property.
-			return w.counterexample(ctx, "", false)
-		}
-		s.st.schema(length)
-		cond, err := p.loopCond(fr)
-		if err != nil {
-			return err
-		}
-		lit := fmt.Sprintf("loop%d", fr.depth)
-		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" "+cond+"))")
-		st, err := w.check(ctx, lit)
-		if err != nil {
-			return err
-		}
-		switch st {
-		case smt.Sat:
-			return w.counterexample(ctx, lit, true)
-		case smt.Unknown:
-			s.noteUnknown(w.solver.Reason())
-		}
+	if len(fr.frontier) == 0 && !p.lc.needLoop {
+		// Every witness is placed: this run violates the property.
+		return w.counterexample(ctx, "", false)
 	}
 	return w.expand(ctx, fr, prefix, out, false)
 }
@@ -627,27 +612,23 @@ func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) erro
 // finalCheck returns the condition that completes a counterexample at the
 // end of fr when nothing else is left to place: the last witness of a
 // reachability property, or the loop of a lasso.
-func (w *worker) finalCheck(fr *frame) string {
+func (w *worker) finalCheck(fr *frame) (string, error) {
 	p := w.s.p
 	switch {
 	case p.lc.needLoop && len(fr.frontier) == 0:
-		c, err := p.loopCond(fr)
-		if err != nil {
-			return ""
-		}
-		return c
+		return p.loopCond(fr)
 	case !p.lc.needLoop && len(fr.frontier) == 1 && len(fr.frontier[0].kids) == 0 && len(p.gconds[fr.frontier[0]]) == 0:
 		var ts []string
 		for _, e := range fr.frontier[0].props {
 			t, err := exprTerm(e, fr.end)
 			if err != nil {
-				return ""
+				return "", err
 			}
 			ts = append(ts, t)
 		}
-		return smt.And(ts...)
+		return smt.And(ts...), nil
 	}
-	return ""
+	return "", nil
 }
 
 func contains(ss []string, x string) bool {
