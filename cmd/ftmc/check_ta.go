@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -118,7 +119,12 @@ func checkTA(e *env, args []string) int {
 			}
 			continue
 		}
-		r, st := param.Explicit(e.ctx, f, name, vals, 0)
+		ctx, cancel := e.ctx, context.CancelFunc(func() {})
+		if opts.limits.time > 0 {
+			ctx, cancel = context.WithTimeout(e.ctx, opts.limits.time)
+		}
+		r, st := param.Explicit(ctx, f, name, vals, 0)
+		cancel()
 		rep.Verdicts = append(rep.Verdicts, r.Result)
 		rep.Stats.States += st.States
 		rep.Stats.Transitions += st.Transitions

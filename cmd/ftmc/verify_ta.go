@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -121,7 +122,10 @@ func verifyTA(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "> Spec %s unknown: %s\n", s, r.Reason)
 		}
 	}
-	rep.Stats = trace.Stats{Seconds: time.Since(start).Seconds(), Complete: trace.ExitCode(rep.Verdicts) != trace.ExitUnknown, Extra: []trace.Figure{
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	// memory_bytes is this process's; the solver processes are not counted.
+	rep.Stats = trace.Stats{Seconds: time.Since(start).Seconds(), MemoryBytes: int64(ms.Sys), Complete: trace.ExitCode(rep.Verdicts) != trace.ExitUnknown, Extra: []trace.Figure{
 		{Name: "schemas", Value: float64(schemas)},
 		{Name: "prefixes", Value: float64(nodes)},
 		{Name: "smt_queries", Value: float64(queries)},
