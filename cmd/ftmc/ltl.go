@@ -141,6 +141,11 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		lo.Progress = bar.draw
 		so.Progress = bar.draw
 	}
+	stopProfile, err := startProfile(c.opts.profile)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer stopProfile()
 	add := func(r trace.Result, st trace.Stats) {
 		bar.clear()
 		if r.Counterexample != nil && len(c.params) > 0 {
@@ -236,6 +241,9 @@ func (c *pmlCheck) printLTL(e *env, rep *trace.Report) int {
 		writeVerdicts(e.stdout, rep.Verdicts)
 	default:
 		trace.WriteText(e.stdout, rep)
+	}
+	if c := c.opts.chart.drawReport(e, rep, c.opts.json); c != 0 {
+		return c
 	}
 	return code
 }
