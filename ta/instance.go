@@ -186,9 +186,6 @@ func (in *Instance) Initial(emit func(s []byte)) error {
 		}
 		return in.nloc + v.Index
 	}
-	type eq struct {
-		lin Lin
-	}
 	var eqs []Lin
 	for _, e := range in.f.Inits {
 		if b, ok := e.(*Binary); ok && b.Op == "==" {

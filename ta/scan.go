@@ -69,7 +69,6 @@ func (s *scanner) peekByte(k int) byte {
 	return 0
 }
 
-var ops3 = []string{}
 var ops2 = []string{"<=", ">=", "==", "!=", "&&", "||", "->", "<>", "[]"}
 
 func (s *scanner) next() token {
