@@ -415,7 +415,7 @@ type VarDecl struct {
 	Name     *Ident    // resolved: Name.Sym is the variable
 	Bits     Expr      // unsigned x : Bits
 	Len      Expr      // array length: x[Len]; nil for a scalar
-	Init     Expr      // initializer = Init
+	Init     Expr      // initializer = Init (for an array: the value of every element)
 	InitList []Expr    // array initializer = { c1, c2, ... }
 	Chan     *ChanInit // channel initializer = [n] of {...}
 
@@ -428,6 +428,8 @@ type VarDecl struct {
 	// control passes there. A local that is not Late is initialized when
 	// the process is created.
 	Late bool
+
+	inInline bool // declared in the body of an inline
 }
 
 // Pos returns the position of the declared name.

@@ -20,6 +20,8 @@ func FuzzParse(f *testing.F) {
 		filepath.Join("..", "..", "shared", "benchmarks", "bymc", "*", "*", "*.pml"),
 		filepath.Join(spinExamplesDir, "Examples", "*.pml"),
 		filepath.Join(spinExamplesDir, "Examples", "*", "*.pml"),
+		filepath.Join("..", "testdata", "corpus", "*.pml"),
+		filepath.Join("..", "examples", "*", "*.pml"),
 	}
 	for _, g := range globs {
 		m, _ := filepath.Glob(g)

@@ -508,7 +508,7 @@ func (p *parser) parseVarDecls() []*VarDecl {
 	for {
 		// As in Spin, only declarations at the start of a process body,
 		// before any statement, are initialized when the process starts.
-		v := &VarDecl{Vis: vis, Type: typ, Late: p.inProc && (p.stmtDone || p.seqLevel > 1)}
+		v := &VarDecl{Vis: vis, Type: typ, Late: p.inProc && (p.stmtDone || p.seqLevel > 1), inInline: p.inlineDepth > 0}
 		v.Name = p.ident("a variable name")
 		if p.tok.tok == COLON {
 			p.next()

@@ -341,8 +341,6 @@ func (r *resolver) varDecl(v *VarDecl, proc *ProcDecl) {
 		switch {
 		case elem.Kind == TStruct:
 			r.errorf(v.Init.Pos(), "a structure (%s) cannot be initialized", v.Name.Name)
-		case v.Len != nil:
-			r.errorf(v.Init.Pos(), "an array (%s) is initialized with { ... }, not an expression", v.Name.Name)
 		}
 		it := r.expr(v.Init, 0)
 		if elem.Kind == TChan && it != nil && it.Kind != TChan && it.Kind != TInvalid {
@@ -372,6 +370,17 @@ func (r *resolver) varDecl(v *VarDecl, proc *ProcDecl) {
 		return
 	}
 	if old := r.scope.locals[v.Name.Name]; old != nil {
+		// Spin lets inline bodies declare a local again (an inline
+		// called twice, two inlines with the same scratch variable):
+		// they share one variable.
+		if od, ok := old.Decl.(*VarDecl); ok && od.inInline && v.inInline {
+			if old.Type.String() != t.String() {
+				r.errorf(v.Name.NamePos, "%s is declared again with another type (%s here, %s at %s)", v.Name.Name, t, old.Type, old.Pos)
+				return
+			}
+			v.Name.Sym = old
+			return
+		}
 		r.errorf(v.Name.NamePos, "%s redeclared in %s (previous declaration at %s)", v.Name.Name, proc.ProcName(), old.Pos)
 		return
 	}

@@ -507,3 +507,44 @@ func TestMacroCallOverLines(t *testing.T) {
 		t.Errorf("got:\n%swant:\n%s", got, want)
 	}
 }
+
+func TestInlineLocalsShared(t *testing.T) {
+	// Spin 6.5.2 accepts these: an inline's local declared again by a
+	// second call, or by another inline, is the same variable.
+	prog := mustParse(t, `byte a, b;
+inline f(x) { byte tmp; tmp = x }
+inline g(x) { byte tmp = 1; tmp = tmp + x }
+active proctype P() { f(a); f(b); g(a) }`, Options{})
+	p := prog.Procs[0]
+	if len(p.Locals) != 1 {
+		t.Fatalf("locals %d, want one tmp", len(p.Locals))
+	}
+	n := 0
+	Inspect(p.Body, func(x Node) bool {
+		if d, ok := x.(*VarDecl); ok {
+			n++
+			if d.Name.Sym != p.Locals[0].Name.Sym || !d.Late {
+				t.Errorf("%s: declaration of tmp not shared or not late", d.Pos())
+			}
+		}
+		return true
+	})
+	if n != 3 {
+		t.Errorf("%d declarations, want 3", n)
+	}
+	// A local of the process and one of an inline clash (as in Spin), and
+	// so do two inline locals of different types (Spin takes the first).
+	for _, src := range []string{
+		"inline f() { byte tmp; tmp = 1 }\nactive proctype P() { byte tmp; f() }",
+		"inline f() { byte tmp; tmp = 1 }\ninline g() { int tmp; tmp = 2 }\nactive proctype P() { f(); g() }",
+	} {
+		if _, err := Parse("t.pml", []byte(src), Options{}); err == nil {
+			t.Errorf("no error for\n%s", src)
+		}
+	}
+	// An array initialized with one value sets every element.
+	prog = mustParse(t, "byte fives[3] = 5;", Options{})
+	if v, ok := ConstValue(prog.Globals[0].Init); !ok || v != 5 {
+		t.Errorf("fives: %v", prog.Globals[0].Init)
+	}
+}
