@@ -67,10 +67,14 @@ func writeExpr(b *strings.Builder, x Expr, prec int) {
 			b.WriteByte('(')
 		}
 		b.WriteString(x.Op.String())
-		if x.Op == NEXT {
+		var sub strings.Builder
+		writeExpr(&sub, x.X, unaryPrec)
+		operand := sub.String()
+		// Keep the tokens apart: - -x is not --x, ! !x is not !!x.
+		if x.Op == NEXT || x.Op == SUB && strings.HasPrefix(operand, "-") || x.Op == NOT && strings.HasPrefix(operand, "!") {
 			b.WriteByte(' ')
 		}
-		writeExpr(b, x.X, unaryPrec)
+		b.WriteString(operand)
 		if prec > unaryPrec {
 			b.WriteByte(')')
 		}
