@@ -1253,7 +1253,9 @@ func (r *resolver) foldSize(x Expr, what string, min int64) (int64, bool) {
 	case pending:
 		return 0, false
 	case notConst:
-		r.errorf(x.Pos(), "%s must be a constant, found %s", what, exprString(x))
+		if !unresolvedIn(x) { // else its names are reported already
+			r.errorf(x.Pos(), "%s must be a constant, found %s", what, exprString(x))
+		}
 		return 0, false
 	}
 	if v < min {
@@ -1265,6 +1267,18 @@ func (r *resolver) foldSize(x Expr, what string, min int64) (int64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// unresolvedIn reports whether x has a name that did not resolve.
+func unresolvedIn(x Expr) bool {
+	bad := false
+	Inspect(x, func(n Node) bool {
+		if id, ok := n.(*Ident); ok && id.Sym == nil {
+			bad = true
+		}
+		return !bad
+	})
+	return bad
 }
 
 // foldVarSize folds a size given by a variable, which Spin accepts for
