@@ -806,7 +806,7 @@ func (r *resolver) varRef(x Expr, write bool, flags exprFlags) *Type {
 	case *Ident:
 		s := r.lookup(x.Name)
 		if s == nil {
-			r.errorf(x.NamePos, "undeclared variable %s", x.Name)
+			r.errorf(x.NamePos, "undeclared variable %s%s", x.Name, macroHint(x.Name))
 			return nil
 		}
 		x.Sym = s
@@ -1267,6 +1267,27 @@ func (r *resolver) foldSize(x Expr, what string, min int64) (int64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// macroHint suggests -D for an undeclared name that looks like a macro
+// (all capitals), since models often leave such values to the command
+// line.
+func macroHint(name string) string {
+	hasUpper := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			hasUpper = true
+		case c == '_' || '0' <= c && c <= '9':
+		default:
+			return ""
+		}
+	}
+	if !hasUpper || len(name) < 2 {
+		return ""
+	}
+	return " (if it is a macro, define it: -D " + name + "=...)"
 }
 
 // unresolvedIn reports whether x has a name that did not resolve.
