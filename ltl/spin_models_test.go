@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -231,6 +232,8 @@ func (r ModelRun) Defines() []string {
 	return ds
 }
 
+var neverRe = regexp.MustCompile(`^never_[0-9]+$`)
+
 // SpinOptions says how to check property prop of the run with Spin.
 func (r ModelRun) SpinOptions(prop string) spin.Options {
 	// Small models: a small hash table and stack make pan start fast.
@@ -243,7 +246,7 @@ func (r ModelRun) SpinOptions(prop string) spin.Options {
 		opts.LTL = r.SpinLTL
 	case r.Flag("--ltl") != "":
 		opts.LTL = r.Flag("--ltl")
-	case prop == "never":
+	case neverRe.MatchString(prop):
 		// the model's (unnamed) never claim
 	default:
 		opts.LTL = prop

@@ -6,7 +6,8 @@
 //
 // It names properties as Spin does: an ltl block by its name, an unnamed
 // one ltl_0, ltl_1, ... counting only the unnamed blocks; a never claim by
-// its name, an unnamed one "never".
+// its name, an unnamed one never_0, never_1, ... by its place among the
+// claims.
 package pml
 
 import (
@@ -49,12 +50,7 @@ func Names(prog *promela.Program) []string {
 }
 
 // ClaimName is the property name of a never claim.
-func ClaimName(d *promela.ProcDecl) string {
-	if d.Name != nil {
-		return d.Name.Name
-	}
-	return "never"
-}
+func ClaimName(d *promela.ProcDecl) string { return d.ProcName() }
 
 // Formula converts an ltl block's formula. The maximal subexpressions
 // without temporal operators, other than Boolean combinations, become

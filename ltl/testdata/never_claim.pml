@@ -1,9 +1,9 @@
 // A property given as a never claim (the negation of []<>(x == 0)
 // written by hand, with else and an accept label).
 // ftmc: check
-// expect never: violated (acceptance cycle)
+// expect never_0: violated (acceptance cycle)
 // ftmc: check -D GOOD
-// expect never: holds
+// expect never_0: holds
 
 byte x;
 

@@ -1,9 +1,9 @@
 // A safety property as a never claim that runs to its closing brace when
 // the bad state is reached: Spin reports that the claim ended.
 // ftmc: check
-// expect never: violated
+// expect never_0: violated
 // ftmc: check -D SAFE
-// expect never: holds
+// expect never_0: holds
 
 byte x;
 
