@@ -178,7 +178,6 @@ func (p *problem) child(parent *frame, it item) (*frame, []string, error) {
 		// A milestone: at most one rule fires, enabled in the old context,
 		// and afterwards the atom holds.
 		t := stateNames(fmt.Sprintf("t%d", d))
-		cmds = append(cmds, p.declareState(t)...)
 		var sum []string
 		in := make([][]string, p.m.nloc)
 		out := make([][]string, p.m.nloc)
@@ -291,22 +290,27 @@ func mul(c int64, v string) string {
 	return smt.App("*", smt.Int(c), v)
 }
 
-// effect defines the state to from the state from and the flows.
+// effect defines the state to from the state from and the flows, as
+// macros (define-fun) rather than fresh constants with equalities: the
+// solver then has only the flows and the initial state as variables.
 func (p *problem) effect(from, to stateNames, in, out, incs [][]string) []string {
 	var cmds []string
+	def := func(name, rhs string) {
+		cmds = append(cmds, "(define-fun "+name+" () Int "+rhs+")")
+	}
 	for l := 0; l < p.m.nloc; l++ {
 		rhs := from.k(l)
 		if len(in[l]) > 0 || len(out[l]) > 0 {
 			rhs = smt.App("-", smt.Sum(append([]string{from.k(l)}, in[l]...)...), smt.Sum(out[l]...))
 		}
-		cmds = assertAll(cmds, smt.App("=", to.k(l), rhs))
+		def(to.k(l), rhs)
 	}
 	for v := 0; v < p.m.nsh; v++ {
 		rhs := from.x(v)
 		if len(incs[v]) > 0 {
 			rhs = smt.Sum(append([]string{from.x(v)}, incs[v]...)...)
 		}
-		cmds = assertAll(cmds, smt.App("=", to.x(v), rhs))
+		def(to.x(v), rhs)
 	}
 	return cmds
 }
@@ -317,8 +321,7 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 	u := stateNames(fmt.Sprintf("u%d", d))
 	skip := fmt.Sprintf("s%d", d)
 	fr.end, fr.skip = u, skip
-	cmds := p.declareState(u)
-	cmds = append(cmds, smt.DeclareConst(skip, "Bool"))
+	cmds := []string{smt.DeclareConst(skip, "Bool")}
 	// Rules forbidden by G conditions k_l == 0 in this context.
 	forbid := map[int]string{} // location -> condition under which it may be non-empty ("" never)
 	for _, g := range fr.active {
