@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,7 +32,19 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		}
 	}
-	prog, err := promela.Load(path, promela.Options{Defines: defs})
+	popts := promela.Options{Defines: defs}
+	if ps := os.Getenv("FTMC_BENCH_PARAMS"); ps != "" {
+		popts.Params = map[string]int64{}
+		for _, kv := range strings.Split(ps, ",") {
+			n, v, _ := strings.Cut(kv, "=")
+			x, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			popts.Params[n] = x
+		}
+	}
+	prog, err := promela.Load(path, popts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -19,8 +19,8 @@ func (c *comp) compileDStep(e *element) *dstepCode {
 	pt := c.pt
 	for i, ts := range pt.trans {
 		if i < len(pt.elems) && pt.elems[i] != nil && pt.elems[i].dstep == e {
-			for _, t := range ts {
-				c.compileTrans(t)
+			for k := range ts {
+				c.compileTrans(&ts[k])
 			}
 		}
 	}
@@ -46,7 +46,9 @@ func (md *Model) runDStep(pid int, t *trans) bool {
 		}
 		var next *trans
 		executed := false
-		for _, u := range pt.trans[state] {
+		ts := pt.trans[state]
+		for k := range ts {
+			u := &ts[k]
 			if u.etrans != 0 {
 				continue
 			}
@@ -110,7 +112,7 @@ func (md *Model) runDStep(pid int, t *trans) bool {
 	}
 }
 
-func firstText(ts []*trans) string {
+func firstText(ts []trans) string {
 	if len(ts) == 0 {
 		return "?"
 	}

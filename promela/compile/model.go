@@ -108,7 +108,9 @@ func (md *Model) explore(L int, excl int) int {
 		}
 		executed := false
 		estate := 0
-		for _, t := range pt.trans[pc] {
+		ts := pt.trans[pc]
+		for k := range ts {
+			t := &ts[k]
 			if estate > 0 && estate != t.etrans {
 				break
 			}
@@ -152,26 +154,7 @@ func (md *Model) fire(L, pid int, t *trans, executed bool) fireResult {
 	if md.rec != nil {
 		md.rec.push(L, pid, t)
 	}
-	ok := true
-	switch t.kind {
-	case tSkip, tAssign, tAssert, tRun, tDStep:
-		ok = m.boq == 0
-	case tCond:
-		ok = m.boq == 0 && t.cond(m) != 0
-	case tAssume:
-		ok = m.boq == 0 && t.cond(m) != 0
-		if !ok && m.boq == 0 {
-			m.assumeFailed++
-		}
-	case tElse:
-		ok = m.boq == 0 && !executed
-	case tEnd:
-		ok = m.boq == 0 && pid == len(m.procs)-1
-	case tSend:
-		ok = m.sendEnabled(t.send)
-	case tRecv:
-		ok = m.recvEnabled(t.recv)
-	}
+	ok := md.guard(t, pid, executed)
 	if m.fault != "" {
 		md.failFault(pid, t)
 		return failed
@@ -186,6 +169,41 @@ func (md *Model) fire(L, pid int, t *trans, executed bool) fireResult {
 	m.copyLevel(L, L+1)
 	m.use(L + 1)
 	m.base = off
+	return md.apply(pid, off, t)
+}
+
+// guard reports whether transition t of process pid can execute in the
+// machine's current state (executed: an earlier transition of the same
+// state was executed, which disables else).
+func (md *Model) guard(t *trans, pid int, executed bool) bool {
+	m := &md.m
+	switch t.kind {
+	case tSkip, tAssign, tAssert, tRun, tDStep:
+		return m.boq == 0
+	case tCond:
+		return m.boq == 0 && t.cond(m) != 0
+	case tAssume:
+		ok := m.boq == 0 && t.cond(m) != 0
+		if !ok && m.boq == 0 {
+			m.assumeFailed++
+		}
+		return ok
+	case tElse:
+		return m.boq == 0 && !executed
+	case tEnd:
+		return m.boq == 0 && pid == len(m.procs)-1
+	case tSend:
+		return m.sendEnabled(t.send)
+	case tRecv:
+		return m.recvEnabled(t.recv)
+	}
+	return true
+}
+
+// apply executes transition t of process pid (whose segment is at off) in
+// place, on the machine's current level, after its guard said yes.
+func (md *Model) apply(pid, off int, t *trans) fireResult {
+	m := &md.m
 	switch t.kind {
 	case tAssign, tRun:
 		t.effect(m)
@@ -240,19 +258,140 @@ func (md *Model) after(L, pid int, t *trans) bool {
 	if t.atomic {
 		saved := m.timeout
 		m.timeout = false
-		failedBefore := m.assumeFailed
-		n := md.explore(L, pid)
+		md.chain(L, pid)
 		m.timeout = saved
-		if n == 0 && m.assumeFailed == failedBefore {
-			// The atomic sequence blocks: its state is stored and every
-			// process may move. (A false assume inside it instead
-			// discards the run, as in ByMC.)
-			md.emit(L)
-		}
 		return true
 	}
 	md.emit(L)
 	return true
+}
+
+// chain continues the atomic sequence of process pid from the state at
+// level L, which belongs to it: while the process has exactly one
+// executable transition, it runs in place. It emits the states where the
+// sequence ends, and the state where it blocks (pan stores that state and
+// lets every process move). A false assume inside it discards the run.
+func (md *Model) chain(L, pid int) {
+	m := &md.m
+	var buf [8]*trans
+	m.use(L)
+	off := int(m.procs[pid])
+	pt := md.p.segAt(m.vec, off).proc
+	pc := m.pcAt(off, pt)
+	m.pid, m.base = pid, off
+	general := md.rec != nil
+	for steps := 0; ; steps++ {
+		if steps >= maxLevels {
+			md.failWith(pid, nil, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", pt.name, maxLevels))
+			return
+		}
+		if pt.provided != nil {
+			ok := pt.provided(m) != 0
+			if m.fault != "" {
+				md.failFault(pid, nil)
+				return
+			}
+			if !ok {
+				md.emit(L)
+				return
+			}
+		}
+		failedBefore := m.assumeFailed
+		en := buf[:0]
+		executed, estate := false, 0
+		ts := pt.trans[pc]
+		for k := range ts {
+			if general {
+				break
+			}
+			t := &ts[k]
+			if estate > 0 && estate != t.etrans {
+				break
+			}
+			var ok bool
+			switch t.kind {
+			case tSkip, tAssign, tAssert, tRun:
+				ok = true
+			case tCond:
+				ok = t.cond(m) != 0
+			case tElse:
+				ok = !executed
+			case tDStep, tHavoc:
+				general = true
+				continue
+			case tSend:
+				if md.rendezvous(t) {
+					general = true
+					continue
+				}
+				ok = m.sendEnabled(t.send)
+			default:
+				ok = md.guard(t, pid, executed)
+			}
+			if m.fault != "" {
+				md.failFault(pid, t)
+				return
+			}
+			if ok {
+				if len(en) == cap(en) {
+					general = true
+					continue
+				}
+				en = append(en, t)
+				executed, estate = true, t.etrans
+			}
+		}
+		if general {
+			m.assumeFailed = failedBefore
+			n := md.explore(L, pid)
+			if n == 0 && m.assumeFailed == failedBefore {
+				md.emit(L)
+			}
+			return
+		}
+		switch len(en) {
+		case 0:
+			if m.assumeFailed == failedBefore {
+				md.emit(L)
+			}
+			return
+		case 1:
+			t := en[0]
+			if md.apply(pid, off, t) != fired {
+				return
+			}
+			if !t.atomic {
+				md.emit(L)
+				return
+			}
+			pc = t.to
+		default:
+			for _, t := range en {
+				if L+1 >= maxLevels {
+					md.failWith(pid, t, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", t.pt.name, maxLevels))
+					return
+				}
+				m.copyLevel(L, L+1)
+				m.use(L + 1)
+				m.pid, m.base = pid, off
+				if md.apply(pid, off, t) == fired {
+					md.after(L+1, pid, t)
+				}
+			}
+			return
+		}
+	}
+}
+
+// rendezvous reports whether send t goes to a rendezvous channel in the
+// machine's current state.
+func (md *Model) rendezvous(t *trans) bool {
+	m := &md.m
+	id := t.send.ch(m)
+	if id <= 0 || int(id) > len(m.chans) {
+		return true // the general path reports the error
+	}
+	return md.p.segAt(m.vec, int(m.chans[id-1])).ch.cap == 0
 }
 
 // fireHavoc executes havoc(x) of process pid from level L: x takes every
@@ -332,7 +471,9 @@ func (md *Model) handshake(L, sender int) int {
 		}
 		executed := false
 		estate := 0
-		for _, t := range pt.trans[pc] {
+		ts := pt.trans[pc]
+		for k := range ts {
+			t := &ts[k]
 			if estate > 0 && estate != t.etrans {
 				break
 			}
@@ -349,10 +490,7 @@ func (md *Model) handshake(L, sender int) int {
 			}
 			m.boq = 0
 			if t.atomic {
-				n := md.explore(L+1, pid)
-				if n == 0 {
-					md.emit(L + 1)
-				}
+				md.chain(L+1, pid)
 			} else {
 				md.emit(L + 1)
 			}
@@ -452,7 +590,9 @@ func (m *machine) enabled(pid int) bool {
 	if pt.provided != nil && pt.provided(m) == 0 {
 		return false
 	}
-	for _, t := range pt.trans[pc] {
+	ts := pt.trans[pc]
+	for k := range ts {
+		t := &ts[k]
 		switch t.kind {
 		case tSkip, tAssign, tAssert, tRun, tDStep, tElse:
 			return true

@@ -58,7 +58,7 @@ type procType struct {
 	nstates int
 	start   int // initial state
 	end     int // the end state (-end-)
-	trans   [][]*trans
+	trans   [][]trans // by state
 	valid   []bool // valid end states: the end state and end labels
 	prog    []bool // progress states
 	accept  []bool // acceptance states
@@ -358,10 +358,15 @@ func (p *program) buildAutomaton(pt *procType) {
 			p.chanType(v)
 		}
 	}
-	pt.trans = make([][]*trans, pt.nstates)
+	pt.trans = make([][]trans, pt.nstates)
 	for i := 1; i < len(tb.trans) && i < pt.nstates; i++ {
-		for _, r := range tb.trans[i] {
-			t := &trans{
+		if len(tb.trans[i]) == 0 {
+			continue
+		}
+		pt.trans[i] = make([]trans, len(tb.trans[i]))
+		for k, r := range tb.trans[i] {
+			t := &pt.trans[i][k]
+			*t = trans{
 				id:     int32(len(p.trans)),
 				pt:     pt,
 				from:   i,
@@ -371,7 +376,6 @@ func (p *program) buildAutomaton(pt *procType) {
 				etrans: r.etrans,
 			}
 			p.trans = append(p.trans, t)
-			pt.trans[i] = append(pt.trans[i], t)
 		}
 	}
 	if len(p.trans) > 1<<30 {
@@ -383,19 +387,10 @@ func (p *program) buildAutomaton(pt *procType) {
 // initializers.
 func (p *program) compileProc(pt *procType) {
 	c := &comp{p: p, pt: pt}
-	for _, ts := range pt.trans {
-		for _, t := range ts {
-			if t.from == t.elem.seqno || t.code == nil {
-				c.compileTrans(t)
-			}
-		}
-	}
 	// Copies of a statement's transition (in if/do states) share its code.
 	for _, ts := range pt.trans {
-		for _, t := range ts {
-			if t.code == nil {
-				c.compileTrans(t)
-			}
+		for k := range ts {
+			c.compileTrans(&ts[k])
 		}
 	}
 	if pt.decl.Provided != nil {

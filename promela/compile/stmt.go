@@ -22,15 +22,29 @@ const (
 	tHavoc
 )
 
-// trans is a transition of a proctype's automaton.
+// trans is a transition of a proctype's automaton. The fields a successor
+// computation reads are kept in the transition itself; the rest is in the
+// code its statement compiled to, shared by the copies of one statement.
 type trans struct {
-	id       int32
-	pt       *procType
-	from, to int
-	elem     *element
+	kind     tkind
 	atomic   bool // after it, the process keeps control (inside atomic)
 	etrans   int  // the escape (unless) state it belongs to, or 0
-	*code         // shared by the copies of one statement
+	to       int
+	cond     evalFn
+	effect   func(m *machine)
+	send     *sendOp
+	recv     *recvOp
+	id       int32
+	from     int
+	pt       *procType
+	elem     *element
+	*code
+}
+
+// bind attaches the compiled statement to the transition.
+func (t *trans) bind(cd *code) {
+	t.code = cd
+	t.kind, t.cond, t.effect, t.send, t.recv = cd.kind, cd.cond, cd.effect, cd.send, cd.recv
 }
 
 // code is a statement compiled.
@@ -54,12 +68,12 @@ func (c *comp) compileTrans(t *trans) {
 		return
 	}
 	if cd := c.p.codeOf(t.elem); cd != nil {
-		t.code = cd
+		t.bind(cd)
 		return
 	}
 	cd := c.compileElem(t.elem)
 	c.p.setCode(t.elem, cd)
-	t.code = cd
+	t.bind(cd)
 }
 
 func (p *program) codeOf(e *element) *code {
