@@ -56,12 +56,12 @@ type procType struct {
 	params []*varInfo
 
 	nstates int
-	start   int // initial state
-	end     int // the end state (-end-)
+	start   int       // initial state
+	end     int       // the end state (-end-)
 	trans   [][]trans // by state
-	valid   []bool // valid end states: the end state and end labels
-	prog    []bool // progress states
-	accept  []bool // acceptance states
+	valid   []bool    // valid end states: the end state and end labels
+	prog    []bool    // progress states
+	accept  []bool    // acceptance states
 	labels  map[string]int
 	elems   []*element
 

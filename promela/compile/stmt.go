@@ -26,18 +26,18 @@ const (
 // computation reads are kept in the transition itself; the rest is in the
 // code its statement compiled to, shared by the copies of one statement.
 type trans struct {
-	kind     tkind
-	atomic   bool // after it, the process keeps control (inside atomic)
-	etrans   int  // the escape (unless) state it belongs to, or 0
-	to       int
-	cond     evalFn
-	effect   func(m *machine)
-	send     *sendOp
-	recv     *recvOp
-	id       int32
-	from     int
-	pt       *procType
-	elem     *element
+	kind   tkind
+	atomic bool // after it, the process keeps control (inside atomic)
+	etrans int  // the escape (unless) state it belongs to, or 0
+	to     int
+	cond   evalFn
+	effect func(m *machine)
+	send   *sendOp
+	recv   *recvOp
+	id     int32
+	from   int
+	pt     *procType
+	elem   *element
 	*code
 }
 
