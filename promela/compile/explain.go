@@ -60,11 +60,13 @@ func (nopSink) Fail(state.Trans, string, string) {}
 // and the messages sent and received. For a failing transition (from ==
 // to), it describes the steps up to the failure.
 func (md *Model) Explain(t state.Trans, from, to []byte) trace.Step {
-	r := &recorder{md: md, rootID: t.ID, rootPid: int(t.Proc)}
+	// The fork computes the successors again; its levels hold the states
+	// along the path being described.
+	fork := newModel(md.p)
+	r := &recorder{md: fork, rootID: t.ID, rootPid: int(t.Proc)}
 	if !bytes.Equal(from, to) {
 		r.want = to
 	}
-	fork := newModel(md.p)
 	fork.rec = r
 	fork.Next(from, nopSink{})
 	if r.step == nil && r.want == nil {
@@ -108,6 +110,7 @@ func (md *Model) describe(path []pathStep, note string) *trace.Step {
 			texts = append(texts, txt)
 		}
 		st.Events = append(st.Events, md.events(k, path)...)
+		st.Events = append(st.Events, md.localEvents(k, path)...) // msc.go
 	}
 	st.Stmt = strings.Join(texts, "; ")
 	return st
