@@ -73,6 +73,10 @@ func (c *counters) states() int64 {
 // checkedCounters adds a state property to counters.
 type checkedCounters struct{ counters }
 
+func (c *checkedCounters) Fork() state.Model {
+	return &checkedCounters{*c.counters.Fork().(*counters)}
+}
+
 func (c *checkedCounters) Check(s []byte) (string, string, bool) {
 	if string(s) == string(c.bad) {
 		return state.KindInvariant, "invariant violated: the bad state", true

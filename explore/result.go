@@ -15,7 +15,7 @@ func (s *search) result() trace.Result {
 	case s.viol != nil:
 		r.Verdict = trace.Violated
 		r.Kind = s.viol.kind
-		r.Counterexample = s.counterexample(s.viol)
+		r.Counterexample = buildCounterexample(s.m, s.viol, s.store.Get)
 	case s.stop != "":
 		r.Verdict, r.Reason = trace.Unknown, s.stop
 	case s.truncated:
@@ -58,20 +58,20 @@ func (s *search) stats() trace.Stats {
 // counterexample rebuilds the path of v: the transitions between consecutive
 // states are found again by regenerating each state's successors and matching
 // the next vector, which is cheaper than storing a transition per state.
-func (s *search) counterexample(v *violation) *trace.Counterexample {
+func buildCounterexample(m state.Model, v *violation, get func(Index) []byte) *trace.Counterexample {
 	c := &trace.Counterexample{Kind: v.kind, Message: v.msg, LoopStart: -1, Steps: []trace.Step{}}
 	vecs := make([][]byte, len(v.path))
 	for k, i := range v.path {
-		vecs[k] = append([]byte(nil), s.store.Get(i)...)
+		vecs[k] = append([]byte(nil), get(i)...)
 	}
 	if len(vecs) == 0 {
 		return c
 	}
-	c.Initial = s.m.Decode(vecs[0])
+	c.Initial = m.Decode(vecs[0])
 	for k := 1; k < len(vecs); k++ {
 		from, to := vecs[k-1], vecs[k]
-		t, ok := findTransition(s.m, from, to)
-		step := s.explain(t, from, to)
+		t, ok := findTransition(m, from, to)
+		step := explain(m, t, from, to)
 		if !ok {
 			step.Note = "(no transition of the model leads here again: its successor function is not deterministic)"
 		}
@@ -81,7 +81,7 @@ func (s *search) counterexample(v *violation) *trace.Counterexample {
 	if v.failing {
 		// The failing transition has no successor: it is explained as a
 		// step from the last state to itself.
-		step := s.explain(v.trans, last, last)
+		step := explain(m, v.trans, last, last)
 		step.Note = v.msg
 		c.Steps = append(c.Steps, step)
 	} else if v.kind != state.KindInvalidEnd && len(c.Steps) > 0 && c.Steps[len(c.Steps)-1].Note == "" {
@@ -90,14 +90,14 @@ func (s *search) counterexample(v *violation) *trace.Counterexample {
 	for k := range c.Steps {
 		c.Steps[k].Num = k + 1
 	}
-	c.Final = s.m.Decode(last)
+	c.Final = m.Decode(last)
 	return c
 }
 
-func (s *search) explain(t state.Trans, from, to []byte) trace.Step {
-	step := s.m.Explain(t, from, to)
+func explain(m state.Model, t state.Trans, from, to []byte) trace.Step {
+	step := m.Explain(t, from, to)
 	if len(step.Changes) == 0 {
-		step.Changes = trace.Diff(s.m.Decode(from), s.m.Decode(to))
+		step.Changes = trace.Diff(m.Decode(from), m.Decode(to))
 	}
 	return step
 }

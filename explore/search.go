@@ -52,8 +52,11 @@ type Options struct {
 	// ExpectedStates sizes the hash table up front (like Spin's -w); the
 	// table doubles as needed anyway.
 	ExpectedStates int
+	// Workers is the number of goroutines of a breadth-first search (at
+	// most MaxWorkers; 0 or 1: one). A depth-first search has one.
+	Workers int
 	// Progress, when set, is called about every ProgressInterval (default
-	// one second) from the searching goroutine.
+	// one second), always from the same goroutine.
 	Progress         func(Progress)
 	ProgressInterval time.Duration
 }
@@ -82,6 +85,9 @@ const pollEvery = 1 << 12
 // violation. It returns an error only when the model cannot produce its
 // initial states.
 func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
+	if opts.Workers > 1 && opts.Order == BreadthFirst {
+		return runParallel(ctx, m, opts)
+	}
 	s := newSearch(ctx, m, opts)
 	defer s.store.Free()
 	if err := s.initial(); err != nil {
@@ -161,9 +167,11 @@ func newSearch(ctx context.Context, m state.Model, opts Options) *search {
 	return s
 }
 
-func (s *search) property() string {
-	if s.opts.Property != "" {
-		return s.opts.Property
+func (s *search) property() string { return propertyName(s.opts) }
+
+func propertyName(o Options) string {
+	if o.Property != "" {
+		return o.Property
 	}
 	return DefaultProperty
 }

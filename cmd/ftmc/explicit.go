@@ -54,6 +54,10 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	so.TimeLimit = o.limits.time
 	so.MemoryLimit = int64(o.limits.memory)
 	so.MaxDepth = o.depth
+	if o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers {
+		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
+	}
+	so.Workers = o.limits.jobs
 	return so, nil
 }
 
@@ -67,8 +71,8 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return trace.ExitUsage
 	}
-	if opts.limits.jobs > 1 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the parallel search is not there yet; one worker searched", opts.limits.jobs))
+	if opts.limits.jobs > 1 && so.Order == explore.DepthFirst {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the depth-first search runs on one worker", opts.limits.jobs))
 	}
 	var bar *progressLine
 	if e.terminal && !opts.quiet && !opts.json {

@@ -124,3 +124,17 @@ func TestRunExplicitDepthLimitIsUnknown(t *testing.T) {
 		t.Errorf("exit %d, output %q", code, out)
 	}
 }
+
+func TestRunExplicitParallel(t *testing.T) {
+	code, out, _ := runExplicitArgs(t, &tokenRing{n: 40}, "-j", "2", "--json")
+	var rep trace.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if code != trace.ExitViolated || rep.Verdicts[0].Kind != state.KindInvalidEnd || len(rep.Verdicts[0].Counterexample.Steps) != 1 {
+		t.Errorf("exit %d, report %+v", code, rep.Verdicts)
+	}
+	if code, _, errs := runExplicitArgs(t, &tokenRing{n: 3}, "-j", "0"); code != trace.ExitUsage || !strings.Contains(errs, "-j 0: expected 1 to 16 workers") {
+		t.Errorf("-j 0: exit %d, %q", code, errs)
+	}
+}

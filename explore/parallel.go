@@ -1,0 +1,600 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// The parallel breadth-first search partitions the states by hash: each
+// worker owns the states whose hash falls to it, in a Store and a parent
+// column of its own, so no lock guards a store. A worker expands its share
+// of the current level and sends each successor, in batches, to the worker
+// that owns it. Levels end at a barrier, so the search remains breadth-first:
+// the same states, transitions and depth as the sequential search, and
+// shortest counterexamples.
+//
+// A state's global index is its index in its owner's store shifted left by
+// workerBits, or'ed with the owner's number; parent indices are global.
+
+const (
+	workerBits = 4
+	// MaxWorkers is the largest number of workers of a parallel search.
+	MaxWorkers = 1 << workerBits
+	// maxLocal bounds each worker's store so that global indices fit 32
+	// bits and never equal NoIndex.
+	maxLocal = 1<<(32-workerBits) - 1
+
+	msgEntries = 256 // successors per message
+	inboxCap   = 64  // messages waiting per worker
+)
+
+// message carries successors from one worker to their owner, or says that
+// the sender has finished the level (done): FIFO channels then guarantee
+// that nothing more comes from it for this level.
+type message struct {
+	done bool
+	ents []msgEntry
+	data []byte
+}
+
+type msgEntry struct {
+	parent   Index // global index of the expanded state
+	h        uint64
+	off, len uint32
+}
+
+// pviolation is a violation found by a worker; its path is built when the
+// workers have stopped.
+type pviolation struct {
+	kind, msg string
+	at        Index // the state where it was found (global)
+	trans     state.Trans
+	failing   bool
+}
+
+type parallel struct {
+	ctx     context.Context
+	m       state.Model
+	opts    Options
+	workers []*pworker
+	start   time.Time
+	depth   int64
+
+	stop      atomic.Bool
+	mu        sync.Mutex // guards viol and reason
+	viol      *pviolation
+	reason    string
+	truncated bool
+
+	barrier     barrier
+	storeBudget atomic.Int64 // memory each worker's store may hold (0: no limit)
+	pool        sync.Pool    // *message
+	memoryPeak  int64
+}
+
+type pworker struct {
+	p       *parallel
+	id      int
+	m       state.Model
+	checker state.Checker
+	store   *Store
+	parents column[uint32]
+	inbox   chan *message
+	out     []*message // batches being filled, per owner (including self)
+	pending []pendingMsg
+	scratch []byte
+	cur     Index // global index of the state being expanded
+	nsucc   int
+	dones   int
+	budget  int
+	touched uint64 // see process
+
+	transitions, matched int64
+	// published for the coordinator (progress, memory)
+	pubStates, pubTransitions, pubMatched, pubStoreBytes, pubTableBytes, pubQueue atomic.Int64
+	next, levelEnd                                                                int // the level being expanded
+}
+
+type pendingMsg struct {
+	to  int
+	msg *message
+}
+
+func gid(local, worker int) Index { return Index(local<<workerBits | worker) }
+
+func (p *parallel) get(g Index) []byte {
+	return p.workers[g&(MaxWorkers-1)].store.Get(g >> workerBits)
+}
+
+func (p *parallel) parentOf(g Index) Index {
+	w := p.workers[g&(MaxWorkers-1)]
+	return Index(w.parents.at(int(g >> workerBits)))
+}
+
+func (p *parallel) pathTo(g Index) []Index {
+	var rev []Index
+	for ; g != NoIndex; g = p.parentOf(g) {
+		rev = append(rev, g)
+	}
+	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
+		rev[a], rev[b] = rev[b], rev[a]
+	}
+	return rev
+}
+
+// owner is the worker that stores a state of hash h. It uses the low bits,
+// which the store's slot numbers (the top bits) do not.
+func (p *parallel) owner(h uint64) int {
+	return int(uint64(uint32(h)) * uint64(len(p.workers)) >> 32)
+}
+
+func (p *parallel) violate(v *pviolation) {
+	p.mu.Lock()
+	if p.viol == nil && p.reason == "" {
+		p.viol = v
+	}
+	p.mu.Unlock()
+	p.stop.Store(true)
+}
+
+func (p *parallel) halt(reason string) {
+	p.mu.Lock()
+	if p.viol == nil && p.reason == "" {
+		p.reason = reason
+	}
+	p.mu.Unlock()
+	p.stop.Store(true)
+}
+
+func (p *parallel) states() int64 {
+	var n int64
+	for _, w := range p.workers {
+		n += w.pubStates.Load()
+	}
+	return n
+}
+
+// runParallel is Run for opts.Workers > 1 breadth-first.
+func runParallel(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
+	n := min(opts.Workers, MaxWorkers)
+	p := &parallel{ctx: ctx, m: m, opts: opts, start: time.Now()}
+	p.pool.New = func() any { return &message{} }
+	p.barrier.n = n
+	for i := range n {
+		wm := m
+		if i > 0 {
+			wm = m.Fork()
+		}
+		w := &pworker{p: p, id: i, m: wm, store: NewStore(opts.ExpectedStates / n),
+			inbox: make(chan *message, inboxCap), out: make([]*message, n), budget: pollEvery}
+		w.checker, _ = wm.(state.Checker)
+		p.workers = append(p.workers, w)
+	}
+	defer func() {
+		for _, w := range p.workers {
+			w.store.Free()
+		}
+	}()
+	if err := p.initial(); err != nil {
+		return trace.Result{Property: propertyName(opts), Verdict: trace.Unknown, Reason: err.Error()}, p.stats(), err
+	}
+	if !p.stop.Load() {
+		p.run()
+	}
+	return p.result(), p.stats(), nil
+}
+
+func (p *parallel) initial() error {
+	var count int
+	err := p.m.Initial(func(v []byte) {
+		if p.stop.Load() {
+			return
+		}
+		h := Hash(v)
+		w := p.workers[p.owner(h)]
+		if _, isNew := w.insert(v, h, NoIndex); isNew {
+			count++
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for _, w := range p.workers {
+		w.publish()
+	}
+	if count == 0 && !p.stop.Load() {
+		return errors.New(p.m.Name() + ": the model has no initial state")
+	}
+	return nil
+}
+
+// run starts the workers and watches the clock, the context and memory
+// until they finish.
+func (p *parallel) run() {
+	var wg sync.WaitGroup
+	for _, w := range p.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run()
+		}()
+	}
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+
+	interval := p.opts.ProgressInterval
+	if interval <= 0 {
+		interval = time.Second
+	}
+	var deadline time.Time
+	if p.opts.TimeLimit > 0 {
+		deadline = p.start.Add(p.opts.TimeLimit)
+	}
+	tick := time.NewTicker(memoryEvery)
+	defer tick.Stop()
+	var sampler memorySampler
+	lastReport, lastStates := p.start, int64(0)
+	p.sampleMemory(&sampler)
+	for {
+		select {
+		case <-finished:
+			p.sampleMemory(&sampler)
+			return
+		case <-p.ctx.Done():
+			p.halt(fmt.Sprintf("interrupted after %d states", p.states()))
+			<-finished
+			return
+		case now := <-tick.C:
+			if !deadline.IsZero() && now.After(deadline) {
+				p.halt(fmt.Sprintf("time limit %v reached after %d states", p.opts.TimeLimit, p.states()))
+			}
+			mem := p.sampleMemory(&sampler)
+			if p.opts.MemoryLimit > 0 && mem > p.opts.MemoryLimit {
+				p.halt(fmt.Sprintf("memory limit %s reached after %d states", FormatBytes(p.opts.MemoryLimit), p.states()))
+			}
+			if p.opts.Progress != nil && now.Sub(lastReport) >= interval {
+				n := p.states()
+				pr := Progress{States: n, Depth: atomic.LoadInt64(&p.depth), MemoryBytes: mem, Elapsed: now.Sub(p.start)}
+				for _, w := range p.workers {
+					pr.Transitions += w.pubTransitions.Load()
+					pr.Matched += w.pubMatched.Load()
+					pr.Queue += w.pubQueue.Load()
+				}
+				pr.StatesPerSec = float64(n-lastStates) / now.Sub(lastReport).Seconds()
+				lastReport, lastStates = now, n
+				p.opts.Progress(pr)
+			}
+		}
+	}
+}
+
+// sampleMemory estimates the process's memory and shares what is left of
+// the limit among the workers' stores.
+func (p *parallel) sampleMemory(s *memorySampler) int64 {
+	var tables, stores int64
+	for _, w := range p.workers {
+		tables += w.pubTableBytes.Load()
+		stores += w.pubStoreBytes.Load()
+	}
+	mem := s.runtimeBytes() + tables
+	p.memoryPeak = max(p.memoryPeak, mem)
+	if p.opts.MemoryLimit > 0 {
+		other := max(0, mem-stores)
+		p.storeBudget.Store(max(1, (p.opts.MemoryLimit-other)/int64(len(p.workers))))
+	}
+	return mem
+}
+
+// run is one worker: level by level, expand its share of the level, then
+// deliver its successors and wait for everybody else's.
+func (w *pworker) run() {
+	p := w.p
+	levelStart, levelEnd := 0, w.store.Len()
+	for depth := int64(0); ; depth++ {
+		if w.id == 0 {
+			atomic.StoreInt64(&p.depth, depth)
+		}
+		w.levelEnd = levelEnd
+		for i := levelStart; i < levelEnd && !p.stop.Load(); i++ {
+			if p.opts.MaxDepth > 0 && depth >= int64(p.opts.MaxDepth) {
+				break
+			}
+			w.next = i
+			w.expand(i)
+			w.trySend()
+			w.drain(false)
+		}
+		w.endLevel()
+		levelStart, levelEnd = levelEnd, w.store.Len()
+		// Every worker must take the same decision here: one that went on
+		// alone would wait for the others' done marks forever.
+		more, stop := p.barrier.wait(int64(levelEnd-levelStart), &p.stop)
+		if stop || more == 0 {
+			return
+		}
+		if p.opts.MaxDepth > 0 && depth+1 >= int64(p.opts.MaxDepth) {
+			// The next level would not be expanded.
+			if w.id == 0 {
+				p.mu.Lock()
+				p.truncated = true
+				p.mu.Unlock()
+				atomic.StoreInt64(&p.depth, depth+1)
+			}
+			return
+		}
+	}
+}
+
+func (w *pworker) expand(local int) {
+	w.cur = gid(local, w.id)
+	w.scratch = append(w.scratch[:0], w.store.Get(Index(local))...)
+	w.nsucc = 0
+	w.m.Next(w.scratch, w)
+	if w.nsucc == 0 && !w.m.ValidEnd(w.scratch) {
+		w.p.violate(&pviolation{kind: state.KindInvalidEnd, msg: "invalid end state", at: w.cur})
+	}
+	w.budget -= 1 + w.nsucc
+	if w.budget <= 0 {
+		w.poll()
+	}
+}
+
+// Succ implements state.Sink: the successor goes into the batch for its owner.
+func (w *pworker) Succ(_ state.Trans, v []byte) {
+	w.nsucc++
+	h := Hash(v)
+	to := w.p.owner(h)
+	msg := w.out[to]
+	if msg == nil {
+		msg = w.p.pool.Get().(*message)
+		w.out[to] = msg
+	}
+	msg.ents = append(msg.ents, msgEntry{parent: w.cur, h: h, off: uint32(len(msg.data)), len: uint32(len(v))})
+	msg.data = append(msg.data, v...)
+	if len(msg.ents) >= msgEntries {
+		w.out[to] = nil
+		w.post(to, msg)
+	}
+}
+
+// Fail implements state.Sink.
+func (w *pworker) Fail(t state.Trans, kind, msg string) {
+	w.nsucc++
+	w.p.violate(&pviolation{kind: kind, msg: msg, at: w.cur, trans: t, failing: true})
+}
+
+// post delivers a full batch: its own are inserted at once, others' queued.
+func (w *pworker) post(to int, msg *message) {
+	if to == w.id {
+		w.process(msg)
+		return
+	}
+	w.pending = append(w.pending, pendingMsg{to, msg})
+}
+
+// trySend passes queued batches on while their owners' inboxes have room,
+// in order, so that each owner receives a sender's batches in order.
+func (w *pworker) trySend() {
+	k := 0
+	for ; k < len(w.pending); k++ {
+		pm := w.pending[k]
+		select {
+		case w.p.workers[pm.to].inbox <- pm.msg:
+			continue
+		default:
+		}
+		break
+	}
+	w.pending = w.pending[:copy(w.pending, w.pending[k:])]
+}
+
+// drain inserts the batches that have arrived; with wait, it blocks until
+// one arrives or a queued batch can be sent.
+func (w *pworker) drain(wait bool) {
+	for got := false; ; got = true {
+		select {
+		case msg := <-w.inbox:
+			w.process(msg)
+			continue
+		default:
+		}
+		if !wait || got {
+			return
+		}
+		if len(w.pending) > 0 {
+			pm := w.pending[0]
+			select {
+			case msg := <-w.inbox:
+				w.process(msg)
+			case w.p.workers[pm.to].inbox <- pm.msg:
+				w.pending = w.pending[:copy(w.pending, w.pending[1:])]
+			}
+		} else {
+			w.process(<-w.inbox)
+		}
+		return
+	}
+}
+
+// endLevel sends the rest of this level's successors and a done mark to
+// every other worker, and takes in everything the others send until each
+// has said done.
+func (w *pworker) endLevel() {
+	for to, msg := range w.out {
+		if msg != nil {
+			w.out[to] = nil
+			w.post(to, msg)
+		}
+	}
+	for to := range w.p.workers {
+		if to != w.id {
+			done := w.p.pool.Get().(*message)
+			done.done = true
+			w.pending = append(w.pending, pendingMsg{to, done})
+		}
+	}
+	for {
+		w.trySend()
+		if len(w.pending) == 0 && w.dones == len(w.p.workers)-1 {
+			break
+		}
+		w.drain(true)
+	}
+	w.dones = 0
+	w.publish()
+}
+
+// process inserts a batch of successors this worker owns.
+func (w *pworker) process(msg *message) {
+	if msg.done {
+		w.dones++
+	} else if !w.p.stop.Load() {
+		// Read the home slots first, as the sequential search's batches do.
+		st := w.store
+		var touch uint64
+		for k := range msg.ents {
+			touch += st.table[msg.ents[k].h>>st.shift]
+		}
+		w.touched += touch
+		for _, e := range msg.ents {
+			w.insert(msg.data[e.off:e.off+e.len], e.h, e.parent)
+			if w.p.stop.Load() {
+				break
+			}
+		}
+	}
+	msg.done, msg.ents, msg.data = false, msg.ents[:0], msg.data[:0]
+	w.p.pool.Put(msg)
+}
+
+// insert stores a state this worker owns; parent is global (NoIndex for an
+// initial state).
+func (w *pworker) insert(v []byte, h uint64, parent Index) (Index, bool) {
+	if parent != NoIndex {
+		w.transitions++
+	}
+	if w.store.Len() >= maxLocal {
+		w.p.halt(fmt.Sprintf("state store full after %d states", w.p.states()))
+		return NoIndex, false
+	}
+	i, isNew := w.store.InsertHash(v, h)
+	if !isNew {
+		if i == NoIndex {
+			w.publish()
+			if w.p.opts.MemoryLimit > 0 {
+				w.p.halt(fmt.Sprintf("memory limit %s reached after %d states", FormatBytes(w.p.opts.MemoryLimit), w.p.states()))
+			} else {
+				w.p.halt(fmt.Sprintf("state store full after %d states", w.p.states()))
+			}
+			return NoIndex, false
+		}
+		w.matched++
+		return i, false
+	}
+	w.parents.append(parent)
+	if w.checker != nil {
+		if kind, msg, bad := w.checker.Check(v); bad {
+			w.p.violate(&pviolation{kind: kind, msg: msg, at: gid(int(i), w.id)})
+		}
+	}
+	return i, true
+}
+
+func (w *pworker) poll() {
+	w.budget = pollEvery
+	w.publish()
+	if b := w.p.storeBudget.Load(); b > 0 {
+		w.store.SetLimit(b)
+	}
+}
+
+func (w *pworker) publish() {
+	w.pubStates.Store(int64(w.store.Len()))
+	w.pubTransitions.Store(w.transitions)
+	w.pubMatched.Store(w.matched)
+	w.pubStoreBytes.Store(w.store.Bytes() + w.parents.bytes())
+	w.pubTableBytes.Store(int64(len(w.store.table)) * 8)
+	w.pubQueue.Store(int64(w.store.Len() - w.next))
+}
+
+func (p *parallel) result() trace.Result {
+	r := trace.Result{Property: propertyName(p.opts)}
+	switch {
+	case p.viol != nil:
+		v := &violation{kind: p.viol.kind, msg: p.viol.msg, path: p.pathTo(p.viol.at), trans: p.viol.trans, failing: p.viol.failing}
+		r.Verdict, r.Kind = trace.Violated, v.kind
+		r.Counterexample = buildCounterexample(p.m, v, p.get)
+	case p.reason != "":
+		r.Verdict, r.Reason = trace.Unknown, p.reason
+	case p.truncated:
+		r.Verdict = trace.Unknown
+		r.Reason = fmt.Sprintf("depth limit %d reached after %d states: deeper states were not explored", p.opts.MaxDepth, p.states())
+	default:
+		r.Verdict = trace.Holds
+	}
+	return r
+}
+
+func (p *parallel) stats() trace.Stats {
+	st := trace.Stats{Seconds: time.Since(p.start).Seconds(), Depth: atomic.LoadInt64(&p.depth)}
+	for _, w := range p.workers {
+		st.States += int64(w.store.Len())
+		st.Transitions += w.transitions
+		st.Matched += w.matched
+		st.StoreBytes += w.store.Bytes() + w.parents.bytes()
+		st.VectorBytes = max(st.VectorBytes, w.store.MaxVector())
+	}
+	st.MemoryBytes = p.memoryPeak
+	st.Complete = p.viol == nil && p.reason == "" && !p.truncated
+	if st.States > 0 {
+		st.BytesPerState = float64(st.StoreBytes) / float64(st.States)
+	}
+	if st.Seconds > 0 {
+		st.StatesPerSec = float64(st.States) / st.Seconds
+	}
+	st.Extra = []trace.Figure{{Name: "workers", Value: float64(len(p.workers))}}
+	return st
+}
+
+// barrier lets n workers wait for each other at the end of a level. It
+// returns the sum of what they bring (the states of the next level) and
+// whether the search stops, as the last to arrive saw it, the same for all.
+type barrier struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	n       int
+	waiting int
+	gen     int
+	sum     int64
+	result  int64
+	stop    bool
+}
+
+func (b *barrier) wait(x int64, stop *atomic.Bool) (int64, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cond == nil {
+		b.cond = sync.NewCond(&b.mu)
+	}
+	g := b.gen
+	b.sum += x
+	b.waiting++
+	if b.waiting == b.n {
+		b.result, b.sum, b.waiting = b.sum, 0, 0
+		b.stop = stop.Load()
+		b.gen++
+		b.cond.Broadcast()
+	} else {
+		for g == b.gen {
+			b.cond.Wait()
+		}
+	}
+	return b.result, b.stop
+}

@@ -1,0 +1,91 @@
+package explore
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// The parallel search must store the same states, count the same
+// transitions and reach the same depth as the sequential one, and its
+// counterexamples must be as short.
+func TestParallelSameAsSequential(t *testing.T) {
+	models := []struct {
+		name string
+		m    func() state.Model
+	}{
+		{"counters", func() state.Model { return &counters{k: 4, n: 10, endOK: true} }},
+		{"counters-wrap", func() state.Model { return &counters{k: 3, n: 20, wrap: true} }},
+		{"spawner", func() state.Model { return &spawner{p: 5, c: 6} }},
+		{"philosophers", func() state.Model { return &philosophers{n: 6} }},
+		{"ring", func() state.Model { return &ring{m: 7, target: 3, laps: 2} }},
+		{"invariant", func() state.Model {
+			return &checkedCounters{counters{k: 3, n: 9, endOK: true, bad: []byte{5, 0, 7}}}
+		}},
+	}
+	for _, mc := range models {
+		t.Run(mc.name, func(t *testing.T) {
+			want, wst := run(t, mc.m(), Options{})
+			for _, workers := range []int{2, 3, 4} {
+				got, gst := run(t, mc.m(), Options{Workers: workers})
+				if got.Verdict != want.Verdict || got.Kind != want.Kind {
+					t.Fatalf("%d workers: %s (%s), want %s (%s)", workers, got.Verdict, got.Kind, want.Verdict, want.Kind)
+				}
+				if want.Verdict == trace.Holds {
+					if gst.States != wst.States || gst.Transitions != wst.Transitions || gst.Matched != wst.Matched || gst.Depth != wst.Depth || !gst.Complete {
+						t.Errorf("%d workers: %d states %d transitions %d matched depth %d; want %d %d %d %d",
+							workers, gst.States, gst.Transitions, gst.Matched, gst.Depth, wst.States, wst.Transitions, wst.Matched, wst.Depth)
+					}
+					continue
+				}
+				c := checkViolation(t, got, want.Kind)
+				if len(c.Steps) != len(want.Counterexample.Steps) {
+					t.Errorf("%d workers: counterexample of %d steps, want %d", workers, len(c.Steps), len(want.Counterexample.Steps))
+				}
+				if varString(c.Final) != varString(want.Counterexample.Final) && mc.name != "philosophers" {
+					t.Errorf("%d workers: final %s, want %s", workers, varString(c.Final), varString(want.Counterexample.Final))
+				}
+			}
+		})
+	}
+}
+
+func TestParallelLimits(t *testing.T) {
+	big := func() state.Model { return &counters{k: 8, n: 16, wrap: true} }
+	r, st := run(t, big(), Options{Workers: 2, TimeLimit: 200 * time.Millisecond})
+	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "time limit 200ms reached after ") || st.Complete || st.States == 0 {
+		t.Errorf("time: %+v", r)
+	}
+	r, st = run(t, big(), Options{Workers: 2, MemoryLimit: 48 << 20})
+	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "memory limit ") || st.StoreBytes > 48<<20 {
+		t.Errorf("memory: %+v, store %d bytes", r, st.StoreBytes)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	r, _, err := Run(ctx, big(), Options{Workers: 3})
+	if err != nil || r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "interrupted after ") {
+		t.Errorf("cancel: %+v %v", r, err)
+	}
+	r, st = run(t, &counters{k: 3, n: 10, wrap: true}, Options{Workers: 2, MaxDepth: 5})
+	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "depth limit 5 reached") || st.Depth != 5 {
+		t.Errorf("depth: %+v, depth %d", r, st.Depth)
+	}
+}
+
+func TestParallelProgress(t *testing.T) {
+	var reports int
+	r, _ := run(t, &counters{k: 8, n: 16, wrap: true}, Options{Workers: 2, TimeLimit: 300 * time.Millisecond,
+		ProgressInterval: time.Millisecond, Progress: func(p Progress) {
+			reports++
+			if p.States <= 0 || p.Elapsed <= 0 {
+				t.Errorf("progress %+v", p)
+			}
+		}})
+	if r.Verdict != trace.Unknown || reports == 0 {
+		t.Errorf("%+v after %d reports", r, reports)
+	}
+}
