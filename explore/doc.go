@@ -7,4 +7,13 @@
 // depth-first search for LTL) keep their visited states the same way: byte
 // vectors in an append-only arena, addressed by dense 32-bit indices, found
 // through an open-addressing hash table of indices and hash tags.
+//
+// The breadth-first search runs on several goroutines when Options.Workers
+// asks for it (parallel.go): each worker owns the states whose hash falls to
+// it, and levels end at a barrier, so the parallel search finds the same
+// states and counterexamples as short as the sequential one.
+//
+// The search loop allocates nothing per state: successors are copied into a
+// reused batch, their table slots read together (so that the memory system
+// overlaps the cache misses), then inserted in order.
 package explore
