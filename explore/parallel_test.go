@@ -60,8 +60,10 @@ func TestParallelLimits(t *testing.T) {
 	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "time limit 200ms reached after ") || st.Complete || st.States == 0 {
 		t.Errorf("time: %+v", r)
 	}
-	r, st = run(t, big(), Options{Workers: 2, MemoryLimit: 48 << 20})
-	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "memory limit ") || st.StoreBytes > 48<<20 {
+	// The limit is checked every few milliseconds: the store may pass it by
+	// what a few milliseconds add, not more.
+	r, st = run(t, big(), Options{Workers: 2, MemoryLimit: memoryLimit(48 << 20)})
+	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "memory limit ") || st.StoreBytes > 48<<20*21/20 || st.States < 100000 {
 		t.Errorf("memory: %+v, store %d bytes", r, st.StoreBytes)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -290,11 +290,11 @@ func (s *search) bfs() {
 			s.next++
 		}
 		s.flush()
+		if s.budget <= 0 && s.viol == nil && s.stop == "" {
+			s.poll()
+		}
 		if s.viol != nil || s.stop != "" {
 			return
-		}
-		if s.budget <= 0 {
-			s.poll()
 		}
 	}
 }
@@ -321,11 +321,11 @@ func (s *search) dfs() {
 		s.frames = append(s.frames, dfsFrame{idx: i, mark: mark})
 		s.expand(i)
 		s.flush()
+		if s.budget <= 0 && s.viol == nil && s.stop == "" {
+			s.poll()
+		}
 		if s.viol != nil || s.stop != "" {
 			return
-		}
-		if s.budget <= 0 {
-			s.poll()
 		}
 		// Successors come off the stack last first: reverse them so that
 		// the first transition is explored first, as Spin does.
