@@ -65,7 +65,8 @@ type Model interface {
 	ValidEnd(s []byte) bool
 	// Explain describes the step t from from to to, for counterexamples:
 	// process, source position, statement, message events. Changes may be
-	// left empty; the engine fills them from Decode.
+	// left empty; the engine fills them from Decode. For a transition that
+	// failed (Sink.Fail) there is no successor: to is from.
 	Explain(t Trans, from, to []byte) trace.Step
 	// Decode returns the named values of s (variables, channel contents,
 	// process locations) in a stable order, for traces.
