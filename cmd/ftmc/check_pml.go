@@ -4,8 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"sort"
-	"strings"
 
 	"ftmc/promela"
 	"ftmc/promela/compile"
@@ -77,18 +75,7 @@ func (c *pmlCheck) report(prog *promela.Program) *trace.Report {
 		rep.Params = map[string]int64(c.params)
 	}
 	for _, w := range prog.Warnings {
-		rep.Warnings = append(rep.Warnings, w.String())
-	}
-	if n := len(prog.LTL) + len(prog.Nevers); n > 0 {
-		var names []string
-		for _, l := range prog.LTL {
-			names = append(names, l.FormulaName())
-		}
-		for _, d := range prog.Nevers {
-			names = append(names, d.ProcName())
-		}
-		sort.Strings(names)
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("only safety was checked (assertions, run-time errors, invalid end states); the claims %s are not", strings.Join(names, ", ")))
+		rep.Warnings = append(rep.Warnings, warningText(w))
 	}
 	return rep
 }
@@ -109,4 +96,13 @@ func checkPromela(e *env, args []string) int {
 		return checkLTL(e, c, prog, m)
 	}
 	return runExplicit(e, m, c.opts, c.report(prog))
+}
+
+// warningText is a front-end warning for a report (whose renderer says
+// "warning:" itself).
+func warningText(w promela.Warning) string {
+	if w.Pos.IsValid() {
+		return w.Pos.String() + ": " + w.Msg
+	}
+	return w.Msg
 }
