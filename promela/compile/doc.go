@@ -26,5 +26,25 @@
 // working vector that is not part of the state.
 //
 // Statements are compiled once into closures over offsets in the vector;
-// computing successors allocates nothing in the steady state.
+// computing successors allocates nothing in the steady state. An atomic
+// sequence runs in place while its process has a single executable
+// transition, and is copied only where it branches.
+//
+// Where ftmc deliberately differs from pan:
+//
+//   - A division by zero is a run-time error; pan dies of the C arithmetic
+//     exception.
+//   - printf and printm do not evaluate their arguments (pan evaluates them
+//     and may report an index out of bounds there).
+//   - A remote reference P[i]:x to a process of another proctype is a
+//     run-time error (pan reads whatever bytes are there); to a process that
+//     has ended and is gone it reads 0, as pan does.
+//   - An atomic sequence that runs 100000 steps without leaving its block
+//     (or a d_step a million) is reported as a run-time error; pan runs into
+//     its depth limit.
+//   - for (x in c) over the messages of a channel is rejected.
+//   - ByMC's havoc(x) and assume(e), which pan does not know: havoc tries
+//     every value of x (for int and short, those the bounds of the assume
+//     that follows allow), and a false assume inside an atomic sequence
+//     discards the run instead of blocking it.
 package compile
