@@ -93,6 +93,8 @@ type flow struct {
 	// inlineDepth counts the inline bodies being built: Spin's lexer
 	// expands select statements only outside them.
 	inlineDepth int
+	// extra are the locals the expansion of for (m in c) adds.
+	extra []*promela.Symbol
 }
 
 func (f *flow) errorf(pos promela.Pos, format string, args ...any) {
@@ -507,8 +509,11 @@ func (f *flow) forLoop(s *promela.ForStmt) *node {
 	lo, hi := s.Lo, s.Hi
 	if s.In != nil {
 		t := typeOfRef(s.In)
+		if t != nil && t.Kind == promela.TChan {
+			return f.forChan(s)
+		}
 		if t == nil || t.Kind != promela.TArray {
-			f.errorf(pos, "for (... in %s): only arrays are supported, not channels", promela.ExprString(s.In))
+			f.errorf(pos, "for (... in %s): expected an array or a channel", promela.ExprString(s.In))
 			return nil
 		}
 		lo = &promela.IntLit{ValuePos: pos, Value: 0, Lit: "0"}
@@ -518,7 +523,26 @@ func (f *flow) forLoop(s *promela.ForStmt) *node {
 	f.openSeq()
 	f.addSeq(&node{kind: eStmt, stmt: &promela.ExprStmt{X: &promela.BinaryExpr{X: s.Var, OpPos: pos, Op: promela.LEQ, Y: hi}}, pos: pos})
 	f.stmts(s.Body.Stmts)
-	return f.loopTail(s, pos, true)
+	return f.loopTail(s, s.Var, pos, true)
+}
+
+// forChan expands for (m in c), which runs m over the messages of channel
+// c, as Spin does: with a counter of its own (a byte local),
+//
+//	t = 0; do :: t < len(c) -> c?m; c!m; body; t++ :: else -> break od
+func (f *flow) forChan(s *promela.ForStmt) *node {
+	pos := s.For
+	tmp := &promela.Symbol{Name: fmt.Sprintf("_f0r_t3mp%d", len(f.extra)), Kind: promela.SymVar, Pos: pos, Type: &promela.Type{Kind: promela.TByte}, Proc: f.proc}
+	f.extra = append(f.extra, tmp)
+	id := &promela.Ident{NamePos: pos, Name: tmp.Name, Sym: tmp}
+	f.addSeq(&node{kind: eStmt, stmt: &promela.AssignStmt{LHS: id, EqPos: pos, RHS: &promela.IntLit{ValuePos: pos, Lit: "0"}}, pos: pos})
+	f.openSeq()
+	length := &promela.CallExpr{Fun: promela.BuiltinLen, FunPos: pos, Args: []promela.Expr{s.In}, Rparen: pos}
+	f.addSeq(&node{kind: eStmt, stmt: &promela.ExprStmt{X: &promela.BinaryExpr{X: id, OpPos: pos, Op: promela.LSS, Y: length}}, pos: pos})
+	f.addSeq(&node{kind: eStmt, stmt: &promela.RecvStmt{Chan: s.In, OpPos: pos, Args: []promela.Expr{s.Var}}, pos: pos})
+	f.addSeq(&node{kind: eStmt, stmt: &promela.SendStmt{Chan: s.In, OpPos: pos, Args: []promela.Expr{s.Var}}, pos: pos})
+	f.stmts(s.Body.Stmts)
+	return f.loopTail(s, id, pos, true)
 }
 
 // selectLoop expands select (i : lo .. hi) as Spin does. Spin's lexer
@@ -564,19 +588,12 @@ func (f *flow) selectLoop(s *promela.SelectStmt) *node {
 	f.addSeq(&node{kind: eStmt, stmt: &promela.AssignStmt{LHS: s.Var, EqPos: pos, RHS: s.Lo}, pos: pos})
 	f.openSeq()
 	f.addSeq(&node{kind: eStmt, stmt: &promela.ExprStmt{X: &promela.BinaryExpr{X: s.Var, OpPos: pos, Op: promela.LSS, Y: s.Hi}}, pos: pos})
-	return f.loopTail(s, pos, false)
+	return f.loopTail(s, s.Var, pos, false)
 }
 
 // loopTail closes the main option of a for or select with the increment,
 // adds the exit option, and returns the do (Spin's for_body).
-func (f *flow) loopTail(loop promela.Stmt, pos promela.Pos, withElse bool) *node {
-	var v promela.Expr
-	switch s := loop.(type) {
-	case *promela.ForStmt:
-		v = s.Var
-	case *promela.SelectStmt:
-		v = s.Var
-	}
+func (f *flow) loopTail(loop promela.Stmt, v promela.Expr, pos promela.Pos, withElse bool) *node {
 	inc := &promela.AssignStmt{LHS: v, EqPos: pos, RHS: &promela.BinaryExpr{X: v, OpPos: pos, Op: promela.ADD, Y: &promela.IntLit{ValuePos: pos, Value: 1, Lit: "1"}}}
 	f.addSeq(&node{kind: eStmt, stmt: inc, pos: pos})
 	main := f.closeSeq(pos)

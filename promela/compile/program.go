@@ -358,6 +358,11 @@ func (p *program) buildAutomaton(pt *procType) {
 			p.chanType(v)
 		}
 	}
+	for _, s := range f.extra {
+		vi := &varInfo{sym: s, name: s.Name, typ: s.Type, size: sizeOf(s.Type), local: true, proc: pt, decl: &promela.VarDecl{Name: &promela.Ident{NamePos: s.Pos, Name: s.Name, Sym: s}}}
+		p.vars[s] = vi
+		pt.locals = append(pt.locals, vi)
+	}
 	pt.trans = make([][]trans, pt.nstates)
 	for i := 1; i < len(tb.trans) && i < pt.nstates; i++ {
 		if len(tb.trans[i]) == 0 {
