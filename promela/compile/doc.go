@@ -42,7 +42,6 @@
 //   - An atomic sequence that runs 100000 steps without leaving its block
 //     (or a d_step a million) is reported as a run-time error; pan runs into
 //     its depth limit.
-//   - for (x in c) over the messages of a channel is rejected.
 //   - ByMC's havoc(x) and assume(e), which pan does not know: havoc tries
 //     every value of x (for int and short, those the bounds of the assume
 //     that follows allow), and a false assume inside an atomic sequence
