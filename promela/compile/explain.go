@@ -195,22 +195,27 @@ func (md *Model) formatValue(t *promela.Type, v int32) string {
 // chanName names a channel by the variable it was created for: c, c[2], or
 // P[3]:c for a process's local channel.
 func (md *Model) chanName(id int32) string {
-	m := &md.m
+	return md.chanNameIn(md.m.vec, md.m.procs, id)
+}
+
+// chanNameIn names channel id in a working vector whose processes' segments
+// are at procs.
+func (md *Model) chanNameIn(vec []byte, procs []int32, id int32) string {
 	for _, v := range md.p.globals {
 		if v.decl.Chan == nil || v.hidden {
 			continue
 		}
-		if n := chanIn(m.vec, v, v.off, id); n != "" {
+		if n := chanIn(vec, v, v.off, id); n != "" {
 			return n
 		}
 	}
-	for pid, off := range m.procs {
-		pt := md.p.segAt(m.vec, int(off)).proc
+	for pid, off := range procs {
+		pt := md.p.segAt(vec, int(off)).proc
 		for _, v := range pt.locals {
 			if v.decl.Chan == nil {
 				continue
 			}
-			if n := chanIn(m.vec, v, int(off)+v.off, id); n != "" {
+			if n := chanIn(vec, v, int(off)+v.off, id); n != "" {
 				return fmt.Sprintf("%s[%d]:%s", pt.name, pid, n)
 			}
 		}
@@ -264,6 +269,12 @@ func (md *Model) Decode(s []byte) []trace.Var {
 		}
 		out = md.decodeVar(out, vec, v.name, v.typ, v.off)
 	}
+	var procs []int32
+	for off := p.segStart; off < len(vec); off += p.segAt(vec, off).size {
+		if p.segAt(vec, off).proc != nil {
+			procs = append(procs, int32(off))
+		}
+	}
 	off := p.segStart
 	pid, ch := 0, 1
 	for off < len(vec) {
@@ -290,7 +301,7 @@ func (md *Model) Decode(s []byte) []trace.Var {
 				}
 				b.WriteByte(']')
 			}
-			out = append(out, trace.Var{Name: fmt.Sprintf("queue %d (%s)", ch, ct.name), Value: b.String()})
+			out = append(out, trace.Var{Name: fmt.Sprintf("queue %d (%s)", ch, md.chanNameIn(vec, procs, int32(ch))), Value: b.String()})
 			ch++
 		}
 		off += st.size
