@@ -165,17 +165,30 @@ chan link[NPROC * (NPROC - 1)] = [BUF] of { mtype };
 #endif
 
 /*
- * PUT(ch, m, t) sends m to process t over ch with the overflow policy
- * CHAN. For B it starts with its guard, so that a sender that holds its
- * mutex waits inside its atomic sequence (and keeps the mutex) until there
- * is room: that is the paper's deadlock.
+ * SEND(ch, m, t, escape) sends m to process t over ch with the overflow
+ * policy CHAN. With B a sender that finds the channel full says so and
+ * waits inside its atomic sequence, keeping its mutex, until there is room
+ * (that is the paper's deadlock) or escape (a crash) is executable.
  */
 #if CHAN == B
-#define PUT(ch, m, t) nfull(ch) -> ch!m
+#define SEND(ch, m, t, escape) \
+	if \
+	:: nfull(ch) -> ch!m \
+	:: full(ch) -> printf("MSC: blocked, channel to %d full\n", t); \
+		WAITING(end_full) \
+		if \
+		:: nfull(ch) -> ch!m \
+		:: escape \
+		fi \
+	fi
 #elif CHAN == R
-#define PUT(ch, m, t) assert(nfull(ch)); ch!m
+#define SEND(ch, m, t, escape) assert(nfull(ch)); ch!m
 #else
-#define PUT(ch, m, t) if :: nfull(ch) -> ch!m :: full(ch) -> printf("MSC: drop %e to node %d\n", m, t) fi
+#define SEND(ch, m, t, escape) \
+	if \
+	:: nfull(ch) -> ch!m \
+	:: full(ch) -> printf("MSC: drop %e to node %d\n", m, t) \
+	fi
 #endif
 
 byte ahead[NPROC]; /* DIST(p, target_p) - 1; see above */

@@ -24,8 +24,9 @@
  * commutes with everything the other task does under the mutex.
  *
  * printf("MSC: ...") marks the local events of message sequence charts
- * (suspect, stop suspecting, crash, dropped messages), as in Spin's own
- * charts; it changes no state.
+ * (suspect, stop suspecting, crash, dropped messages, waiting for the
+ * mutex or for room in a channel), as in Spin's own charts; it changes no
+ * state.
  */
 
 #if PROP == WC
@@ -70,15 +71,7 @@ proctype Task1(byte node) {
 	:: atomic {
 		mutex[node] == 0 && ahead[node] < NPROC - 1 -> /* wait(mutex); target_p != p */
 		mutex[node] = 1;
-#if CHAN == B
-		WAITING(end_send)
-		if
-		:: PUT(CH_AYA(node, TARGET(node)), ARE_YOU_ALIVE, TARGET(node))
-		:: CAN_CRASH(node) -> crash(node); break
-		fi;
-#else
-		PUT(CH_AYA(node, TARGET(node)), ARE_YOU_ALIVE, TARGET(node));
-#endif
+		SEND(CH_AYA(node, TARGET(node)), ARE_YOU_ALIVE, TARGET(node), CAN_CRASH(node) -> crash(node); break);
 		rnd[node] = 1; /* received <- false */
 		mutex[node] = 0
 	   };
@@ -118,6 +111,10 @@ end:
 		RECV(node, 3)
 #endif
 		fi;
+		if
+		:: !DEAD(node) && mutex[node] == 1 -> printf("MSC: waits for the mutex\n")
+		:: else -> skip
+		fi;
 		WAITING(end_mutex)
 		if
 		:: DEAD(node) -> skip /* crashed: consume, never answer */
@@ -125,15 +122,15 @@ end:
 			mutex[node] = 1;
 			if
 			:: held[node] == ARE_YOU_ALIVE ->
-				WAITING(end_reply)
+				SEND(CH_IAA(node, from[node]), I_AM_ALIVE, from[node], DEAD(node) -> skip);
 				if
-				:: PUT(CH_IAA(node, from[node]), I_AM_ALIVE, from[node]);
+				:: DEAD(node) -> skip /* crashed while waiting for room */
+				:: else ->
 					if
 					:: SUSPECTS(node, from[node]) -> stop_suspecting(node, from[node])
 					:: else -> skip
 					fi;
 					on_are_you_alive(node, from[node])
-				:: DEAD(node) -> skip /* crashed while waiting for room */
 				fi
 			:: else -> /* I_AM_ALIVE */
 				if
