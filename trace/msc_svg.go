@@ -72,8 +72,9 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 	}
 
 	// Messages.
+	labels := make([]string, 0, len(c.Messages))
 	for _, m := range c.Messages {
-		c.svgMessage(bw, g, m)
+		labels = append(labels, c.svgMessage(bw, g, m))
 	}
 
 	// Local events, annotations, the failing step.
@@ -94,6 +95,11 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 		case RowSend:
 			p(`<circle cx="%.1f" cy="%.1f" r="3" fill="#1f3a93"/>`+"\n", x, y)
 		}
+	}
+
+	// Labels last, over boxes and lines.
+	for _, l := range labels {
+		bw.WriteString(l)
 	}
 
 	// The end of the run.
@@ -118,7 +124,9 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 	return bw.Flush()
 }
 
-func (c *Chart) svgMessage(w io.Writer, g svgGeom, m Message) {
+// svgMessage draws the arrow of m and returns its label, to be drawn after
+// the boxes.
+func (c *Chart) svgMessage(w io.Writer, g svgGeom, m Message) string {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	var x1, y1, x2, y2 float64
 	switch {
@@ -141,13 +149,15 @@ func (c *Chart) svgMessage(w io.Writer, g svgGeom, m Message) {
 		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#c0392b" stroke-width="1.4" stroke-dasharray="5 3"/>`+"\n", x1, y1, x2, y2)
 		p(`<path d="M%.1f,%.1f l10,10 m0,-10 l-10,10" stroke="#c0392b" stroke-width="2"/>`+"\n", x2-5, y2-5)
 		label += " (dropped)"
-	default: // in flight at the end
-		if m.To >= 0 && m.To != m.From {
-			x2 = g.x(m.To)
-		} else {
-			x2 = x1 + g.col*0.75
+	case m.To >= 0 && m.To != m.From: // in flight at the end, to a known receiver
+		x2, y2 = g.x(m.To), float64(g.endY)-4
+		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#7a7a7a" stroke-width="1.4" stroke-dasharray="6 3" marker-end="url(#open)"/>`+"\n", x1, y1, x2, y2)
+		label += " (in flight)"
+	default: // in flight, receiver unknown: a stub
+		x2, y2 = x1+g.col*0.6, y1+6
+		if m.From == len(c.Lifelines)-1 {
+			x2 = x1 - g.col*0.6
 		}
-		y2 = float64(g.endY) - 4
 		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#7a7a7a" stroke-width="1.4" stroke-dasharray="6 3" marker-end="url(#open)"/>`+"\n", x1, y1, x2, y2)
 		label += " (in flight)"
 	}
@@ -158,7 +168,8 @@ func (c *Chart) svgMessage(w io.Writer, g svgGeom, m Message) {
 		t = 90 / d
 	}
 	mx, my := x1+(x2-x1)*t, y1+(y2-y1)*t-4
-	p(`<text x="%.1f" y="%.1f" text-anchor="middle" font-size="11" fill="#1f3a93" stroke="#ffffff" stroke-width="3" paint-order="stroke">%s</text>`+"\n", mx, my, xmlEscape(label))
+	return fmt.Sprintf(`<text x="%.1f" y="%.1f" text-anchor="middle" font-size="11" fill="#1f3a93" stroke="#ffffff" stroke-width="3" paint-order="stroke">%s</text>`+"\n", mx, my, xmlEscape(label)) +
+		fmt.Sprintf(`<text x="%.1f" y="%.1f" text-anchor="middle" font-size="11" fill="#1f3a93">%s</text>`+"\n", mx, my, xmlEscape(label))
 }
 
 // svgGeom is where things go.
