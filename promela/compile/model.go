@@ -162,6 +162,10 @@ func (md *Model) fire(L, pid int, t *trans, executed bool) fireResult {
 	if !ok {
 		return notEnabled
 	}
+	if executed && t.pt.decl.D && t.kind != tElse {
+		md.failWith(pid, t, kindRuntime, fmt.Sprintf("%s: non-determinism in D_proctype %s (%s)", t.pos, t.pt.name, t.text))
+		return failed
+	}
 	if L+1 >= maxLevels {
 		md.failWith(pid, t, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", t.pt.name, maxLevels))
 		return failed
@@ -333,6 +337,10 @@ func (md *Model) chain(L, pid int) {
 				return
 			}
 			if ok {
+				if executed && pt.decl.D && t.kind != tElse {
+					md.failWith(pid, t, kindRuntime, fmt.Sprintf("%s: non-determinism in D_proctype %s (%s)", t.pos, pt.name, t.text))
+					return
+				}
 				if len(en) == cap(en) {
 					general = true
 					continue

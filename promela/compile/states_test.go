@@ -87,6 +87,7 @@ var semanticsCases = []struct {
 	{"uninitialized channel", `chan c; chan d = [1] of { byte }; active proctype p() { c!1 }`, 0, state.KindRuntime},
 	{"run and end", `byte x; proctype q() { x++ } init { run q(); run q() }`, 12, ""},
 	{"byte wraps", `byte x = 255; active proctype p() { x++; assert(x == 0) }`, 4, ""},
+	{"D_proctype must be deterministic", `byte x; D_proctype p() { do :: x < 3 -> x++ :: x > 1 -> x = 0 od } init { run p() }`, 0, state.KindRuntime},
 	{"unless escapes", `byte x; active proctype p() { { do :: x < 5 -> x++ od } unless { x == 3 }; x = 0 }`, 10, ""},
 }
 
