@@ -304,7 +304,7 @@ func skipStmt(pos promela.Pos) promela.Stmt {
 
 // buildFlow builds the flow graph of a process body. It returns the body
 // sequence; element 0 is unused, as in Spin.
-func buildFlow(d *promela.ProcDecl) (*flow, *sequence) {
+func buildFlow(d *promela.ProcDecl, remoteLabels map[string]bool) (*flow, *sequence) {
 	f := &flow{proc: d, elcnt: 1, labels: map[string]*element{}, breaks: map[promela.Stmt]*element{}, elems: []*element{nil}}
 	f.openSeq()
 	f.stmts(d.Body.Stmts)
@@ -312,6 +312,9 @@ func buildFlow(d *promela.ProcDecl) (*flow, *sequence) {
 	f.addSeq(end)
 	body := f.closeSeq(d.Body.Rbrace)
 	f.resolveJumps()
+	for name := range remoteLabels {
+		f.fixDest(name)
+	}
 	markDSteps(body, nil)
 	return f, body
 }
@@ -674,6 +677,21 @@ func typeOfRef(x promela.Expr) *promela.Type {
 		}
 	}
 	return nil
+}
+
+// fixDest prepares a label that another process refers to (P[i]@L): a
+// label on a goto, which is no state of its own, is moved to a skip put in
+// front of the goto, as Spin's fix_dest does.
+func (f *flow) fixDest(name string) {
+	e := f.labels[name]
+	if e == nil || e.kind != eGoto {
+		return
+	}
+	y := f.newElement(eGoto, e.stmt, e.pos)
+	y.label, y.loop, y.jump, y.nxt, y.status, y.esc = e.label, e.loop, e.jump, e.nxt, e.status, e.esc
+	e.kind, e.stmt = eStmt, skipStmt(e.pos)
+	e.label, e.loop, e.jump = "", nil, nil
+	e.nxt = y
 }
 
 // resolveJumps finds the destination of every goto and break.

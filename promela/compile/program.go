@@ -280,7 +280,7 @@ func (p *program) newProcType(d *promela.ProcDecl) {
 // states).
 func (p *program) buildAutomaton(pt *procType) {
 	d := pt.decl
-	f, body := buildFlow(d)
+	f, body := buildFlow(d, p.remoteLabels(d))
 	for _, err := range f.errs {
 		p.errs = append(p.errs, err)
 	}
@@ -463,6 +463,21 @@ func structInits(t *promela.Type, off int) []fieldInitItem {
 			}
 			off += sizeOf(f.Type)
 		}
+	}
+	return out
+}
+
+// remoteLabels lists the labels of d that the program refers to from
+// elsewhere (P[i]@L, in processes, claims, formulas and propositions).
+func (p *program) remoteLabels(d *promela.ProcDecl) map[string]bool {
+	out := map[string]bool{}
+	for _, decl := range p.prog.Decls {
+		promela.Inspect(decl, func(n promela.Node) bool {
+			if r, ok := n.(*promela.RemoteRef); ok && r.Label != nil && r.Proc != nil && r.Proc.Sym != nil && r.Proc.Sym.Decl == promela.Node(d) {
+				out[r.Label.Name] = true
+			}
+			return true
+		})
 	}
 	return out
 }
