@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
@@ -37,8 +38,9 @@ import (
 //     full channel says so) is drawn as a dropped message: an arrow towards
 //     the group's receiving lifeline that ends in a cross.
 //   - The failure is marked where it happens: an assertion or run-time
-//     error on the lifeline of the last step, an invalid end state (a
-//     deadlock) across the whole chart at the bottom.
+//     error by a box on the lifeline of the last step, an invalid end state
+//     (a deadlock) at the end of every lifeline; a band at the bottom says
+//     what went wrong.
 type Chart struct {
 	Title     string
 	Groups    []ChartGroup
@@ -75,7 +77,7 @@ const (
 	RowRecv                 // a message arrives at Lifeline (Messages[Msg])
 	RowLocal                // a local event box with Text
 	RowStmt                 // a step without events: its statement as an annotation
-	RowFail                 // the failing step: Text says why
+	RowFail                 // the failing step: Text is the kind of failure
 )
 
 // A Row is one drawn event, at one vertical position.
@@ -98,6 +100,28 @@ type Message struct {
 	RecvRow int // -1: not received (in flight at the end, or dropped)
 	Dropped bool
 	Num     int // 1-based, in order of sending
+}
+
+// Verdict is the text of the band at the bottom of a chart: what went
+// wrong, and how many messages are still in channels.
+func (c *Chart) Verdict() string {
+	var text string
+	switch {
+	case c.Kind == "":
+		return ""
+	case c.Deadlock && (c.Message == "" || c.Message == c.Kind):
+		text = "invalid end state: no process can move"
+	case c.Message == "" || c.Message == c.Kind:
+		text = c.Kind
+	case strings.HasPrefix(c.Message, c.Kind):
+		text = c.Message
+	default:
+		text = c.Kind + ": " + c.Message
+	}
+	if n := c.inFlight(); n > 0 {
+		text += fmt.Sprintf(" (%d message%s in flight)", n, plural(n))
+	}
+	return text
 }
 
 // InFlight reports whether the message was sent and is still in a channel
@@ -163,13 +187,12 @@ func NewChart(cx *Counterexample, title string) *Chart {
 			items = append(items, item{step: i, pid: s.Pid, kind: RowStmt, text: s.Stmt})
 		}
 		if failing {
-			text := cx.Kind
+			// The box names the kind; the message (often a long
+			// expression) goes in the band at the bottom.
 			if s.Note != "" {
-				text += ": " + s.Note
-			} else if cx.Message != "" {
-				text += ": " + cx.Message
+				c.Message = s.Note
 			}
-			items = append(items, item{step: i, pid: s.Pid, kind: RowFail, text: text})
+			items = append(items, item{step: i, pid: s.Pid, kind: RowFail, text: cx.Kind})
 		}
 		if len(items) > n0 {
 			items[n0].first = true

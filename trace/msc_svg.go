@@ -107,16 +107,10 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 		x := g.x(i)
 		p(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#333" stroke-width="2"/>`+"\n", x-12, g.endY, x+12, g.endY)
 	}
-	if c.Deadlock {
+	if text := c.Verdict(); text != "" {
 		x0 := float64(svgLeft)
 		x1 := float64(g.width - svgPadding)
-		text := "invalid end state: no process can move"
-		if c.Message != "" && c.Message != c.Kind {
-			text = c.Kind + ": " + c.Message
-		}
-		if n := c.inFlight(); n > 0 {
-			text += fmt.Sprintf(" (%d message%s in flight)", n, plural(n))
-		}
+		text = clip(text, int((x1-x0-12)/svgCharW))
 		p(`<rect x="%.1f" y="%d" width="%.1f" height="%d" rx="4" fill="#fde2e2" stroke="#c0392b" stroke-width="1.5"/>`+"\n", x0, g.endY+8, x1-x0, svgBandH-6)
 		p(`<text x="%.1f" y="%d" text-anchor="middle" fill="#8e1b10" font-weight="bold">%s</text>`+"\n", (x0+x1)/2, g.endY+8+16, xmlEscape(text))
 	}
@@ -154,9 +148,9 @@ func (c *Chart) svgMessage(w io.Writer, g svgGeom, m Message) string {
 		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#7a7a7a" stroke-width="1.4" stroke-dasharray="6 3" marker-end="url(#open)"/>`+"\n", x1, y1, x2, y2)
 		label += " (in flight)"
 	default: // in flight, receiver unknown: a stub
-		x2, y2 = x1+g.col*0.6, y1+6
+		x2, y2 = x1+g.col*0.4, y1+6
 		if m.From == len(c.Lifelines)-1 {
-			x2 = x1 - g.col*0.6
+			x2 = x1 - g.col*0.4
 		}
 		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#7a7a7a" stroke-width="1.4" stroke-dasharray="6 3" marker-end="url(#open)"/>`+"\n", x1, y1, x2, y2)
 		label += " (in flight)"
@@ -220,16 +214,8 @@ func (c *Chart) svgGeometry() svgGeom {
 	if g.width < 420 {
 		g.width = 420
 	}
-	for _, r := range c.Rows {
-		if r.Kind == RowFail {
-			// A failure box may be wider than its column.
-			if w := svgLeft + int(g.x(r.Lifeline)+float64(len(r.Text))*svgCharW/2) + svgPadding; w > g.width {
-				g.width = w
-			}
-		}
-	}
 	g.height = g.endY + svgPadding
-	if c.Deadlock {
+	if c.Kind != "" {
 		g.height += svgBandH + 4
 	}
 	return g

@@ -170,8 +170,11 @@ func TestChartWithoutMarksAnnotatesStatements(t *testing.T) {
 			t.Errorf("row %d kind = %v, want %v", i, kinds[i], want[i])
 		}
 	}
-	if c.Rows[3].Text != "assertion: assertion violated (x < 2)" || c.Lifelines[c.Rows[3].Lifeline].Pid != 0 {
+	if c.Rows[3].Text != "assertion" || c.Lifelines[c.Rows[3].Lifeline].Pid != 0 {
 		t.Errorf("failing row = %+v", c.Rows[3])
+	}
+	if v := c.Verdict(); v != "assertion violated (x < 2)" {
+		t.Errorf("verdict band = %q", v)
 	}
 	if c.Deadlock {
 		t.Error("an assertion is not a deadlock")

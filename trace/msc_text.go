@@ -76,7 +76,7 @@ func (c *Chart) WriteText(w io.Writer) error {
 		case RowStmt:
 			line = put(line, x, ". "+r.Text)
 		case RowFail:
-			line = putBox(line, x, "!! "+r.Text+" !!")
+			line = putBox(line, x, "!! "+r.Text)
 		}
 		writeLine(bw, line)
 	}
@@ -85,13 +85,9 @@ func (c *Chart) WriteText(w io.Writer) error {
 		end[center(i)] = '='
 	}
 	writeLine(bw, end)
-	if c.Deadlock {
-		text := "invalid end state: no process can move"
-		if c.Message != "" && c.Message != c.Kind {
-			text = c.Kind + ": " + c.Message
-		}
+	if text := c.Verdict(); text != "" {
 		if n := c.inFlight(); n > 0 {
-			text += fmt.Sprintf("; %d message%s in flight:", n, plural(n))
+			text += ":"
 			for _, m := range c.Messages {
 				if m.InFlight() {
 					text += fmt.Sprintf(" #%d", m.Num)
