@@ -35,7 +35,6 @@ func (md *Model) runDStep(pid int, t *trans) bool {
 	dc := t.dstep
 	pt := t.pt
 	state := dc.start
-	off := m.base
 	for steps := 0; ; steps++ {
 		if state <= 0 || state >= len(pt.elems) || pt.elems[state] == nil || pt.elems[state].dstep != dc.elem {
 			return true
@@ -108,7 +107,6 @@ func (md *Model) runDStep(pid int, t *trans) bool {
 			return false
 		}
 		state = next.to
-		_ = off
 	}
 }
 

@@ -341,9 +341,3 @@ func (pt *procType) location(pc int) string {
 	}
 	return fmt.Sprintf("state %d", pc)
 }
-
-// eventCtx is reserved for statement-specific event rendering.
-type eventCtx struct{}
-
-func (c *comp) sendEvents(*promela.SendStmt) func(*eventCtx) { return nil }
-func (c *comp) recvEvents(*promela.RecvStmt) func(*eventCtx) { return nil }

@@ -58,7 +58,6 @@ type code struct {
 	havoc  *havocOp         // tHavoc
 	text   string           // the statement as written
 	pos    promela.Pos      // where it is written
-	events func(*eventCtx)  // message events for traces (send/recv)
 	assign []promela.Expr   // assigned variables, for traces
 }
 
@@ -148,11 +147,9 @@ func (c *comp) compileElem(e *element) *code {
 	case *promela.SendStmt:
 		cd.kind = tSend
 		cd.send = c.compileSend(s)
-		cd.events = c.sendEvents(s)
 	case *promela.RecvStmt:
 		cd.kind = tRecv
 		cd.recv = c.compileRecv(s.Chan, s.Args, s.Random, s.Copy, false)
-		cd.events = c.recvEvents(s)
 		for _, a := range s.Args {
 			switch a.(type) {
 			case *promela.Ident, *promela.IndexExpr, *promela.SelectorExpr:
