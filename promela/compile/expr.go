@@ -456,6 +456,18 @@ func (c *comp) ident(x *promela.Ident) evalFn {
 			return func(m *machine) int32 { return int32(len(m.procs)) }
 		case promela.PredefTimeout:
 			return func(m *machine) int32 { return b2i(m.timeout) }
+		case promela.PredefNP:
+			// np_: no process is at a progress label.
+			return func(m *machine) int32 {
+				for pid := range m.procs {
+					off := int(m.procs[pid])
+					pt := m.p.segAt(m.vec, off).proc
+					if pc := m.pcAt(off, pt); pc < len(pt.prog) && pt.prog[pc] {
+						return 0
+					}
+				}
+				return 1
+			}
 		case promela.PredefLast:
 			c.p.usesLast = true
 			return func(m *machine) int32 { return int32(m.vec[m.p.lastOff]) }
