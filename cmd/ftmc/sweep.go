@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -182,8 +183,8 @@ type sweepRow struct {
 	code  int
 }
 
-// checkOne runs ftmc check on one combination in this process and reads its
-// report: the sweep reuses check's machinery whatever the model's language.
+// checkOne runs ftmc check on one combination and reads its report: the
+// sweep reuses check's machinery whatever the model's language.
 func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 	row := sweepRow{Defines: map[string]string{}, combo: c}
 	for _, d := range c {
@@ -192,11 +193,13 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 	var stdout, stderr bytes.Buffer
 	check := o.check
 	if check == nil {
-		check = func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-			return run(&env{ctx: ctx, stdout: stdout, stderr: stderr}, args)
-		}
+		check = checkProcess
 	}
 	row.code = check(ctx, o.checkArgs(c), &stdout, &stderr)
+	if ctx.Err() != nil {
+		row.Verdict, row.Reason, row.code = trace.Unknown, "interrupted", trace.ExitUnknown
+		return row
+	}
 	if row.code == trace.ExitUsage {
 		row.Verdict = "error"
 		row.Reason = sweepFirstLine(stderr.String())
@@ -233,6 +236,32 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 		row.StatesPerSec = float64(st.States) / st.Seconds
 	}
 	return row
+}
+
+// checkProcess runs ftmc check in a process of its own (this executable),
+// so that each combination's memory figure and --memory limit are its own
+// and -j runs them side by side. Where the executable cannot be found it
+// runs the check in this process.
+func checkProcess(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	exe, err := os.Executable()
+	if err != nil {
+		return run(&env{ctx: ctx, stdout: stdout, stderr: stderr}, args)
+	}
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() >= 0 {
+			return ee.ExitCode()
+		}
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "interrupted")
+			return trace.ExitUnknown
+		}
+		fmt.Fprintf(stderr, "ftmc check: %v\n", err)
+		return trace.ExitUsage
+	}
+	return trace.ExitHolds
 }
 
 // trailName is the file a combination's report is saved in.

@@ -230,3 +230,39 @@ func TestSweepWithoutMacros(t *testing.T) {
 		t.Errorf("a sweep without -D is one check: code %d, %d checks\n%s", code, len(f.seen), out)
 	}
 }
+
+// TestMain lets the test binary stand in for ftmc when a sweep runs its
+// checks as child processes (FTMC_AS_MAIN=1).
+func TestMain(m *testing.M) {
+	if os.Getenv("FTMC_AS_MAIN") == "1" {
+		os.Exit(run(&env{ctx: context.Background(), stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// TestSweepChildProcesses runs the checks of a sweep as processes of their
+// own, on a Promela model.
+func TestSweepChildProcesses(t *testing.T) {
+	t.Setenv("FTMC_AS_MAIN", "1")
+	model := filepath.Join(t.TempDir(), "count.pml")
+	src := "byte x;\nactive proctype P() { do :: x < N -> x++; assert(x != BAD) :: x == N -> break od }\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	e := &env{ctx: context.Background(), stdout: &stdout, stderr: &stderr}
+	code := sweep(e, []string{model, "-D", "N=3,5", "-D", "BAD=4,9", "--json", "-j", "2"}, nil)
+	var got struct{ Rows []sweepRow }
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("exit %d, %v:\n%s\n%s", code, err, stdout.String(), stderr.String())
+	}
+	want := []trace.Verdict{trace.Holds, trace.Holds, trace.Violated, trace.Holds}
+	if code != trace.ExitViolated || len(got.Rows) != 4 {
+		t.Fatalf("exit %d, rows %+v\n%s", code, got.Rows, stderr.String())
+	}
+	for i, r := range got.Rows {
+		if r.Verdict != want[i] || r.States == 0 || r.MemoryBytes == 0 {
+			t.Errorf("row %d = %+v, want verdict %s with states and memory", i, r, want[i])
+		}
+	}
+}
