@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"ftmc/mcmt/system"
-	"ftmc/trace"
 )
 
 // Invariant search by approximation, after Cubicle's BRAB (backward
@@ -23,15 +22,19 @@ import (
 // "holds" means that the property and every guess kept were proved
 // together.
 
-// oracle holds the reachable states of an instance, and states of larger
-// instances learnt from the runs that refuted guesses.
+// oracle holds the reachable states of an instance in the
+// stopping-failures semantics (the semantics backward reachability
+// computes: a process may stop at any time, and universal guards and
+// axioms then ignore it), and states of larger instances learnt from the
+// runs that refuted guesses.
 type oracle struct {
 	k      int
 	conc   *system.Concrete
-	arena  []byte
+	arena  []byte // per state: k-process values, then 2 bytes of running processes
 	size   int
 	states int
 	cache  map[lit][]uint64
+	run    [][]uint64 // per process: the states in which it runs
 	learnt []learnt
 }
 
@@ -74,18 +77,7 @@ func (o *oracle) reachedLearnt(e *engine, c *cube) bool {
 					if r.y != 0 {
 						y = get(r.y)
 					}
-					ok := false
-					switch r.op {
-					case opEq:
-						ok = x == y+r.c
-					case opNe:
-						ok = x != y+r.c
-					case opLe:
-						ok = x-y <= r.c
-					case opGe:
-						ok = x >= r.c
-					}
-					if !ok {
+					if !holdsLit(r, x, y) {
 						return false
 					}
 				}
@@ -110,28 +102,56 @@ func (o *oracle) reachedLearnt(e *engine, c *cube) bool {
 	return false
 }
 
-// newOracle explores the instance with k processes. A reachable unsafe
-// state is a real counterexample, returned as such.
-func newOracle(ctx context.Context, sys *system.System, k int, maxStates int64) (*oracle, *trace.Counterexample, error) {
-	in, err := system.NewInstance(sys, k)
-	if err != nil {
-		return nil, nil, err
+func holdsLit(l lit, x, y int64) bool {
+	switch l.op {
+	case opEq:
+		return x == y+l.c
+	case opNe:
+		return x != y+l.c
+	case opLe:
+		return x-y <= l.c
 	}
-	o := &oracle{k: k, conc: in.C, size: in.C.Size, cache: map[lit][]uint64{}}
-	res, err := system.Explore(ctx, in, system.ExploreOptions{MaxStates: maxStates, OnState: func(s []byte) {
-		o.arena = append(o.arena, s...)
-		o.states++
-	}})
+	return x >= l.c
+}
+
+// newOracle explores the instance with k processes in the
+// stopping-failures semantics, with the system axioms pruning states as
+// they prune cubes.
+func newOracle(ctx context.Context, sys *system.System, k int, maxStates int64) (*oracle, error) {
+	conc, err := system.Compile(sys, k)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if res.Unsafe != nil {
-		return nil, res.Unsafe, nil
+	o := &oracle{k: k, conc: conc, size: conc.Size + 2, cache: map[lit][]uint64{}}
+	res, err := system.ExploreStopping(ctx, sys, k, system.StoppingOptions{MaxStates: maxStates, Axioms: true,
+		OnState: func(vals []int64, running uint64) {
+			for _, v := range vals {
+				o.arena = append(o.arena, byte(int8(v)))
+			}
+			o.arena = append(o.arena, byte(running), byte(running>>8))
+			o.states++
+		}})
+	if err != nil {
+		return nil, err
 	}
 	if !res.Complete {
-		return nil, nil, fmt.Errorf("the instance with %d processes was not explored completely: %s", k, res.Reason)
+		return nil, fmt.Errorf("the instance with %d processes was not explored completely: %s", k, res.Reason)
 	}
-	return o, nil, nil
+	words := (o.states + 63) / 64
+	o.run = make([][]uint64, k)
+	for p := range o.run {
+		o.run[p] = make([]uint64, words)
+	}
+	for i := 0; i < o.states; i++ {
+		s := o.arena[i*o.size : (i+1)*o.size]
+		running := uint64(s[o.size-2]) | uint64(s[o.size-1])<<8
+		for p := 0; p < k; p++ {
+			if running&(1<<uint(p)) != 0 {
+				o.run[p][i/64] |= 1 << (i % 64)
+			}
+		}
+	}
+	return o, nil
 }
 
 // bits returns the set of states that satisfy l, whose process variables
@@ -167,18 +187,7 @@ func (o *oracle) bits(sys *system.System, l lit) []uint64 {
 				y = int64(int8(s[sy]))
 			}
 		}
-		ok := false
-		switch l.op {
-		case opEq:
-			ok = x == y+l.c
-		case opNe:
-			ok = x != y+l.c
-		case opLe:
-			ok = x-y <= l.c
-		case opGe:
-			ok = x >= l.c
-		}
-		if ok {
+		if holdsLit(l, x, y) {
 			b[i/64] |= 1 << (i % 64)
 		}
 	}
@@ -187,7 +196,8 @@ func (o *oracle) bits(sys *system.System, l lit) []uint64 {
 }
 
 // reachable reports whether some reachable state of the instance satisfies
-// c for some placement of its process variables on distinct processes.
+// c for some placement of its process variables on distinct running
+// processes.
 func (o *oracle) reachable(e *engine, c *cube) bool {
 	if c.n > o.k {
 		return true // the instance cannot tell
@@ -200,6 +210,12 @@ func (o *oracle) reachable(e *engine, c *cube) bool {
 		if i == c.n {
 			for w := range acc {
 				acc[w] = ^uint64(0)
+			}
+			for k := 0; k < c.n; k++ {
+				b := o.run[sigma[k]]
+				for w := range acc {
+					acc[w] &= b[w]
+				}
 			}
 			for _, l := range c.lits {
 				r, tr := e.voc.simplify(l.rename(sigma))
@@ -219,7 +235,12 @@ func (o *oracle) reachable(e *engine, c *cube) bool {
 					return false
 				}
 			}
-			return true
+			for _, w := range acc {
+				if w != 0 {
+					return true
+				}
+			}
+			return false
 		}
 		for p := 0; p < o.k; p++ {
 			if used[p] {
@@ -239,9 +260,11 @@ func (o *oracle) reachable(e *engine, c *cube) bool {
 
 // lemmaCovers reports whether a proved lemma covers c.
 func (e *engine) lemmaCovers(c *cube) bool {
-	for _, l := range e.lemmas {
-		if e.covers(l, c, true) {
-			return true
+	for _, ls := range [][]*cube{e.invs, e.lemmas} {
+		for _, l := range ls {
+			if e.covers(l, c, true) {
+				return true
+			}
 		}
 	}
 	return false
@@ -256,6 +279,7 @@ func (e *engine) prove(ctx context.Context, a *cube) (status, error) {
 	defer func() { e.bounded, e.tooMany = saved, savedMany }()
 	queue := []*node{{c: a, tr: -1}}
 	var visited []*node
+	defer func() { e.proofNodes = len(visited) }()
 	for head := 0; head < len(queue); head++ {
 		if ctx.Err() != nil {
 			return undecided, nil
@@ -309,75 +333,14 @@ const maxLemmaTries = 3
 // returned: the lemma covers c). With Options.Guess, the first candidate
 // that was neither proved nor refuted is returned as a guess.
 func (e *engine) approximate(ctx context.Context, c *cube) (*cube, error) {
-	o := e.oracle
-	type cand struct {
-		idx   []int
-		procs int
-	}
-	varMask := make([]uint32, len(c.lits))
-	for i, l := range c.lits {
-		for _, a := range []atom{l.x, l.y} {
-			if a != 0 && a.local() {
-				varMask[i] |= 1 << uint(a.k())
-			}
-		}
-	}
-	var cands []cand
-	var idx []int
-	var rec func(from int, mask uint32)
-	rec = func(from int, mask uint32) {
-		if len(idx) > 0 && (len(idx) < len(c.lits)) {
-			cands = append(cands, cand{append([]int(nil), idx...), bits.OnesCount32(mask)})
-		}
-		if len(idx) == e.opts.ApproxLits {
-			return
-		}
-		for i := from; i < len(c.lits); i++ {
-			m := mask | varMask[i]
-			if bits.OnesCount32(m) > o.k {
-				continue
-			}
-			idx = append(idx, i)
-			rec(i+1, m)
-			idx = idx[:len(idx)-1]
-		}
-	}
-	rec(0, 0)
-	sort.SliceStable(cands, func(a, b int) bool {
-		if cands[a].procs != cands[b].procs {
-			return cands[a].procs < cands[b].procs
-		}
-		return len(cands[a].idx) < len(cands[b].idx)
-	})
 	tries := 0
 	var guess *cube
-	for _, cd := range cands {
-		// Renumber the process variables the literals use, keeping their
-		// order.
-		var mask uint32
-		for _, i := range cd.idx {
-			mask |= varMask[i]
-		}
-		sigma := make([]int, c.n)
-		n := 0
-		for k := 0; k < c.n; k++ {
-			if mask&(1<<uint(k)) != 0 {
-				sigma[k] = n
-				n++
-			}
-		}
-		lits := make([]lit, len(cd.idx))
-		for j, i := range cd.idx {
-			lits[j] = c.lits[i].rename(sigma)
-		}
-		a, ok := e.voc.normalize(n, lits)
-		if !ok {
-			continue
-		}
+	for _, a := range e.candidates(c) {
 		key := e.voc.cubeString(a) + fmt.Sprintf("/%d", a.n)
 		if e.tried[key] {
 			continue
 		}
+		e.tried[key] = true
 		banned := false
 		for _, b := range e.banned {
 			if e.covers(a, b, true) {
@@ -385,14 +348,10 @@ func (e *engine) approximate(ctx context.Context, c *cube) (*cube, error) {
 				break
 			}
 		}
-		if banned || o.reachable(e, a) || o.reachedLearnt(e, a) {
+		if banned || e.oracle.reachedLearnt(e, a) {
 			continue
 		}
-		e.tried[key] = true
 		if e.confirm != nil && e.confirm.reachable(e, a) {
-			continue
-		}
-		if st, _ := e.solver.check(a.lits, false); st == unsat {
 			continue
 		}
 		hit, _, err := e.meetsInit(a)
@@ -415,6 +374,9 @@ func (e *engine) approximate(ctx context.Context, c *cube) (*cube, error) {
 		if err != nil {
 			return nil, err
 		}
+		if e.opts.Log != nil {
+			fmt.Fprintf(e.opts.Log, "try %s after %d cubes: %s\n", [...]string{unsat: "proved", sat: "reachable", undecided: "open"}[st], e.proofNodes, e.voc.cubeString(a))
+		}
 		switch st {
 		case unsat:
 			e.lemmas = append(e.lemmas, a)
@@ -435,4 +397,136 @@ func (e *engine) approximate(ctx context.Context, c *cube) (*cube, error) {
 		return guess, nil
 	}
 	return nil, nil
+}
+
+// candidates returns sub-cubes of c that no state of the oracle satisfies,
+// most general first: c is projected on every set of at most k of its
+// processes (k the oracle's size; MCMT's inv_search_max_index_var), and
+// each projection the oracle finds unreachable is generalized by dropping
+// literals as long as it stays unreachable.
+func (e *engine) candidates(c *cube) []*cube {
+	o := e.oracle
+	var out []*cube
+	seen := map[string]bool{}
+	sub := make([]int, 0, o.k)
+	for size := 0; size <= min(e.opts.ApproxProcs, c.n) && len(out) == 0; size++ {
+		var rec func(from int)
+		rec = func(from int) {
+			if len(sub) == size {
+				if a := e.project(c, sub); a != nil && !o.reachable(e, a) {
+					g := e.generalize(a)
+					if key := e.voc.cubeString(g) + fmt.Sprintf("/%d", g.n); !seen[key] {
+						seen[key] = true
+						out = append(out, g)
+					}
+				}
+				return
+			}
+			for p := from; p < c.n; p++ {
+				sub = append(sub, p)
+				rec(p + 1)
+				sub = sub[:len(sub)-1]
+			}
+		}
+		rec(0)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].n != out[j].n {
+			return out[i].n < out[j].n
+		}
+		return len(out[i].lits) < len(out[j].lits)
+	})
+	return out
+}
+
+// project keeps the literals of c over the processes procs (renumbered in
+// that order) and the globals, or returns nil when none is left.
+func (e *engine) project(c *cube, procs []int) *cube {
+	sigma := make([]int, c.n)
+	for i := range sigma {
+		sigma[i] = -1
+	}
+	for i, p := range procs {
+		sigma[p] = i
+	}
+	var lits []lit
+	for _, l := range c.lits {
+		ok := true
+		for _, a := range []atom{l.x, l.y} {
+			if a != 0 && (a.local() || a.isProc()) && sigma[a.k()] < 0 {
+				ok = false
+			}
+		}
+		if ok {
+			lits = append(lits, l.rename(sigma))
+		}
+	}
+	if len(lits) == 0 {
+		return nil
+	}
+	a, ok := e.voc.normalize(len(procs), lits)
+	if !ok {
+		return nil
+	}
+	return a
+}
+
+// compact renumbers the processes that lits mention as 0..m-1, keeping
+// their order, and normalizes.
+func (e *engine) compact(lits []lit, n int) (*cube, bool) {
+	sigma := make([]int, n)
+	for i := range sigma {
+		sigma[i] = -1
+	}
+	for _, l := range lits {
+		for _, a := range []atom{l.x, l.y} {
+			if a != 0 && (a.local() || a.isProc()) {
+				sigma[a.k()] = 0
+			}
+		}
+	}
+	m := 0
+	for k := range sigma {
+		if sigma[k] == 0 {
+			sigma[k] = m
+			m++
+		}
+	}
+	out := make([]lit, len(lits))
+	for i, l := range lits {
+		out[i] = l.rename(sigma)
+	}
+	return e.voc.normalize(m, out)
+}
+
+// generalize drops literals of a, which the oracle finds unreachable, as
+// long as it stays so: literals that many reachable states satisfy go
+// first, since they exclude the fewest.
+func (e *engine) generalize(a *cube) *cube {
+	o := e.oracle
+	lits := append([]lit(nil), a.lits...)
+	weight := make(map[lit]int, len(lits))
+	for _, l := range lits {
+		w := 0
+		if r, tr := e.voc.simplify(l); tr == isLit && (r.x == 0 || r.x.k() < o.k) && (r.y == 0 || r.y.k() < o.k) {
+			for _, b := range o.bits(e.sys, r) {
+				w += bits.OnesCount64(b)
+			}
+		}
+		weight[l] = w
+	}
+	sort.SliceStable(lits, func(i, j int) bool { return weight[lits[i]] > weight[lits[j]] })
+	best := a
+	for i := 0; i < len(lits); {
+		rest := append(append([]lit(nil), lits[:i]...), lits[i+1:]...)
+		g, ok := e.compact(rest, a.n)
+		if ok && len(rest) > 0 && !o.reachable(e, g) {
+			if st, _ := e.solver.check(g.lits, false); st != unsat {
+				lits, best = rest, g
+				continue
+			}
+		}
+		i++
+	}
+	return best
 }

@@ -34,7 +34,7 @@ type Options struct {
 	// out later and costs a restart).
 	Guess bool
 	// LemmaBudget bounds the cubes of the search that proves a lemma (0:
-	// 150; negative: guess without trying to prove).
+	// 30; negative: guess without trying to prove).
 	LemmaBudget int
 	// Confirm, when larger than Approx, is the size of a second instance
 	// that a candidate must not reach either: the first instance filters
@@ -42,6 +42,10 @@ type Options struct {
 	Confirm int
 	// ApproxLits bounds the literals of a guess (0: 3).
 	ApproxLits int
+	// ApproxProcs bounds the processes of a candidate invariant (0: one
+	// less than Approx, so that the instance always has a process more
+	// than the candidate talks about).
+	ApproxProcs int
 	// MaxOracleStates bounds that instance's exploration (0: 2,000,000).
 	MaxOracleStates int64
 	// Log, when set, receives one line per cube visited, guess made and
@@ -150,6 +154,11 @@ type engine struct {
 	// lemmas are negated invariants proved during the search: cubes that
 	// no run reaches, over distinct processes.
 	lemmas []*cube
+	// invs are the suggested negated invariants, once proved on their
+	// own; they prune like lemmas.
+	invs []*cube
+	// proofNodes is the size of the last bounded proof, for the log.
+	proofNodes int
 	// tried remembers the candidate lemmas already tried (by their text).
 	tried map[string]bool
 	// bounded is set while a lemma is being proved: no SMT, no guesses.
@@ -182,13 +191,8 @@ func Verify(ctx context.Context, sys *system.System, opts Options) (*Result, err
 		if limit == 0 {
 			limit = 2000000
 		}
-		o, cx, err := newOracle(ctx, sys, opts.Approx, limit)
+		o, err := newOracle(ctx, sys, opts.Approx, limit)
 		switch {
-		case cx != nil:
-			// The small instance already reaches an unsafe state.
-			e.stats.Seconds = time.Since(e.start).Seconds()
-			cx.Message = fmt.Sprintf("%s violated on %d processes (found while exploring the instance)", sys.Property, opts.Approx)
-			return &Result{Property: sys.Property, Verdict: trace.Violated, Trace: cx, Stats: e.stats, Warnings: e.warnings}, nil
 		case err != nil:
 			if ctx.Err() != nil {
 				return &Result{Property: sys.Property, Verdict: trace.Unknown, Reason: "stopped: " + ctx.Err().Error(), Stats: e.stats}, nil
@@ -199,12 +203,8 @@ func Verify(ctx context.Context, sys *system.System, opts Options) (*Result, err
 			e.stats.OracleStates = int64(o.states)
 		}
 		if e.oracle != nil && opts.Confirm > opts.Approx {
-			o, cx, err := newOracle(ctx, sys, opts.Confirm, limit)
+			o, err := newOracle(ctx, sys, opts.Confirm, limit)
 			switch {
-			case cx != nil:
-				e.stats.Seconds = time.Since(e.start).Seconds()
-				cx.Message = fmt.Sprintf("%s violated on %d processes (found while exploring the instance)", sys.Property, opts.Confirm)
-				return &Result{Property: sys.Property, Verdict: trace.Violated, Trace: cx, Stats: e.stats, Warnings: e.warnings}, nil
 			case err != nil:
 				if ctx.Err() != nil {
 					return &Result{Property: sys.Property, Verdict: trace.Unknown, Reason: "stopped: " + ctx.Err().Error(), Stats: e.stats}, nil
@@ -224,7 +224,10 @@ func newEngine(sys *system.System, opts Options) (*engine, error) {
 		opts.MaxNodes = 200000
 	}
 	if opts.LemmaBudget == 0 {
-		opts.LemmaBudget = 150
+		opts.LemmaBudget = 30
+	}
+	if opts.ApproxProcs == 0 {
+		opts.ApproxProcs = max(1, opts.Approx-1)
 	}
 	if opts.ApproxLits == 0 {
 		opts.ApproxLits = 3
@@ -491,9 +494,11 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 			return true, nil
 		}
 	}
-	for _, f := range e.lemmas {
-		if e.covers(f, c, true) {
-			return true, nil
+	for _, ls := range [][]*cube{e.invs, e.lemmas} {
+		for _, f := range ls {
+			if e.covers(f, c, true) {
+				return true, nil
+			}
 		}
 	}
 	for _, d := range visited {
@@ -521,9 +526,11 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 			return false, nil
 		}
 	}
-	for _, f := range e.lemmas {
-		if !add(f, true) {
-			return false, nil
+	for _, ls := range [][]*cube{e.invs, e.lemmas} {
+		for _, f := range ls {
+			if !add(f, true) {
+				return false, nil
+			}
 		}
 	}
 	for _, d := range visited {
@@ -594,10 +601,10 @@ func (e *engine) progress(visited, queued int) {
 
 // search runs backward reachability from the property and the candidates
 // that are still in play.
-func (e *engine) search(ctx context.Context, inPlay map[int]bool) (outcome, error) {
+func (e *engine) search(ctx context.Context, inPlay map[int]bool, property bool) (outcome, error) {
 	var queue []*node
 	for i, r := range e.roots {
-		if r.candidate >= 0 && !inPlay[r.candidate] {
+		if r.candidate >= 0 && !inPlay[r.candidate] || r.candidate < 0 && !property {
 			continue
 		}
 		queue = append(queue, &node{c: r.c, tr: -1, root: i})
@@ -650,7 +657,7 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool) (outcome, erro
 			return outcome{verdict: trace.Unknown, refuted: -1,
 				reason: fmt.Sprintf("node limit reached: %d cubes visited without a fixpoint", live)}, nil
 		}
-		if e.oracle != nil && nd.parent != nil {
+		if e.oracle != nil && nd.parent != nil && property {
 			a, err := e.approximate(ctx, nd.c)
 			if err != nil {
 				return outcome{}, err
@@ -737,12 +744,47 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 			inPlay[r.candidate] = true
 		}
 	}
-	var out outcome
-	for {
-		var err error
-		out, err = e.search(ctx, inPlay)
+	// MCMT's order: the suggested invariants are proved first, on their
+	// own, and then used like proved lemmas; when they cannot be proved
+	// apart from the property, they are proved together with it.
+	together := true
+	if len(inPlay) > 0 {
+		out, err := e.loop(ctx, inPlay, false, res)
 		if err != nil {
 			return nil, err
+		}
+		if out.verdict == trace.Holds {
+			together = false
+			for i, r := range e.roots {
+				if r.candidate >= 0 && inPlay[r.candidate] {
+					e.invs = append(e.invs, e.roots[i].c)
+				}
+			}
+			if e.opts.Log != nil {
+				fmt.Fprintf(e.opts.Log, "suggested invariants proved: %d\n", len(e.invs))
+			}
+		} else if ctx.Err() != nil {
+			out.reason = "stopped: " + ctx.Err().Error()
+			return e.finish(res, out, inPlay), nil
+		}
+	}
+	roots := inPlay
+	if !together {
+		roots = map[int]bool{}
+	}
+	out, err := e.loop(ctx, roots, true, res)
+	if err != nil {
+		return nil, err
+	}
+	return e.finish(res, out, inPlay), nil
+}
+
+// loop runs the search until no guess or candidate is refuted.
+func (e *engine) loop(ctx context.Context, inPlay map[int]bool, property bool, res *Result) (outcome, error) {
+	for {
+		out, err := e.search(ctx, inPlay, property)
+		if err != nil {
+			return out, err
 		}
 		if out.banned != nil {
 			if e.opts.Log != nil {
@@ -759,13 +801,17 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 			continue
 		}
 		if out.refuted < 0 {
-			break
+			return out, nil
 		}
 		delete(inPlay, out.refuted)
 		e.stats.Refuted++
 		e.stats.Restarts++
 		res.Refuted = append(res.Refuted, describe(e.sys.Candidates[out.refuted], out.refuted))
 	}
+}
+
+// finish fills in the result of the last search.
+func (e *engine) finish(res *Result, out outcome, inPlay map[int]bool) *Result {
 	if e.smt != nil {
 		e.stats.SMTCalls = e.smt.calls
 	}
@@ -791,7 +837,7 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 	res.Warnings = e.warnings
 	e.stats.Seconds = time.Since(e.start).Seconds()
 	res.Stats = e.stats
-	return res, nil
+	return res
 }
 
 func describe(q *system.Quant, i int) string {

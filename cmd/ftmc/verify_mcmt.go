@@ -32,7 +32,7 @@ func verifyMCMT(e *env, args []string) int {
 	confirm := fs.Int("confirm", 0, "also require candidate invariants to be unreachable on an instance with this many processes")
 	brabLits := fs.Int("brab-lits", 0, "at most this many literals in a candidate invariant (0: 3)")
 	guess := fs.Bool("guess", false, "use candidate invariants unproved (Cubicle's BRAB: a wrong one is found out later and costs a restart)")
-	lemmaBudget := fs.Int("lemma-budget", 0, "cubes of the bounded search that proves a candidate invariant (0: 150; -1: do not prove, guess)")
+	lemmaBudget := fs.Int("lemma-budget", 0, "cubes of the bounded search that proves a candidate invariant (0: 30; -1: do not prove, guess)")
 	noCand := fs.Bool("no-candidates", false, "ignore the model's suggested negated invariants")
 	bounded := fs.Int("bounded", 0, "check the instance with this many processes explicitly instead")
 	maxStates := fs.Int64("max-states", 10000000, "state limit of --bounded")

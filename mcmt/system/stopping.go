@@ -1,0 +1,231 @@
+package system
+
+import (
+	"context"
+	"fmt"
+)
+
+// The stopping-failures semantics of an instance: besides the transitions
+// of the system, any process may stop at any time, after which it takes no
+// step, is not checked by universal guards and is no longer subject to the
+// system axioms. This is the semantics that backward reachability computes
+// (MCMT and Cubicle instantiate universal guards over the processes a cube
+// mentions only), so its reachable states are the ones a negated invariant
+// found by that search must avoid; the states of the plain instance are a
+// subset of them.
+
+// StoppingOptions bound an exploration in the stopping-failures semantics.
+type StoppingOptions struct {
+	MaxStates int64 // 0: no limit
+	// Axioms prunes the states that violate a system axiom over the
+	// processes still running, as backward reachability does.
+	Axioms bool
+	// OnState sees every reachable state once: the values (the slots of
+	// stopped processes read 0) and the set of running processes (bit p
+	// for process p). Both are valid during the call only.
+	OnState func(vals []int64, running uint64)
+}
+
+// StoppingResult is the outcome of ExploreStopping.
+type StoppingResult struct {
+	States   int64
+	Complete bool
+	Reason   string // why not complete
+}
+
+// ExploreStopping explores the instance with n processes breadth first in
+// the stopping-failures semantics.
+func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions) (*StoppingResult, error) {
+	if n > 16 {
+		return nil, fmt.Errorf("at most 16 processes in the stopping-failures semantics")
+	}
+	c, err := Compile(s, n)
+	if err != nil {
+		return nil, err
+	}
+	size := c.Size + 2 // two bytes of running processes
+	index := map[string]struct{}{}
+	var arena []byte
+	var buf []byte
+	res := &StoppingResult{}
+	all := uint64(1)<<uint(n) - 1
+	add := func(vals []int64, running uint64) error {
+		buf = buf[:0]
+		for _, v := range vals {
+			if v < -128 || v > 127 {
+				return fmt.Errorf("a value leaves -128..127")
+			}
+			buf = append(buf, byte(int8(v)))
+		}
+		buf = append(buf, byte(running), byte(running>>8))
+		if _, ok := index[string(buf)]; ok {
+			return nil
+		}
+		if opts.Axioms && c.brokenAxiomAmong(vals, running) >= 0 {
+			return nil
+		}
+		index[string(buf)] = struct{}{}
+		arena = append(arena, buf...)
+		return nil
+	}
+	var addErr error
+	err = c.Initial(1<<22, func(vals []int64) {
+		if addErr == nil {
+			addErr = add(vals, all)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if addErr != nil {
+		return nil, addErr
+	}
+	vals := make([]int64, c.Size)
+	env := make([]int, c.EnvSize())
+	for head := 0; head*size < len(arena); head++ {
+		if head&1023 == 0 && ctx.Err() != nil {
+			res.States, res.Reason = int64(len(arena)/size), "cancelled"
+			return res, nil
+		}
+		if opts.MaxStates > 0 && int64(len(arena)/size) >= opts.MaxStates {
+			res.States, res.Reason = int64(len(arena)/size), fmt.Sprintf("state limit %d reached", opts.MaxStates)
+			return res, nil
+		}
+		st := arena[head*size : (head+1)*size]
+		for i := range vals {
+			vals[i] = int64(int8(st[i]))
+		}
+		running := uint64(st[c.Size]) | uint64(st[c.Size+1])<<8
+		if opts.OnState != nil {
+			opts.OnState(vals, running)
+		}
+		for ti := range c.trans {
+			c.enabledAmong(ti, vals, env, running, func(params []int) {
+				if addErr != nil {
+					return
+				}
+				if err := c.Apply(ti, params, vals, func(next []int64) {
+					if addErr == nil {
+						c.clearStopped(next, running)
+						addErr = add(next, running)
+					}
+				}); err != nil && addErr == nil {
+					addErr = err
+				}
+			})
+			if addErr != nil {
+				return nil, addErr
+			}
+		}
+		for p := 0; p < n; p++ {
+			if running&(1<<uint(p)) == 0 {
+				continue
+			}
+			next := append([]int64(nil), vals...)
+			r := running &^ (1 << uint(p))
+			c.clearStopped(next, r)
+			if err := add(next, r); err != nil {
+				return nil, err
+			}
+		}
+	}
+	res.States, res.Complete = int64(len(arena)/size), true
+	return res, nil
+}
+
+// clearStopped sets the local slots of stopped processes to 0: nothing
+// reads them any more, and equal states merge.
+func (c *Concrete) clearStopped(vals []int64, running uint64) {
+	for _, v := range c.Sys.Vars {
+		if !v.Local {
+			continue
+		}
+		for p := 0; p < c.N; p++ {
+			if running&(1<<uint(p)) == 0 {
+				vals[c.base[v.ID]+p] = 0
+			}
+		}
+	}
+}
+
+// enabledAmong is EnabledParams with parameters and universal guards
+// restricted to the running processes.
+func (c *Concrete) enabledAmong(ti int, vals []int64, env []int, running uint64, visit func(params []int)) {
+	ct := &c.trans[ti]
+	for _, f := range ct.stage[0] {
+		if !c.holds(f, vals, env) {
+			return
+		}
+	}
+	var rec func(i int)
+	rec = func(i int) {
+		if i == ct.m {
+			if ct.uguard != nil {
+			outer:
+				for u := 0; u < c.N; u++ {
+					if running&(1<<uint(u)) == 0 {
+						continue
+					}
+					for _, p := range env[:ct.m] {
+						if p == u {
+							continue outer
+						}
+					}
+					env[ct.m] = u
+					if !c.holds(ct.uguard, vals, env) {
+						return
+					}
+				}
+			}
+			visit(env[:ct.m])
+			return
+		}
+	next:
+		for p := 0; p < c.N; p++ {
+			if running&(1<<uint(p)) == 0 {
+				continue
+			}
+			for _, q := range env[:i] {
+				if q == p {
+					continue next
+				}
+			}
+			env[i] = p
+			for _, f := range ct.stage[i+1] {
+				if !c.holds(f, vals, env) {
+					continue next
+				}
+			}
+			rec(i + 1)
+		}
+	}
+	rec(0)
+}
+
+// brokenAxiomAmong is BrokenAxiom over the running processes.
+func (c *Concrete) brokenAxiomAmong(vals []int64, running uint64) int {
+	for i := range c.axioms {
+		q := &c.axioms[i]
+		env := make([]int, q.k+2)
+		var rec func(j int) bool
+		rec = func(j int) bool {
+			if j == q.k {
+				return c.holds(q.body, vals, env)
+			}
+			for p := 0; p < c.N; p++ {
+				if running&(1<<uint(p)) == 0 {
+					continue
+				}
+				env[j] = p
+				if !rec(j + 1) {
+					return false
+				}
+			}
+			return true
+		}
+		if !rec(0) {
+			return i
+		}
+	}
+	return -1
+}
