@@ -116,7 +116,7 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		rep.Params = map[string]int64(c.params)
 	}
 	for _, w := range prog.Warnings {
-		rep.Warnings = append(rep.Warnings, w.String())
+		rep.Warnings = append(rep.Warnings, warningText(w))
 	}
 	if fair {
 		rep.Engine += ", weak fairness"
