@@ -6,6 +6,17 @@ import (
 	"strings"
 )
 
+const verifyUsage = `usage: ftmc verify MODEL.{ta,mcmt,in,cub} [SPEC ... | all] [flags]
+
+Proves properties for every parameter value: threshold automata (.ta) with
+the schema-based engine, array-based systems (MCMT .mcmt/.in, Cubicle .cub)
+with backward reachability. --lang ta|mcmt|mcmt1|cubicle overrides the file
+extension. The flags depend on the language:
+
+  ftmc verify MODEL.ta -h      flags of the threshold-automata engine
+  ftmc verify MODEL.cub -h     flags of backward reachability
+`
+
 // cmdVerify proves properties for every parameter value: threshold automata
 // (.ta) with the schema-based engine, array-based systems (.mcmt, .in, .cub)
 // with backward reachability. --lang overrides the file extension.
@@ -41,11 +52,17 @@ func cmdVerify(e *env, args []string) int {
 	switch lang {
 	case "ta":
 		return verifyTA(e, args)
-	case "mcmt", "cubicle":
+	case "mcmt", "mcmt1", "cubicle":
 		return verifyMCMT(e, args)
 	case "promela":
 		fmt.Fprintln(e.stderr, "ftmc verify: parameterized verification of Promela models is not supported yet; check instances with 'ftmc check MODEL.pml --param N=...'")
 		return 2
+	}
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
+			fmt.Fprint(e.stdout, verifyUsage)
+			return 0
+		}
 	}
 	fmt.Fprintln(e.stderr, "ftmc verify: cannot tell the model's language: give a .ta, .mcmt, .in or .cub file, or --lang ta|mcmt|cubicle")
 	return 2
