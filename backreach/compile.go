@@ -39,6 +39,44 @@ type itrans struct {
 	uguard *pform // nil when there is no universal guard
 	upd    [][]icase
 	anyUpd bool // some update assigns a nondeterministic value
+	// pre are guard conjuncts "v op constant" on a global or on a
+	// parameter's entry of an array the transition leaves alone, and post
+	// the constants it assigns to globals: a cube that contradicts one of
+	// them has an empty pre-image, which is found without computing it
+	// (MCMT's key_search does this for one variable).
+	pre  []constLit
+	post []constLit
+}
+
+// constLit is "variable v (at parameter slot, for a local) op c".
+type constLit struct {
+	v     int
+	local bool
+	slot  int
+	op    system.Op
+	c     int64
+}
+
+// constLits records the conjuncts of f of the form "v op constant".
+func (it *itrans) constLits(f *pform) {
+	if f.kind == system.And {
+		for _, a := range f.args {
+			it.constLits(a)
+		}
+		return
+	}
+	if f.kind != system.Lit {
+		return
+	}
+	l, r, op := f.l, f.r, f.op
+	if l.kind == system.Const {
+		l, r = r, l
+		op = [...]system.Op{system.Eq, system.Ne, system.Gt, system.Ge, system.Lt, system.Le}[op]
+	}
+	if l.kind != system.Read || r.kind != system.Const || it.upd[l.v] != nil || l.local && l.slot >= it.m {
+		return
+	}
+	it.pre = append(it.pre, constLit{v: l.v, local: l.local, slot: l.slot, op: op, c: r.off - l.off})
 }
 
 // pquant is a quantified formula with its variables in slots 0..k-1.
@@ -138,7 +176,11 @@ func compileTrans(t *system.Transition, nvars int) (*itrans, error) {
 			cases = append(cases, ic)
 		}
 		it.upd[u.Var.ID] = cases
+		if !u.Var.Local && len(cases) == 1 && cases[0].cond == nil && cases[0].val.kind == system.Const {
+			it.post = append(it.post, constLit{v: u.Var.ID, op: system.Eq, c: cases[0].val.off})
+		}
 	}
+	it.constLits(it.guard)
 	return it, nil
 }
 

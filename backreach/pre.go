@@ -36,6 +36,45 @@ type preimage struct {
 // process variables of the result only (see the package comment).
 func (e *engine) preimages(tr *itrans, c *cube, emit func(preimage)) error {
 	m := tr.m
+	var sum *summary
+	excluded := func(a atom, op system.Op, v int64) bool {
+		if sum == nil {
+			sum = e.summarize(c)
+		}
+		d := e.domIn(sum, a)
+		switch op {
+		case system.Eq:
+			return v < d.lo || v > d.hi
+		case system.Lt:
+			return d.lo >= v
+		case system.Le:
+			return d.lo > v
+		case system.Gt:
+			return d.hi <= v
+		case system.Ge:
+			return d.hi < v
+		}
+		return d.lo == v && d.hi == v
+	}
+	for _, p := range tr.post {
+		if excluded(globalAtom(p.v), p.op, p.c) {
+			return nil
+		}
+	}
+	for _, p := range tr.pre {
+		if !p.local && excluded(globalAtom(p.v), p.op, p.c) {
+			return nil
+		}
+	}
+	// placedOK reports whether parameter i may sit on process variable k.
+	placedOK := func(i, k int) bool {
+		for _, p := range tr.pre {
+			if p.local && p.slot == i && excluded(readAtom(p.v, k), p.op, p.c) {
+				return false
+			}
+		}
+		return true
+	}
 	params := make([]int, m)
 	used := make([]bool, c.n)
 	var rec func(i, fresh int) error
@@ -44,7 +83,7 @@ func (e *engine) preimages(tr *itrans, c *cube, emit func(preimage)) error {
 			return e.preimage(tr, c, params, c.n+fresh, emit)
 		}
 		for k := 0; k < c.n; k++ {
-			if used[k] {
+			if used[k] || !placedOK(i, k) {
 				continue
 			}
 			used[k], params[i] = true, k

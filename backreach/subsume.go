@@ -159,6 +159,9 @@ func (e *engine) instances(d, c *cube, injective bool, limit int) (clauses [][]l
 // satisfiable extension of c that falsifies a literal of every clause
 // (found: not covered). It answers undecided when the budget runs out.
 func (e *engine) coverLocal(c *cube, clauses [][]lit, budget *int) status {
+	if e.outside(c, clauses) {
+		return sat
+	}
 	var rec func(lits []lit, clauses [][]lit) status
 	rec = func(lits []lit, clauses [][]lit) status {
 		if *budget--; *budget < 0 {
@@ -216,4 +219,73 @@ func (e *engine) coverLocal(c *cube, clauses [][]lit, budget *int) status {
 		return result
 	}
 	return rec(c.lits, clauses)
+}
+
+// outside looks for a state of c outside every clause's cube cheaply: a
+// solution of c's literals, extended on the atoms only the clauses mention
+// so as to falsify a literal of each clause. False means none was found,
+// not that none exists.
+func (e *engine) outside(c *cube, clauses [][]lit) bool {
+	st, model := e.solver.check(c.lits, true)
+	if st != sat {
+		return false
+	}
+	val := func(a atom) (int64, bool) {
+		if a == 0 {
+			return 0, true
+		}
+		v, ok := model[a]
+		return v, ok
+	}
+next:
+	for _, cl := range clauses {
+		var free []lit
+		for _, l := range cl {
+			x, okx := val(l.x)
+			y, oky := val(l.y)
+			if okx && oky {
+				if !holdsLit(l, x, y) {
+					continue next
+				}
+				continue
+			}
+			free = append(free, l)
+		}
+		// Give an atom that c does not mention a value that falsifies a
+		// literal: a value of its domain other than the one the literal
+		// asks for.
+		for _, l := range free {
+			a, other := l.x, l.y
+			if _, ok := val(a); ok {
+				a, other = l.y, l.x
+			}
+			if a.isProc() {
+				continue
+			}
+			if _, ok := val(other); !ok {
+				continue
+			}
+			d := e.voc.dom(a)
+			for _, v := range []int64{d.lo, d.hi, d.lo + 1, d.hi - 1} {
+				if v <= -inf || v >= inf || v < d.lo || v > d.hi {
+					continue
+				}
+				x, y := v, int64(0)
+				if l.y != 0 {
+					o, _ := val(other)
+					if a == l.x {
+						y = o
+					} else {
+						x, y = o, v
+					}
+				}
+				if !holdsLit(l, x, y) {
+					model[a] = v
+					continue next
+				}
+			}
+		}
+		return false
+	}
+	return true
 }
