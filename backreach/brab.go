@@ -279,7 +279,10 @@ func (e *engine) prove(ctx context.Context, a *cube) (status, error) {
 	defer func() { e.bounded, e.tooMany = saved, savedMany }()
 	queue := []*node{{c: a, tr: -1}}
 	var visited []*node
-	defer func() { e.proofNodes = len(visited) }()
+	defer func() {
+		e.proofNodes = len(visited)
+		e.stats.ProofNodes += int64(len(visited))
+	}()
 	for head := 0; head < len(queue); head++ {
 		if ctx.Err() != nil {
 			return undecided, nil
@@ -325,7 +328,7 @@ func (e *engine) prove(ctx context.Context, a *cube) (status, error) {
 }
 
 // maxLemmaTries bounds the candidate lemmas tried per cube.
-const maxLemmaTries = 3
+var maxLemmaTries = 3
 
 // approximate looks for a sub-cube of c that the oracle finds unreachable
 // and that meets no initial state. It tries to prove the first few such

@@ -58,7 +58,9 @@ type Options struct {
 
 // Stats are the figures of a search.
 type Stats struct {
-	Nodes          int64   // cubes kept in the visited set
+	Nodes          int64   // cubes kept in the visited set of the property's search
+	InvNodes       int64   // cubes visited to prove the suggested invariants first
+	ProofNodes     int64   // cubes visited by the bounded searches that try candidate lemmas
 	Generated      int64   // cubes produced by pre-images
 	Covered        int64   // cubes found covered by visited ones or axioms
 	CoveredLocal   int64   // of which case splitting decided
@@ -85,6 +87,8 @@ type Stats struct {
 func (s Stats) Figures() []trace.Figure {
 	return []trace.Figure{
 		{Name: "nodes", Value: float64(s.Nodes)},
+		{Name: "invariant_nodes", Value: float64(s.InvNodes)},
+		{Name: "proof_nodes", Value: float64(s.ProofNodes)},
 		{Name: "generated", Value: float64(s.Generated)},
 		{Name: "covered", Value: float64(s.Covered)},
 		{Name: "deleted", Value: float64(s.Deleted)},
@@ -506,30 +510,29 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 			return true, nil
 		}
 	}
-	const limit = 4096
+	// The instances of the axioms, lemmas and visited cubes whose literals
+	// c does not contradict (the others cannot contain a state of c), as
+	// clauses; c is covered when c and the negations of all of them are
+	// unsatisfiable. Case splitting decides the usual few hundred; beyond
+	// localLimit the SMT solver gets them all, up to smtLimit.
+	const localLimit, smtLimit = 4096, 1 << 16
 	var clauses [][]lit
-	add := func(d *cube, injective bool) bool {
-		if d.mask&^c.mask != 0 && !injective {
-			// Non-injective renamings of an axiom still need c to talk
-			// about the same variables.
-			return true
-		}
-		cls, cov, over := e.instances(d, c, injective, limit-len(clauses))
-		if cov || over {
-			return false
-		}
+	over := false
+	add := func(d *cube, injective bool) (covered bool) {
+		cls, cov, o := e.instances(d, c, injective, smtLimit-len(clauses))
+		over = over || o
 		clauses = append(clauses, cls...)
-		return true
+		return cov
 	}
 	for _, f := range e.forbidden {
-		if !add(f, false) {
-			return false, nil
+		if add(f, false) {
+			return true, nil
 		}
 	}
 	for _, ls := range [][]*cube{e.invs, e.lemmas} {
 		for _, f := range ls {
-			if !add(f, true) {
-				return false, nil
+			if add(f, true) {
+				return true, nil
 			}
 		}
 	}
@@ -537,20 +540,24 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 		if d.dead || d.c.n > c.n {
 			continue
 		}
-		if !add(d.c, true) {
-			return false, nil
+		if add(d.c, true) {
+			return true, nil
 		}
 	}
-	if len(clauses) == 0 {
+	if len(clauses) == 0 || over {
+		// Too many instances even for the solver: not covered, which
+		// only costs work.
 		return false, nil
 	}
-	budget := 300
-	switch e.coverLocal(c, clauses, &budget) {
-	case unsat:
-		e.stats.CoveredLocal++
-		return true, nil
-	case sat:
-		return false, nil
+	if len(clauses) <= localLimit {
+		budget := 300
+		switch e.coverLocal(c, clauses, &budget) {
+		case unsat:
+			e.stats.CoveredLocal++
+			return true, nil
+		case sat:
+			return false, nil
+		}
 	}
 	if e.bounded {
 		return false, nil
@@ -753,6 +760,7 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		e.stats.InvNodes = e.stats.Nodes
 		if out.verdict == trace.Holds {
 			together = false
 			for i, r := range e.roots {
