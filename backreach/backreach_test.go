@@ -232,11 +232,13 @@ func TestSeedMutantWeakGuard(t *testing.T) {
 	src := mutate(t, seed(t), "guard: (round[x] = 5) AND (done[x] = false) AND (state[x] = false) AND (coord[y] = true) update: state[x] := true;",
 		"guard: (done[x] = false) AND (state[x] = false) AND (coord[y] = true) update: state[x] := true;")
 	s := parse(t, "weak21.mcmt", src)
-	r := verify(t, s, Options{})
-	if r.Verdict != trace.Violated || r.Trace == nil {
-		t.Fatalf("verdict %s (%s), want violated with a trace", r.Verdict, r.Reason)
+	for _, approx := range []int{0, 3} {
+		r := verify(t, s, Options{Approx: approx})
+		if r.Verdict != trace.Violated || r.Trace == nil {
+			t.Fatalf("approx %d: verdict %s (%s), want violated with a trace", approx, r.Verdict, r.Reason)
+		}
+		replays(t, s, r.Trace)
 	}
-	replays(t, s, r.Trace)
 }
 
 func TestSolver(t *testing.T) {
@@ -265,8 +267,9 @@ func TestSolver(t *testing.T) {
 
 // A lemma removed: Lemma 2.1 is a consequence of the protocol, not an
 // assumption about it, so without it the instances are as safe as before,
-// and backward reachability must not report a violation; at a small node
-// limit its verdict is unknown, as for the seed itself.
+// and backward reachability must not report a violation. Plain backward
+// reachability stops at its node limit (as for the seed itself); with the
+// invariant search the proof goes through without the lemma.
 func TestSeedMutantLemmaRemoved(t *testing.T) {
 	src := seed(t)
 	i := strings.Index(src, "/* LEMMA 2.1 */")
@@ -293,7 +296,36 @@ func TestSeedMutantLemmaRemoved(t *testing.T) {
 	}
 	r := verify(t, s, Options{MaxNodes: 200})
 	if r.Verdict != trace.Unknown || !strings.Contains(r.Reason, "node limit") {
-		t.Errorf("verdict %s (%s), want unknown at the node limit", r.Verdict, r.Reason)
+		t.Errorf("without invariant search: verdict %s (%s), want unknown at the node limit", r.Verdict, r.Reason)
+	}
+	r = verify(t, s, Options{Approx: 3})
+	if r.Verdict != trace.Holds {
+		t.Errorf("with invariant search: verdict %s (%s), want holds", r.Verdict, r.Reason)
+	}
+}
+
+// The seed itself: AGREEMENT holds for any number of processes. Plain
+// backward reachability does not converge; the invariant search finds
+// the missing invariants (the seven suggested ones are proved first and
+// do not suffice), proves each by a bounded backward search, and the
+// property's search reaches a fixpoint.
+func TestSeed(t *testing.T) {
+	s := parse(t, "seed.mcmt", seed(t))
+	r := verify(t, s, Options{Approx: 3})
+	if r.Verdict != trace.Holds {
+		t.Fatalf("verdict %s (%s), want holds", r.Verdict, r.Reason)
+	}
+	if len(r.Proved) != 7 || len(r.Refuted) != 0 {
+		t.Errorf("%d suggested invariants proved, %d refuted; want all 7 proved", len(r.Proved), len(r.Refuted))
+	}
+	if r.Stats.Lemmas == 0 || len(r.Lemmas) != r.Stats.Lemmas {
+		t.Errorf("%d lemmas found (%d listed); the proof needs invariants the file does not state", r.Stats.Lemmas, len(r.Lemmas))
+	}
+	// Without the suggested invariants the same search does not converge
+	// within a small budget: they are part of the proof.
+	r = verify(t, s, Options{Approx: 3, IgnoreCandidates: true, MaxNodes: 300})
+	if r.Verdict == trace.Violated {
+		t.Errorf("without the suggested invariants: violated; want holds or unknown")
 	}
 }
 
