@@ -10,14 +10,15 @@ import (
 // (cheap, but not free).
 const memoryEvery = 50 * time.Millisecond
 
-// memorySampler reads how much memory the Go runtime holds from the system.
-// The store's hash table is mapped outside the Go heap and is added by the
-// caller.
-type memorySampler struct {
+// MemorySampler reads how much memory the Go runtime holds from the system,
+// without allocating after its first use. A Store's hash table is mapped
+// outside the Go heap and is added by the caller.
+type MemorySampler struct {
 	samples []metrics.Sample
 }
 
-func (m *memorySampler) runtimeBytes() int64 {
+// RuntimeBytes is the memory the Go runtime holds, less what it has released.
+func (m *MemorySampler) RuntimeBytes() int64 {
 	if m.samples == nil {
 		m.samples = []metrics.Sample{
 			{Name: "/memory/classes/total:bytes"},
@@ -38,7 +39,7 @@ func (m *memorySampler) runtimeBytes() int64 {
 // the memory limit, so that it refuses to grow past it.
 func (s *search) pollMemory() {
 	table := int64(len(s.store.table)) * 8
-	s.memory = s.sampler.runtimeBytes() + table
+	s.memory = s.sampler.RuntimeBytes() + table
 	if s.memory > s.memoryPeak {
 		s.memoryPeak = s.memory
 	}

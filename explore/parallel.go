@@ -239,7 +239,7 @@ func (p *parallel) run() {
 	}
 	tick := time.NewTicker(memoryEvery)
 	defer tick.Stop()
-	var sampler memorySampler
+	var sampler MemorySampler
 	lastReport, lastStates := p.start, int64(0)
 	p.sampleMemory(&sampler)
 	for {
@@ -277,13 +277,13 @@ func (p *parallel) run() {
 
 // sampleMemory estimates the process's memory and shares what is left of
 // the limit among the workers' stores.
-func (p *parallel) sampleMemory(s *memorySampler) int64 {
+func (p *parallel) sampleMemory(s *MemorySampler) int64 {
 	var tables, stores int64
 	for _, w := range p.workers {
 		tables += w.pubTableBytes.Load()
 		stores += w.pubStoreBytes.Load()
 	}
-	mem := s.runtimeBytes() + tables
+	mem := s.RuntimeBytes() + tables
 	p.memoryPeak = max(p.memoryPeak, mem)
 	if p.opts.MemoryLimit > 0 {
 		other := max(0, mem-stores)

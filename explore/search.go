@@ -144,7 +144,7 @@ type search struct {
 	memory     int64 // last estimate of the process's memory
 	memoryPeak int64
 	lastMemory time.Time
-	sampler    memorySampler
+	sampler    MemorySampler
 }
 
 type dfsFrame struct {

@@ -185,8 +185,8 @@ func TestTimeLimit(t *testing.T) {
 // process, and earlier tests leave memory behind).
 func memoryLimit(store int64) int64 {
 	debug.FreeOSMemory()
-	var m memorySampler
-	return m.runtimeBytes() + store
+	var m MemorySampler
+	return m.RuntimeBytes() + store
 }
 
 func TestMemoryLimit(t *testing.T) {

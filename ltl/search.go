@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"runtime/metrics"
 	"time"
 
 	"ftmc/explore"
@@ -201,7 +200,7 @@ type search struct {
 	lastStates      int64
 	memory          int64
 	memoryPeak      int64
-	samples         []metrics.Sample
+	sampler         explore.MemorySampler
 }
 
 func newSearch(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, opts Options) *search {
@@ -555,22 +554,9 @@ func (s *search) poll() {
 // pollMemory estimates the memory the process holds: the Go runtime's, plus
 // the store's hash table, which lives outside the Go heap.
 func (s *search) pollMemory() {
-	if s.samples == nil {
-		s.samples = []metrics.Sample{
-			{Name: "/memory/classes/total:bytes"},
-			{Name: "/memory/classes/heap/released:bytes"},
-		}
-	}
-	metrics.Read(s.samples)
-	var v [2]int64
-	for k, smp := range s.samples {
-		if smp.Value.Kind() == metrics.KindUint64 {
-			v[k] = int64(smp.Value.Uint64())
-		}
-	}
 	// The store's arena is in the Go heap and so counted twice: an
 	// overestimate on the safe side of a memory limit.
-	s.memory = v[0] - v[1] + s.store.Bytes()
+	s.memory = s.sampler.RuntimeBytes() + s.store.Bytes()
 	if s.memory > s.memoryPeak {
 		s.memoryPeak = s.memory
 	}
