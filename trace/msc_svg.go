@@ -13,18 +13,21 @@ const (
 	svgLeft    = 60 // the step-number margin
 	svgRowH    = 26
 	svgColMin  = 150
-	svgCharW   = 6.6 // average width of a character at svgFont
 	svgFont    = 12
+	svgLabelF  = 11 // message labels
+	svgTitleF  = 14
 	svgHeadH   = 34
 	svgGroupH  = 22
-	svgBandH   = 30
+	svgBandL   = 17 // height of a line of the band at the bottom
 	svgPadding = 16
+	svgBoxH    = 20
 )
 
 // WriteSVG draws the chart as a standalone SVG document.
 func (c *Chart) WriteSVG(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	g := c.svgGeometry()
+	l := c.svgLayout()
+	g := l.svgGeom
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="%d">`+"\n",
@@ -33,7 +36,7 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 	p(`<marker id="open" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10" fill="none" stroke="#7a7a7a" stroke-width="1.5"/></marker></defs>` + "\n")
 	p(`<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>`+"\n", g.width, g.height)
 	if c.Title != "" {
-		p(`<text x="%d" y="%d" font-size="%d" font-weight="bold">%s</text>`+"\n", svgPadding, svgPadding+8, svgFont+2, xmlEscape(c.Title))
+		p(`<text x="%d" y="%d" font-size="%d" font-weight="bold">%s</text>`+"\n", svgPadding, svgPadding+8, svgTitleF, xmlEscape(c.Title))
 	}
 
 	// Groups and lifeline heads.
@@ -46,12 +49,12 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 		p(`<rect x="%.1f" y="%d" width="%.1f" height="%d" rx="4" fill="#e8eef9" stroke="#5b79b8"/>`+"\n", x0, g.groupY, x1-x0, svgGroupH)
 		p(`<text x="%.1f" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n", (x0+x1)/2, g.groupY+15, xmlEscape(GroupLabel(gr.Name)))
 	}
-	for i, l := range c.Lifelines {
+	for i, ll := range c.Lifelines {
 		x := g.x(i)
 		w := g.col - 24
 		p(`<rect x="%.1f" y="%d" width="%.1f" height="%d" rx="3" fill="#f6f6f6" stroke="#333"/>`+"\n", x-w/2, g.headY, w, svgHeadH)
-		p(`<text x="%.1f" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n", x, g.headY+15, xmlEscape(l.Proc))
-		p(`<text x="%.1f" y="%d" text-anchor="middle" font-size="10" fill="#555">pid %d</text>`+"\n", x, g.headY+28, l.Pid)
+		p(`<text x="%.1f" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n", x, g.headY+15, xmlEscape(ll.Proc))
+		p(`<text x="%.1f" y="%d" text-anchor="middle" font-size="10" fill="#555">pid %d</text>`+"\n", x, g.headY+28, ll.Pid)
 		p(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#999" stroke-dasharray="4 3"/>`+"\n", x, g.headY+svgHeadH, x, g.endY)
 	}
 
@@ -72,34 +75,50 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 	}
 
 	// Messages.
-	labels := make([]string, 0, len(c.Messages))
-	for _, m := range c.Messages {
-		labels = append(labels, c.svgMessage(bw, g, m))
-	}
-
-	// Local events, annotations, the failing step.
-	for i, r := range c.Rows {
-		x, y := g.x(r.Lifeline), g.y(i)
-		switch r.Kind {
-		case RowLocal:
-			w := float64(len(r.Text))*svgCharW + 14
-			p(`<rect x="%.1f" y="%.1f" width="%.1f" height="20" rx="3" fill="#fff7d6" stroke="#b8860b"/>`+"\n", x-w/2, y-10, w)
-			p(`<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x, y+4, xmlEscape(r.Text))
-		case RowStmt:
-			p(`<circle cx="%.1f" cy="%.1f" r="2.5" fill="#777"/>`+"\n", x, y)
-			p(`<text x="%.1f" y="%.1f" font-size="10" fill="#555">%s</text>`+"\n", x+6, y+4, xmlEscape(clip(r.Text, int((g.col-12)/6))))
-		case RowFail:
-			w := float64(len(r.Text))*svgCharW + 14
-			p(`<rect x="%.1f" y="%.1f" width="%.1f" height="20" rx="3" fill="#fde2e2" stroke="#c0392b" stroke-width="1.5"/>`+"\n", x-w/2, y-10, w)
-			p(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#8e1b10">%s</text>`+"\n", x, y+4, xmlEscape(r.Text))
-		case RowSend:
-			p(`<circle cx="%.1f" cy="%.1f" r="3" fill="#1f3a93"/>`+"\n", x, y)
+	for _, a := range l.arrows {
+		switch a.style {
+		case arrowReceived:
+			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#1f3a93" stroke-width="1.4" marker-end="url(#arrow)"/>`+"\n", a.x1, a.y1, a.x2, a.y2)
+		case arrowDropped:
+			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#c0392b" stroke-width="1.4" stroke-dasharray="5 3"/>`+"\n", a.x1, a.y1, a.x2, a.y2)
+			p(`<path d="M%.1f,%.1f l10,10 m0,-10 l-10,10" stroke="#c0392b" stroke-width="2"/>`+"\n", a.x2-5, a.y2-5)
+		default: // in flight
+			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#7a7a7a" stroke-width="1.4" stroke-dasharray="6 3" marker-end="url(#open)"/>`+"\n", a.x1, a.y1, a.x2, a.y2)
 		}
 	}
 
-	// Labels last, over boxes and lines.
-	for _, l := range labels {
-		bw.WriteString(l)
+	// Local events, annotations, the failing step.
+	for _, b := range l.boxes {
+		r := c.Rows[b.row]
+		x, y := g.x(r.Lifeline), g.y(b.row)
+		switch r.Kind {
+		case RowLocal:
+			p(`<rect x="%.1f" y="%.1f" width="%.1f" height="%d" rx="3" fill="#fff7d6" stroke="#b8860b"/>`+"\n", b.X0, b.Y0, b.X1-b.X0, svgBoxH)
+			p(`<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x, y+4, xmlEscape(b.text))
+		case RowStmt:
+			p(`<circle cx="%.1f" cy="%.1f" r="2.5" fill="#777"/>`+"\n", x, y)
+			p(`<text x="%.1f" y="%.1f" font-size="10" fill="#555">%s</text>`+"\n", x+6, y+4, xmlEscape(b.text))
+		case RowFail:
+			p(`<rect x="%.1f" y="%.1f" width="%.1f" height="%d" rx="3" fill="#fde2e2" stroke="#c0392b" stroke-width="1.5"/>`+"\n", b.X0, b.Y0, b.X1-b.X0, svgBoxH)
+			p(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#8e1b10">%s</text>`+"\n", x, y+4, xmlEscape(b.text))
+		}
+	}
+	for i, r := range c.Rows {
+		if r.Kind == RowSend {
+			p(`<circle cx="%.1f" cy="%.1f" r="3" fill="#1f3a93"/>`+"\n", g.x(r.Lifeline), g.y(i))
+		}
+	}
+
+	// Labels last, over boxes and lines, on a white halo.
+	for _, a := range l.arrows {
+		lb := a.label
+		for _, halo := range []bool{true, false} {
+			extra := ""
+			if halo {
+				extra = ` stroke="#ffffff" stroke-width="3" paint-order="stroke"`
+			}
+			p(`<text x="%.1f" y="%.1f" text-anchor="middle" font-size="%d" fill="%s"%s>%s</text>`+"\n", lb.x, lb.y, svgLabelF, a.color(), extra, xmlEscape(lb.text))
+		}
 	}
 
 	// The end of the run.
@@ -107,63 +126,330 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 		x := g.x(i)
 		p(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#333" stroke-width="2"/>`+"\n", x-12, g.endY, x+12, g.endY)
 	}
-	if text := c.Verdict(); text != "" {
+	if len(l.band) > 0 {
 		x0 := float64(svgLeft)
 		x1 := float64(g.width - svgPadding)
-		text = clip(text, int((x1-x0-12)/svgCharW))
-		p(`<rect x="%.1f" y="%d" width="%.1f" height="%d" rx="4" fill="#fde2e2" stroke="#c0392b" stroke-width="1.5"/>`+"\n", x0, g.endY+8, x1-x0, svgBandH-6)
-		p(`<text x="%.1f" y="%d" text-anchor="middle" fill="#8e1b10" font-weight="bold">%s</text>`+"\n", (x0+x1)/2, g.endY+8+16, xmlEscape(text))
+		p(`<rect x="%.1f" y="%d" width="%.1f" height="%d" rx="4" fill="#fde2e2" stroke="#c0392b" stroke-width="1.5"/>`+"\n", x0, g.endY+8, x1-x0, l.bandH())
+		for i, line := range l.band {
+			p(`<text x="%.1f" y="%d" text-anchor="middle" fill="#8e1b10" font-weight="bold">%s</text>`+"\n", (x0+x1)/2, g.endY+8+16+i*svgBandL, xmlEscape(line))
+		}
 	}
 	p("</svg>\n")
 	return bw.Flush()
 }
 
-// svgMessage draws the arrow of m and returns its label, to be drawn after
-// the boxes.
-func (c *Chart) svgMessage(w io.Writer, g svgGeom, m Message) string {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	var x1, y1, x2, y2 float64
-	switch {
-	case m.From < 0:
-		x1, y1 = float64(svgLeft), g.y(m.RecvRow)-8
-	default:
-		x1, y1 = g.x(m.From), g.y(m.SendRow)
+// svgRect is an axis-parallel rectangle.
+type svgRect struct{ X0, Y0, X1, Y1 float64 }
+
+// overlap is the area that r and s share.
+func (r svgRect) overlap(s svgRect) float64 {
+	w := math.Min(r.X1, s.X1) - math.Max(r.X0, s.X0)
+	h := math.Min(r.Y1, s.Y1) - math.Max(r.Y0, s.Y0)
+	if w <= 0 || h <= 0 {
+		return 0
 	}
-	label := m.Label
-	switch {
-	case m.RecvRow >= 0:
-		x2, y2 = g.x(m.To), g.y(m.RecvRow)
-		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#1f3a93" stroke-width="1.4" marker-end="url(#arrow)"/>`+"\n", x1, y1, x2, y2)
-	case m.Dropped:
-		tx := x1 + g.col*0.75
-		if m.To >= 0 && m.To != m.From {
-			tx = x1 + (g.x(m.To)-x1)*0.6
+	return w * h
+}
+
+// clipLen is the length of the segment (x1,y1)-(x2,y2) inside r
+// (Liang-Barsky clipping).
+func (r svgRect) clipLen(x1, y1, x2, y2 float64) float64 {
+	t0, t1 := 0.0, 1.0
+	dx, dy := x2-x1, y2-y1
+	for _, e := range [4][2]float64{{-dx, x1 - r.X0}, {dx, r.X1 - x1}, {-dy, y1 - r.Y0}, {dy, r.Y1 - y1}} {
+		p, q := e[0], e[1]
+		if p == 0 {
+			if q < 0 {
+				return 0
+			}
+			continue
 		}
-		x2, y2 = tx, y1+8
-		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#c0392b" stroke-width="1.4" stroke-dasharray="5 3"/>`+"\n", x1, y1, x2, y2)
-		p(`<path d="M%.1f,%.1f l10,10 m0,-10 l-10,10" stroke="#c0392b" stroke-width="2"/>`+"\n", x2-5, y2-5)
-		label += " (dropped)"
-	case m.To >= 0 && m.To != m.From: // in flight at the end, to a known receiver
-		x2, y2 = g.x(m.To), float64(g.endY)-4
-		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#7a7a7a" stroke-width="1.4" stroke-dasharray="6 3" marker-end="url(#open)"/>`+"\n", x1, y1, x2, y2)
-		label += " (in flight)"
-	default: // in flight, receiver unknown: a stub
-		x2, y2 = x1+g.col*0.4, y1+6
-		if m.From == len(c.Lifelines)-1 {
-			x2 = x1 - g.col*0.4
+		t := q / p
+		if p < 0 {
+			t0 = math.Max(t0, t)
+		} else {
+			t1 = math.Min(t1, t)
 		}
-		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#7a7a7a" stroke-width="1.4" stroke-dasharray="6 3" marker-end="url(#open)"/>`+"\n", x1, y1, x2, y2)
-		label += " (in flight)"
 	}
-	// The label sits on the arrow near its sender, where arrows that
-	// cross further on are still apart.
-	t := 0.5
-	if d := math.Hypot(x2-x1, y2-y1); d > 0 && 90/d < t {
-		t = 90 / d
+	if t0 >= t1 {
+		return 0
 	}
-	mx, my := x1+(x2-x1)*t, y1+(y2-y1)*t-4
-	return fmt.Sprintf(`<text x="%.1f" y="%.1f" text-anchor="middle" font-size="11" fill="#1f3a93" stroke="#ffffff" stroke-width="3" paint-order="stroke">%s</text>`+"\n", mx, my, xmlEscape(label)) +
-		fmt.Sprintf(`<text x="%.1f" y="%.1f" text-anchor="middle" font-size="11" fill="#1f3a93">%s</text>`+"\n", mx, my, xmlEscape(label))
+	return (t1 - t0) * math.Hypot(dx, dy)
+}
+
+// An svgBox is what a row draws on its lifeline besides a message: a local
+// event or the failure in a box, or a statement annotation.
+type svgBox struct {
+	svgRect
+	row  int
+	text string
+}
+
+// An svgLabel is a message label: text-anchor middle at x, baseline y.
+type svgLabel struct {
+	svgRect
+	text string
+	x, y float64
+}
+
+type arrowStyle int
+
+const (
+	arrowReceived arrowStyle = iota
+	arrowDropped
+	arrowInFlight // to a known receiver, ending at the bottom
+	arrowStub     // in flight, receiver unknown
+)
+
+// An svgArrow is one message.
+type svgArrow struct {
+	msg            int
+	style          arrowStyle
+	x1, y1, x2, y2 float64
+	label          svgLabel
+}
+
+func (a svgArrow) color() string {
+	if a.style == arrowDropped {
+		return "#c0392b"
+	}
+	return "#1f3a93"
+}
+
+// svgLayout is where every part of a chart goes; WriteSVG only draws it,
+// and tests check it (no label over a box or another label, everything
+// inside the picture).
+type svgLayout struct {
+	svgGeom
+	boxes  []svgBox
+	arrows []svgArrow
+	band   []string // the lines of the band at the bottom
+	title  svgRect
+}
+
+func (l *svgLayout) bandH() int { return len(l.band)*svgBandL + 8 }
+
+// textWidth estimates the width of s in DejaVu Sans at size pixels (the
+// SVG names that font first), on the generous side; bold text is wider.
+func textWidth(s string, size float64, bold bool) float64 {
+	w := 0.0
+	for _, r := range s {
+		switch {
+		case r == ' ':
+			w += 0.32
+		case r == 'I' || r == 'i' || r == 'l' || r == 'j':
+			w += 0.29
+		case r == 'M' || r == 'W' || r == 'm' || r == 'w':
+			w += 0.88
+		case r >= 'A' && r <= 'Z':
+			w += 0.72
+		case r >= 'a' && r <= 'z':
+			w += 0.58
+		case r >= '0' && r <= '9':
+			w += 0.64
+		case strings.ContainsRune(".,:;'|!()[]", r):
+			w += 0.38
+		default:
+			w += 0.62
+		}
+	}
+	if bold {
+		w *= 1.15
+	}
+	return w * size
+}
+
+// svgLayout lays the chart out.
+func (c *Chart) svgLayout() svgLayout {
+	l := svgLayout{svgGeom: c.svgGeometry()}
+	g := &l.svgGeom
+	right := float64(g.width - svgPadding) // the rightmost x anything may reach
+
+	for i, r := range c.Rows {
+		x, y := g.x(r.Lifeline), g.y(i)
+		switch r.Kind {
+		case RowLocal, RowFail:
+			w := textWidth(r.Text, svgFont, false) + 14
+			l.boxes = append(l.boxes, svgBox{svgRect{x - w/2, y - svgBoxH/2, x + w/2, y + svgBoxH/2}, i, r.Text})
+		case RowStmt:
+			text := clip(r.Text, int((g.col-12)/6))
+			l.boxes = append(l.boxes, svgBox{svgRect{x - 3, y - 8, x + 6 + textWidth(text, 10, false), y + 4}, i, text})
+		}
+	}
+
+	// Places a label must keep clear of: boxes, lifeline heads, the
+	// step-number margin, send dots and arrowheads.
+	var taken []svgRect
+	for _, b := range l.boxes {
+		taken = append(taken, b.svgRect)
+	}
+	taken = append(taken, svgRect{0, float64(g.groupY), float64(svgLeft) - 4, float64(g.endY)})
+	taken = append(taken, svgRect{float64(svgLeft), float64(g.groupY), right + 1e4, float64(g.headY + svgHeadH)})
+
+	var texts []string
+	for i, m := range c.Messages {
+		a := svgArrow{msg: i}
+		if m.From < 0 {
+			a.x1, a.y1 = float64(svgLeft), g.y(m.RecvRow)-8
+		} else {
+			a.x1, a.y1 = g.x(m.From), g.y(m.SendRow)
+		}
+		text := m.Label
+		switch {
+		case m.RecvRow >= 0:
+			a.style = arrowReceived
+			a.x2, a.y2 = g.x(m.To), g.y(m.RecvRow)
+		case m.Dropped:
+			a.style = arrowDropped
+			tx := a.x1 + g.col*0.75
+			if m.To >= 0 && m.To != m.From {
+				tx = a.x1 + (g.x(m.To)-a.x1)*0.6
+			}
+			a.x2, a.y2 = tx, a.y1+8
+			text += " (dropped)"
+		case m.To >= 0 && m.To != m.From:
+			a.style = arrowInFlight
+			a.x2, a.y2 = g.x(m.To), float64(g.endY)-4
+			text += " (in flight)"
+		default:
+			a.style = arrowStub
+			a.x2, a.y2 = a.x1+g.col*0.4, a.y1+6
+			if m.From == len(c.Lifelines)-1 && m.From > 0 {
+				a.x2 = a.x1 - g.col*0.4
+			}
+			if m.Chan != "" {
+				text += " (in flight in " + m.Chan + ")"
+			} else {
+				text += " (in flight)"
+			}
+		}
+		l.arrows = append(l.arrows, a)
+		texts = append(texts, text)
+	}
+	for i := range l.arrows {
+		l.arrows[i].label = placeLabel(l.arrows, i, texts[i], taken)
+		taken = append(taken, l.arrows[i].label.svgRect)
+	}
+
+	// The picture is wide enough for the title and every label.
+	if c.Title != "" {
+		w := textWidth(c.Title, svgTitleF, true)
+		l.title = svgRect{svgPadding, svgPadding - 4, svgPadding + w, svgPadding + 12}
+		right = math.Max(right, l.title.X1)
+	}
+	for _, a := range l.arrows {
+		right = math.Max(right, a.label.X1)
+	}
+	for _, b := range l.boxes {
+		right = math.Max(right, b.X1)
+	}
+	g.width = int(math.Ceil(right)) + svgPadding
+
+	if text := c.Verdict(); text != "" {
+		l.band = wrapText(text, float64(g.width-svgPadding-svgLeft-16), svgFont, 4)
+		g.height = g.endY + 8 + l.bandH() + svgPadding
+	}
+	return l
+}
+
+// placeLabel puts the label of arrows[k] where it covers the least of
+// taken and of the other arrows: on the arrow near the sender if that
+// place is free (arrows that cross further on are still apart there), else
+// further along, or below the line, or beyond the end of a message that is
+// not received.
+func placeLabel(arrows []svgArrow, k int, text string, taken []svgRect) svgLabel {
+	a := arrows[k]
+	w := textWidth(text, svgLabelF, false) + 4
+	dx, dy := a.x2-a.x1, a.y2-a.y1
+	length := math.Hypot(dx, dy)
+	type spot struct{ x, y float64 }
+	var spots []spot
+	along := func(d float64) spot {
+		if length == 0 {
+			return spot{a.x1, a.y1}
+		}
+		t := d / length
+		return spot{a.x1 + dx*t, a.y1 + dy*t}
+	}
+	if length < 2*w/3+40 || a.style == arrowStub || a.style == arrowDropped {
+		spots = append(spots, along(length/2))
+	}
+	for d := 90.0; d <= length-40; d += 35 {
+		spots = append(spots, along(d))
+	}
+	spots = append(spots, along(length/2))
+	if a.style != arrowReceived {
+		// Beyond the end, on the side the arrow points to.
+		sx := 1.0
+		if dx < 0 {
+			sx = -1
+		}
+		spots = append(spots, spot{a.x2 + sx*(w/2+6), a.y2 + 4})
+	}
+	best, bestScore := svgLabel{}, math.Inf(1)
+	for i, s := range spots {
+		for j, off := range []float64{-4, 13} {
+			lb := svgLabel{text: text, x: s.x, y: s.y + off}
+			lb.svgRect = svgRect{lb.x - w/2, lb.y - 10, lb.x + w/2, lb.y + 3}
+			score := float64(i*2+j) * 1e-3
+			for _, r := range taken {
+				score += lb.overlap(r)
+			}
+			// A label across another arrow reads as that arrow's.
+			for o, b := range arrows {
+				if o != k {
+					score += 8 * lb.clipLen(b.x1, b.y1, b.x2, b.y2)
+				}
+			}
+			if score < bestScore {
+				best, bestScore = lb, score
+			}
+		}
+	}
+	return best
+}
+
+// wrapText breaks text into lines of at most width pixels at size, on
+// spaces where it can; a line beyond max ends the last with an ellipsis.
+func wrapText(text string, width, size float64, max int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		for textWidth(word, size, true) > width && len(word) > 1 {
+			// A word longer than a line: break it.
+			n := len(word)
+			for n > 1 && textWidth(word[:n], size, true) > width {
+				n--
+			}
+			if line != "" {
+				lines = append(lines, line)
+				line = ""
+			}
+			lines = append(lines, word[:n])
+			word = word[n:]
+		}
+		switch {
+		case line == "":
+			line = word
+		case textWidth(line+" "+word, size, true) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	if len(lines) > max {
+		lines = lines[:max]
+		last := lines[max-1]
+		for last != "" && textWidth(last+" …", size, true) > width {
+			last = last[:len(last)-1]
+		}
+		lines[max-1] = last + " …"
+	}
+	return lines
 }
 
 // svgGeom is where things go.
@@ -184,13 +470,18 @@ func (g svgGeom) y(row int) float64 {
 
 func (c *Chart) svgGeometry() svgGeom {
 	var g svgGeom
-	// Columns are as wide as the widest local box or label needs.
+	// Columns are as wide as the widest local box needs.
 	g.col = svgColMin
 	for _, r := range c.Rows {
-		if r.Kind == RowLocal {
-			if w := float64(len(r.Text))*svgCharW + 30; w > g.col {
+		if r.Kind == RowLocal || r.Kind == RowFail {
+			if w := textWidth(r.Text, svgFont, false) + 34; w > g.col {
 				g.col = w
 			}
+		}
+	}
+	for _, ll := range c.Lifelines {
+		if w := textWidth(ll.Proc, svgFont, true) + 40; w > g.col {
+			g.col = w
 		}
 	}
 	g.groupY = svgPadding
@@ -215,9 +506,6 @@ func (c *Chart) svgGeometry() svgGeom {
 		g.width = 420
 	}
 	g.height = g.endY + svgPadding
-	if c.Kind != "" {
-		g.height += svgBandH + 4
-	}
 	return g
 }
 
@@ -251,3 +539,46 @@ func clip(s string, n int) string {
 var xmlReplacer = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
 func xmlEscape(s string) string { return xmlReplacer.Replace(s) }
+
+// SVGProblems lists what would make the SVG drawing hard to read: a
+// message label over a box or over another label, a label, box or the
+// title outside the picture, a line of the band wider than the band. The
+// tests of every chart renderer ask it for nothing.
+func (c *Chart) SVGProblems() []string {
+	l := c.svgLayout()
+	var out []string
+	pic := svgRect{0, 0, float64(l.width), float64(l.height)}
+	inside := func(r svgRect) bool {
+		return r.X0 >= pic.X0 && r.Y0 >= pic.Y0 && r.X1 <= pic.X1 && r.Y1 <= pic.Y1
+	}
+	const tolerance = 1 // square pixels
+	for i, a := range l.arrows {
+		if !inside(a.label.svgRect) {
+			out = append(out, fmt.Sprintf("label %q outside the picture", a.label.text))
+		}
+		for _, b := range l.boxes {
+			if a.label.overlap(b.svgRect) > tolerance {
+				out = append(out, fmt.Sprintf("label %q over box %q", a.label.text, b.text))
+			}
+		}
+		for _, o := range l.arrows[:i] {
+			if a.label.overlap(o.label.svgRect) > tolerance {
+				out = append(out, fmt.Sprintf("label %q over label %q", a.label.text, o.label.text))
+			}
+		}
+	}
+	for _, b := range l.boxes {
+		if !inside(b.svgRect) {
+			out = append(out, fmt.Sprintf("box %q outside the picture", b.text))
+		}
+	}
+	if c.Title != "" && !inside(l.title) {
+		out = append(out, "title wider than the picture")
+	}
+	for _, line := range l.band {
+		if textWidth(line, svgFont, true) > float64(l.width-svgPadding-svgLeft) {
+			out = append(out, fmt.Sprintf("band line %q wider than the band", line))
+		}
+	}
+	return out
+}

@@ -298,3 +298,113 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n%s", name, got)
 	}
 }
+
+// stuck is a run in the shape of the paper's Fig. 10 with a channel nobody
+// reads in the run, a long title and a long assertion: the answer to a
+// probe stays in its channel, so its receiver is unknown.
+func stuck() *Counterexample {
+	send := func(ch, msg string) Event { return Event{Type: "send", Chan: ch, Msg: msg, Partner: -1} }
+	recv := func(ch, msg string) Event { return Event{Type: "recv", Chan: ch, Msg: msg, Partner: -1} }
+	local := func(text string) Event { return Event{Type: "local", Text: "MSC: " + text, Partner: -1} }
+	step := func(n, pid int, evs ...Event) Step {
+		return Step{Num: n, Pid: pid, Proc: []string{"Task1", "Task2"}[(pid+1)%2], Group: string(rune('0' + (pid-1)/2)), Events: evs}
+	}
+	const expr = "nfull(aya[(node + 1 + ahead[node]) % 3 * (3 - 1) + ((node + 3 - (node + 1 + ahead[node]) % 3) % 3 - 1)])"
+	return &Counterexample{Kind: "assertion", Message: "assertion violated: " + expr, LoopStart: -1, Steps: []Step{
+		step(2, 5, send("aya[1]", "ARE_YOU_ALIVE")),
+		step(3, 5, local("timeout, suspect 0")),
+		step(4, 5, send("aya[2]", "ARE_YOU_ALIVE")),
+		step(5, 5, local("timeout, suspect 1")),
+		step(6, 3, send("aya[4]", "ARE_YOU_ALIVE")),
+		step(7, 6, recv("aya[4]", "ARE_YOU_ALIVE"), send("iaa[2]", "I_AM_ALIVE"), local("stop suspecting 1")),
+		{Num: 8, Pid: 5, Proc: "Task1", Group: "2", Stmt: "assert(" + expr + ")", Note: "assertion violated: " + expr},
+	}}
+}
+
+func TestChartInFlightToUnknownReceiverNamesItsChannel(t *testing.T) {
+	c := NewChart(stuck(), "weak-completeness.pml BUF=1 CHAN=R ORDER=SPLIT: safety: violated (assertion)")
+	var svg, text bytes.Buffer
+	if err := c.WriteSVG(&svg); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	checkXML(t, svg.Bytes())
+	for _, want := range []string{"ARE_YOU_ALIVE (in flight in aya[1])", "ARE_YOU_ALIVE (in flight in aya[2])", "I_AM_ALIVE (in flight in iaa[2])"} {
+		if !strings.Contains(svg.String(), want) {
+			t.Errorf("svg lacks %q", want)
+		}
+	}
+	if n := strings.Count(svg.String(), `marker-end="url(#arrow)"`); n != 1 {
+		t.Errorf("svg has %d received arrows, want 1", n)
+	}
+	// The long assertion is wrapped in the band, not cut off.
+	if !strings.Contains(svg.String(), "% 3 - 1)])") {
+		t.Errorf("the band lost the end of the assertion:\n%s", svg.String())
+	}
+	for _, p := range c.SVGProblems() {
+		t.Error(p)
+	}
+}
+
+// TestChartLayoutClear checks the drawings a reader must be able to follow:
+// no label over a box or another label, and everything, the title too,
+// inside the picture.
+func TestChartLayoutClear(t *testing.T) {
+	long := stuck()
+	long.Steps[0].Events = append(long.Steps[0].Events, Event{Type: "local", Text: "MSC: a local event with a rather long description", Partner: -1})
+	for name, c := range map[string]*Chart{
+		"ring":  NewChart(ring(), "ring: invalid end state"),
+		"stuck": NewChart(stuck(), "stuck"),
+		"long":  NewChart(long, strings.Repeat("a long title ", 20)),
+		"empty": NewChart(&Counterexample{Kind: "invalid end state", LoopStart: -1}, "empty"),
+	} {
+		for _, p := range c.SVGProblems() {
+			t.Errorf("%s: %s", name, p)
+		}
+	}
+}
+
+// TestSVGProblemsFindsOverlaps makes sure the check above can fail.
+func TestSVGProblemsFindsOverlaps(t *testing.T) {
+	l := svgLabel{svgRect: svgRect{0, 0, 50, 12}}
+	if l.overlap(svgRect{40, 5, 100, 30}) != 70 || l.overlap(svgRect{50, 0, 60, 12}) != 0 {
+		t.Errorf("overlap is wrong")
+	}
+	if got := (svgRect{0, 0, 10, 10}).clipLen(-5, 5, 15, 5); got != 10 {
+		t.Errorf("clipLen across = %v, want 10", got)
+	}
+	if got := (svgRect{0, 0, 10, 10}).clipLen(20, 0, 30, 10); got != 0 {
+		t.Errorf("clipLen outside = %v, want 0", got)
+	}
+	// A message along a lifeline with a box on every row: its label
+	// has nowhere free to go.
+	c := NewChart(ring(), "")
+	for i := range c.Rows {
+		c.Rows[i] = Row{Step: i + 1, Kind: RowLocal, Lifeline: 0, Text: strings.Repeat("x", 80), Msg: -1}
+	}
+	c.Messages = []Message{{Label: strings.Repeat("M", 20), From: 0, To: 0, SendRow: 0, RecvRow: len(c.Rows) - 1}}
+	if len(c.SVGProblems()) == 0 {
+		t.Error("no problem found in a chart whose label can only go over a box")
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	lines := wrapText("invalid end state: no process can move (2 messages in flight)", 150, 12, 4)
+	if len(lines) < 2 || strings.Join(lines, " ") != "invalid end state: no process can move (2 messages in flight)" {
+		t.Errorf("wrapText = %q", lines)
+	}
+	for _, l := range lines {
+		if textWidth(l, 12, true) > 150 {
+			t.Errorf("line %q is wider than 150", l)
+		}
+	}
+	lines = wrapText(strings.Repeat("word ", 100), 100, 12, 3)
+	if len(lines) != 3 || !strings.HasSuffix(lines[2], "…") {
+		t.Errorf("wrapText keeps %d lines (%q), want 3 ending in an ellipsis", len(lines), lines)
+	}
+	if lines := wrapText(strings.Repeat("x", 60), 100, 12, 4); len(lines) < 2 {
+		t.Errorf("a word wider than the line is not broken: %q", lines)
+	}
+}

@@ -107,6 +107,8 @@ func (c *Chart) textArrow(line []rune, m Message, x int, center func(int) int) [
 	case m.Dropped:
 		label += " (dropped)"
 		end = 'X'
+	case m.InFlight() && (m.To < 0 || m.To == m.From) && m.Chan != "":
+		label += " (in flight in " + m.Chan + ")"
 	case m.InFlight():
 		label += " (in flight)"
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"ftmc/internal/testenv"
 	"ftmc/trace"
 )
 
@@ -75,7 +76,7 @@ func TestTraceMSC(t *testing.T) {
 			texts++
 		}
 	}
-	if texts == 0 || !bytes.Contains(data, []byte("PONG (in flight)")) {
+	if texts == 0 || !bytes.Contains(data, []byte("PONG (in flight in b)")) {
 		t.Errorf("the chart lacks its labels:\n%s", data)
 	}
 }
@@ -144,5 +145,82 @@ func TestCheckMSC(t *testing.T) {
 	code, _, errs = runExplicitArgs(t, &tokenRing{n: 3, stopOK: true}, "--msc-text")
 	if code != trace.ExitHolds || !strings.Contains(errs, "no counterexample") {
 		t.Errorf("holds: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestFailureDetectorChart draws the shortest deadlock of the
+// weak-accuracy model with bounded channels that let an I_AM_ALIVE
+// overtake an ARE_YOU_ALIVE (the paper's Fig. 13) and checks what a reader
+// follows the story by: one lifeline per task, Task1 and Task2 of a node
+// side by side under the node's name, every received message an arrow from
+// a send to a later receive on another lifeline, the crash, the suspicions
+// and the blocked senders as boxes, the deadlock at the bottom, and nothing
+// drawn over anything else.
+func TestFailureDetectorChart(t *testing.T) {
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "failure-detectors", "weak-accuracy.pml")
+	trail := filepath.Join(t.TempDir(), "fig13.json")
+	_, errs, code := runCmd("check", model, "-D", "CHAN=B", "-D", "ORDER=SPLIT", "-D", "BUF=1", "--quiet", "--trail", trail)
+	if code != trace.ExitViolated {
+		t.Fatalf("exit %d, want a violation: %s", code, errs)
+	}
+	data, err := os.ReadFile(trail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := trace.ParseReport(trail, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pickCounterexample(rep, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := trace.NewChart(res.Counterexample, chartTitle(rep, res))
+	if !c.Deadlock || !strings.HasPrefix(c.Verdict(), "invalid end state") {
+		t.Errorf("not marked as a deadlock: %q", c.Verdict())
+	}
+	var heads []string
+	for _, l := range c.Lifelines {
+		heads = append(heads, trace.GroupLabel(c.Groups[l.Group].Name)+"/"+l.Proc)
+	}
+	if got, want := strings.Join(heads, " "), "node 0/Task1 node 0/Task2 node 1/Task1 node 1/Task2 node 2/Task1 node 2/Task2"; got != want {
+		t.Errorf("lifelines %s, want %s", got, want)
+	}
+	received := 0
+	for _, m := range c.Messages {
+		if m.RecvRow < 0 {
+			continue
+		}
+		received++
+		if m.From < 0 || m.To < 0 || m.From == m.To || m.SendRow >= m.RecvRow {
+			t.Errorf("message %d (%s) is not an arrow from a send to a later receive: %+v", m.Num, m.Label, m)
+		}
+		if c.Lifelines[m.To].Proc != "Task2" {
+			t.Errorf("message %d (%s) received by %s, want a Task2", m.Num, m.Label, c.Lifelines[m.To].Proc)
+		}
+	}
+	if received < 3 {
+		t.Errorf("%d received messages, want at least 3", received)
+	}
+	boxes := map[string]bool{}
+	blocked := 0
+	for _, r := range c.Rows {
+		if r.Kind == trace.RowLocal {
+			boxes[r.Text] = true
+			if strings.HasPrefix(r.Text, "blocked") {
+				blocked++
+			}
+		}
+	}
+	for _, want := range []string{"crash", "timeout, suspect 1", "stop suspecting 2"} {
+		if !boxes[want] {
+			t.Errorf("no box %q among %v", want, boxes)
+		}
+	}
+	if blocked == 0 {
+		t.Errorf("no blocked sender among the boxes %v", boxes)
+	}
+	for _, p := range c.SVGProblems() {
+		t.Error(p)
 	}
 }
