@@ -1,6 +1,7 @@
 package backreach
 
 import (
+	"encoding/binary"
 	"slices"
 	"sort"
 )
@@ -14,6 +15,9 @@ type cube struct {
 	lits []lit
 	mask uint64 // bit v%64 for each variable v the cube mentions
 	sum  *summary
+	// order is the literals in the order matching tries them (see
+	// matchOrder), computed on first use.
+	order []lit
 }
 
 // summary is what implication checks need: the bounds of every atom that
@@ -39,6 +43,7 @@ func maskOf(lits []lit) uint64 {
 }
 
 type bound struct {
+	a      atom
 	lo, hi int64
 	ne     []int64
 }
@@ -47,15 +52,24 @@ type bound struct {
 // literals contradict each other in an obvious way (a full check follows
 // with the solver).
 func (voc *vocabulary) normalize(n int, lits []lit) (*cube, bool) {
-	bs := map[atom]*bound{}
-	get := func(a atom) *bound {
-		b := bs[a]
-		if b == nil {
-			d := voc.dom(a)
-			b = &bound{lo: d.lo, hi: d.hi}
-			bs[a] = b
+	// The bounds of the atoms, in a small slice: cubes have a few dozen
+	// literals, and a linear search beats a map at this size.
+	bs := make([]bound, 0, 16)
+	find := func(a atom) int {
+		for i := range bs {
+			if bs[i].a == a {
+				return i
+			}
 		}
-		return b
+		return -1
+	}
+	get := func(a atom) *bound {
+		if i := find(a); i >= 0 {
+			return &bs[i]
+		}
+		d := voc.dom(a)
+		bs = append(bs, bound{a: a, lo: d.lo, hi: d.hi})
+		return &bs[len(bs)-1]
 	}
 	var rel []lit
 	for _, l := range lits {
@@ -79,8 +93,8 @@ func (voc *vocabulary) normalize(n int, lits []lit) (*cube, bool) {
 		}
 	}
 	fixed := func(a atom) (int64, bool) {
-		if b := bs[a]; b != nil && b.lo == b.hi {
-			return b.lo, true
+		if i := find(a); i >= 0 && bs[i].lo == bs[i].hi {
+			return bs[i].lo, true
 		}
 		return 0, false
 	}
@@ -126,7 +140,9 @@ func (voc *vocabulary) normalize(n int, lits []lit) (*cube, bool) {
 	}
 	rel = mergeOrder(rel)
 	out := make([]lit, 0, len(lits))
-	for a, b := range bs {
+	for i := range bs {
+		b := &bs[i]
+		a := b.a
 		for slices.Contains(b.ne, b.lo) && b.lo <= b.hi {
 			b.lo++
 		}
@@ -293,4 +309,18 @@ func mergeOrder(rel []lit) []lit {
 		out = append(out, lit{x: p.x, y: p.y, op: opLe, c: c})
 	}
 	return out
+}
+
+// key identifies a normalized cube (its processes and literals) as a map
+// key.
+func (c *cube) key() string {
+	b := make([]byte, 0, 1+len(c.lits)*17)
+	b = append(b, byte(c.n))
+	for _, l := range c.lits {
+		b = binary.LittleEndian.AppendUint32(b, uint32(l.x))
+		b = binary.LittleEndian.AppendUint32(b, uint32(l.y))
+		b = append(b, byte(l.op))
+		b = binary.LittleEndian.AppendUint64(b, uint64(l.c))
+	}
+	return string(b)
 }

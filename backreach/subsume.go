@@ -1,5 +1,7 @@
 package backreach
 
+import "slices"
+
 // Subsumption: cube c is covered by cube d when some renaming σ of d's
 // process variables into c's makes every literal of dσ a consequence of c
 // (σ injective, since both quantify over distinct processes; axioms, which
@@ -14,6 +16,7 @@ type matcher struct {
 	injective bool
 	sigma     []int
 	used      []bool
+	order     []lit // d's literals in matching order
 	// accept decides a literal under a complete renaming of its variables:
 	// implied (for a proof of coverage) or not contradicted (for the
 	// instances worth giving the SMT solver).
@@ -28,15 +31,16 @@ func (mt *matcher) run() {
 		mt.sigma[i] = -1
 	}
 	mt.used = make([]bool, mt.n)
+	mt.order = mt.d.matchOrder()
 	mt.step(0)
 }
 
 // step matches literal i of d and the ones after it; false stops the search.
 func (mt *matcher) step(i int) bool {
-	if i == len(mt.d.lits) {
+	if i == len(mt.order) {
 		return mt.complete(0)
 	}
-	l := mt.d.lits[i]
+	l := mt.order[i]
 	// The first process variable of l that is not mapped yet.
 	for _, a := range []atom{l.x, l.y} {
 		if a == 0 || (!a.local() && !a.isProc()) {
@@ -162,6 +166,7 @@ func (e *engine) coverLocal(c *cube, clauses [][]lit, budget *int) status {
 	if e.outside(c, clauses) {
 		return sat
 	}
+	clauses = minimal(clauses)
 	var rec func(lits []lit, clauses [][]lit) status
 	rec = func(lits []lit, clauses [][]lit) status {
 		if *budget--; *budget < 0 {
@@ -206,15 +211,31 @@ func (e *engine) coverLocal(c *cube, clauses [][]lit, budget *int) status {
 		if len(open) == 0 {
 			return sat
 		}
+		// Unit propagation: the literal of every one-literal clause is
+		// false in any extension outside all the cubes; one step adds them
+		// all.
+		if len(open[best]) == 1 {
+			ext := nc.lits[:len(nc.lits):len(nc.lits)]
+			for _, cl := range open {
+				if len(cl) == 1 {
+					ext = append(ext, cl[0].negate())
+				}
+			}
+			return rec(ext, open)
+		}
+		// The branches of ¬(l1 ∧ ... ∧ lk) are made disjoint: ¬l1, then
+		// l1 ∧ ¬l2, ..., so that no extension is explored twice.
 		result := unsat
+		branch := nc.lits[:len(nc.lits):len(nc.lits)]
 		for _, l := range open[best] {
-			st := rec(append(nc.lits[:len(nc.lits):len(nc.lits)], l.negate()), open)
+			st := rec(append(branch[:len(branch):len(branch)], l.negate()), open)
 			if st == sat {
 				return sat
 			}
 			if st == undecided {
 				result = undecided
 			}
+			branch = append(branch[:len(branch):len(branch)], l)
 		}
 		return result
 	}
@@ -288,4 +309,69 @@ next:
 		return false
 	}
 	return true
+}
+
+// minimal drops the clauses that contain all the literals of another one:
+// their cubes lie inside the other's, so the disjunction is the same. The
+// clauses are sorted in place.
+func minimal(clauses [][]lit) [][]lit {
+	if len(clauses) < 2 || len(clauses) > 1024 {
+		return clauses
+	}
+	for _, cl := range clauses {
+		slices.SortFunc(cl, litCmp)
+	}
+	byLen := slices.Clone(clauses)
+	slices.SortStableFunc(byLen, func(a, b []lit) int { return len(a) - len(b) })
+	out := byLen[:0]
+next:
+	for _, cl := range byLen {
+		for _, k := range out {
+			if subset(k, cl) {
+				continue next
+			}
+		}
+		out = append(out, cl)
+	}
+	return out
+}
+
+// subset reports whether the sorted a is contained in the sorted b.
+func subset(a, b []lit) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	j := 0
+	for _, l := range a {
+		for j < len(b) && litLess(b[j], l) {
+			j++
+		}
+		if j == len(b) || b[j] != l {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
+// matchOrder lists the literals of d with those over globals and constants
+// first, then those whose highest process variable is 0, 1, ...: a
+// literal is decided as soon as the renaming of its variables is chosen,
+// before the next variable is, and wrong choices fail early.
+func (d *cube) matchOrder() []lit {
+	if d.order != nil {
+		return d.order
+	}
+	key := func(l lit) int {
+		k := -1
+		for _, a := range []atom{l.x, l.y} {
+			if a != 0 && a.local() {
+				k = max(k, a.k())
+			}
+		}
+		return k
+	}
+	d.order = slices.Clone(d.lits)
+	slices.SortStableFunc(d.order, func(a, b lit) int { return key(a) - key(b) })
+	return d.order
 }
