@@ -34,8 +34,13 @@ type oracle struct {
 	size   int
 	states int
 	cache  map[lit][]uint64
-	run    [][]uint64 // per process: the states in which it runs
-	learnt []learnt
+	// reach remembers the answers of reachable, by cube key: the states
+	// it consults never change.
+	reach map[string]bool
+	// general remembers the results of generalize, by cube key.
+	general map[string]*cube
+	run     [][]uint64 // per process: the states in which it runs
+	learnt  []learnt
 }
 
 type learnt struct {
@@ -122,7 +127,7 @@ func newOracle(ctx context.Context, sys *system.System, k int, maxStates int64) 
 	if err != nil {
 		return nil, err
 	}
-	o := &oracle{k: k, conc: conc, size: conc.Size + 2, cache: map[lit][]uint64{}}
+	o := &oracle{k: k, conc: conc, size: conc.Size + 2, cache: map[lit][]uint64{}, reach: map[string]bool{}, general: map[string]*cube{}}
 	res, err := system.ExploreStopping(ctx, sys, k, system.StoppingOptions{MaxStates: maxStates, Axioms: true,
 		OnState: func(vals []int64, running uint64) {
 			for _, v := range vals {
@@ -202,6 +207,16 @@ func (o *oracle) reachable(e *engine, c *cube) bool {
 	if c.n > o.k {
 		return true // the instance cannot tell
 	}
+	key := c.key()
+	if r, ok := o.reach[key]; ok {
+		return r
+	}
+	r := o.reachableUncached(e, c)
+	o.reach[key] = r
+	return r
+}
+
+func (o *oracle) reachableUncached(e *engine, c *cube) bool {
 	sigma := make([]int, c.n)
 	used := make([]bool, o.k)
 	acc := make([]uint64, (o.states+63)/64)
@@ -506,6 +521,17 @@ func (e *engine) compact(lits []lit, n int) (*cube, bool) {
 // long as it stays so: literals that many reachable states satisfy go
 // first, since they exclude the fewest.
 func (e *engine) generalize(a *cube) *cube {
+	o := e.oracle
+	key := a.key()
+	if g, ok := o.general[key]; ok {
+		return g
+	}
+	g := e.generalizeUncached(a)
+	o.general[key] = g
+	return g
+}
+
+func (e *engine) generalizeUncached(a *cube) *cube {
 	o := e.oracle
 	lits := append([]lit(nil), a.lits...)
 	weight := make(map[lit]int, len(lits))
