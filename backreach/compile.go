@@ -46,6 +46,9 @@ type itrans struct {
 	// (MCMT's key_search does this for one variable).
 	pre  []constLit
 	post []constLit
+	// updMask has bit v%64 for every variable v the transition updates:
+	// a cube whose mask misses it is left unchanged (see maskOf).
+	updMask uint64
 }
 
 // constLit is "variable v (at parameter slot, for a local) op c".
@@ -176,6 +179,7 @@ func compileTrans(t *system.Transition, nvars int) (*itrans, error) {
 			cases = append(cases, ic)
 		}
 		it.upd[u.Var.ID] = cases
+		it.updMask |= 1 << (uint(u.Var.ID) % 64)
 		if !u.Var.Local && len(cases) == 1 && cases[0].cond == nil && cases[0].val.kind == system.Const {
 			it.post = append(it.post, constLit{v: u.Var.ID, op: system.Eq, c: cases[0].val.off})
 		}

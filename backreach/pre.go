@@ -35,6 +35,12 @@ type preimage struct {
 // from which tr leads into c. The universal guard is instantiated for the
 // process variables of the result only (see the package comment).
 func (e *engine) preimages(tr *itrans, c *cube, emit func(preimage)) error {
+	if c.mask&tr.updMask == 0 {
+		// The transition changes nothing c talks about: its pre-image
+		// is contained in c (the check in preimage, for every placement
+		// of the parameters at once).
+		return nil
+	}
 	m := tr.m
 	var sum *summary
 	excluded := func(a atom, op system.Op, v int64) bool {
