@@ -40,6 +40,7 @@ type oracle struct {
 	// general remembers the results of generalize, by cube key.
 	general map[string]*cube
 	run     [][]uint64 // per process: the states in which it runs
+	acc     []uint64   // scratch space of reachable
 	learnt  []learnt
 }
 
@@ -219,7 +220,10 @@ func (o *oracle) reachable(e *engine, c *cube) bool {
 func (o *oracle) reachableUncached(e *engine, c *cube) bool {
 	sigma := make([]int, c.n)
 	used := make([]bool, o.k)
-	acc := make([]uint64, (o.states+63)/64)
+	if o.acc == nil {
+		o.acc = make([]uint64, (o.states+63)/64)
+	}
+	acc := o.acc
 	var rec func(i int) bool
 	rec = func(i int) bool {
 		if i == c.n {

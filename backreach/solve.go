@@ -122,7 +122,9 @@ func (s *solver) check(lits []lit, model bool) (status, map[atom]int64) {
 		return unsat, nil
 	}
 	s.budget = 256
-	edges := append([]edge(nil), s.edges...)
+	// split pushes the edges of its branches on this copy as on a stack.
+	edges := make([]edge, len(s.edges), len(s.edges)+16)
+	copy(edges, s.edges)
 	st, sol := s.split(dist, edges)
 	if st != sat || !model {
 		return st, nil
@@ -147,9 +149,11 @@ func (s *solver) split(dist []int64, edges []edge) (status, []int64) {
 		}
 		// x - y <= c - 1, or y - x <= -c - 1.
 		result := unsat
-		for _, e := range []edge{{q.y, q.x, q.c - 1}, {q.x, q.y, -q.c - 1}} {
+		for _, e := range [2]edge{{q.y, q.x, q.c - 1}, {q.x, q.y, -q.c - 1}} {
 			d := append([]int64(nil), dist...)
-			es := append(edges[:len(edges):len(edges)], e)
+			// The branch's edges extend edges in place: deeper branches
+			// write beyond them only, and nothing keeps them afterwards.
+			es := append(edges, e)
 			if !s.relax(d, es) {
 				continue
 			}
