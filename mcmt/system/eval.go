@@ -437,10 +437,17 @@ func (c *Concrete) Domain(s Sort) ([]int64, error) {
 // must enable it) and calls emit with each successor: one, or one per
 // choice of the nondeterministic values. next is only valid during emit.
 func (c *Concrete) Apply(ti int, params []int, vals []int64, emit func(next []int64)) error {
+	return c.apply(ti, params, vals, make([]int, c.trans[ti].m+2), make([]int64, len(vals)), emit)
+}
+
+// apply is Apply with scratch space: env with room for the transition's
+// parameters and two more, next as long as vals.
+func (c *Concrete) apply(ti int, params []int, vals []int64, env []int, next []int64, emit func(next []int64)) error {
 	ct := &c.trans[ti]
-	env := make([]int, ct.m+2)
+	env = env[:ct.m+2]
 	copy(env, params)
-	next := append([]int64(nil), vals...)
+	env[ct.m], env[ct.m+1] = 0, 0
+	copy(next, vals)
 	type choice struct {
 		slot int
 		dom  []int64

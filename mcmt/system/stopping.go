@@ -47,6 +47,10 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 	index := map[string]struct{}{}
 	var arena []byte
 	var buf []byte
+	axEnv := make([]int, 2)
+	for _, q := range c.axioms {
+		axEnv = make([]int, max(len(axEnv), q.k+2))
+	}
 	res := &StoppingResult{}
 	all := uint64(1)<<uint(n) - 1
 	add := func(vals []int64, running uint64) error {
@@ -61,7 +65,7 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 		if _, ok := index[string(buf)]; ok {
 			return nil
 		}
-		if opts.Axioms && c.brokenAxiomAmong(vals, running) >= 0 {
+		if opts.Axioms && c.brokenAxiomAmong(vals, running, axEnv) >= 0 {
 			return nil
 		}
 		index[string(buf)] = struct{}{}
@@ -81,6 +85,8 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 		return nil, addErr
 	}
 	vals := make([]int64, c.Size)
+	stopped := make([]int64, c.Size)
+	applyEnv, applyNext := make([]int, c.EnvSize()), make([]int64, c.Size)
 	env := make([]int, c.EnvSize())
 	for head := 0; head*size < len(arena); head++ {
 		if head&1023 == 0 && ctx.Err() != nil {
@@ -104,7 +110,7 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 				if addErr != nil {
 					return
 				}
-				if err := c.Apply(ti, params, vals, func(next []int64) {
+				if err := c.apply(ti, params, vals, applyEnv, applyNext, func(next []int64) {
 					if addErr == nil {
 						c.clearStopped(next, running)
 						addErr = add(next, running)
@@ -121,10 +127,10 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 			if running&(1<<uint(p)) == 0 {
 				continue
 			}
-			next := append([]int64(nil), vals...)
+			copy(stopped, vals)
 			r := running &^ (1 << uint(p))
-			c.clearStopped(next, r)
-			if err := add(next, r); err != nil {
+			c.clearStopped(stopped, r)
+			if err := add(stopped, r); err != nil {
 				return nil, err
 			}
 		}
@@ -202,30 +208,31 @@ func (c *Concrete) enabledAmong(ti int, vals []int64, env []int, running uint64,
 	rec(0)
 }
 
-// brokenAxiomAmong is BrokenAxiom over the running processes.
-func (c *Concrete) brokenAxiomAmong(vals []int64, running uint64) int {
+// brokenAxiomAmong is BrokenAxiom over the running processes; env is
+// scratch space with room for every axiom's variables.
+func (c *Concrete) brokenAxiomAmong(vals []int64, running uint64, env []int) int {
 	for i := range c.axioms {
-		q := &c.axioms[i]
-		env := make([]int, q.k+2)
-		var rec func(j int) bool
-		rec = func(j int) bool {
-			if j == q.k {
-				return c.holds(q.body, vals, env)
-			}
-			for p := 0; p < c.N; p++ {
-				if running&(1<<uint(p)) == 0 {
-					continue
-				}
-				env[j] = p
-				if !rec(j + 1) {
-					return false
-				}
-			}
-			return true
-		}
-		if !rec(0) {
+		if !c.axiomAmong(&c.axioms[i], 0, vals, running, env) {
 			return i
 		}
 	}
 	return -1
+}
+
+// axiomAmong reports whether q holds for every placement of its variables
+// from j on over the running processes.
+func (c *Concrete) axiomAmong(q *cquant, j int, vals []int64, running uint64, env []int) bool {
+	if j == q.k {
+		return c.holds(q.body, vals, env)
+	}
+	for p := 0; p < c.N; p++ {
+		if running&(1<<uint(p)) == 0 {
+			continue
+		}
+		env[j] = p
+		if !c.axiomAmong(q, j+1, vals, running, env) {
+			return false
+		}
+	}
+	return true
 }
