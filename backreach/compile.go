@@ -49,6 +49,10 @@ type itrans struct {
 	// updMask has bit v%64 for every variable v the transition updates:
 	// a cube whose mask misses it is left unchanged (see maskOf).
 	updMask uint64
+	// onlyParams[v] is set when the update of the local array v changes
+	// the entries of the parameters only: every case but a last
+	// "otherwise a[j]" requires j to be a parameter.
+	onlyParams []bool
 }
 
 // constLit is "variable v (at parameter slot, for a local) op c".
@@ -58,6 +62,37 @@ type constLit struct {
 	slot  int
 	op    system.Op
 	c     int64
+}
+
+// paramsOnly reports whether the cases of the update of local array v
+// leave every entry but the parameters' unchanged.
+func (it *itrans) paramsOnly(v int, cases []icase) bool {
+	j := it.m + 1
+	if len(cases) == 0 {
+		return false
+	}
+	last := cases[len(cases)-1]
+	if last.cond != nil || last.val != (pterm{kind: system.Read, v: v, local: true, slot: j}) {
+		return false
+	}
+	isJ := func(t pterm) bool { return t.kind == system.ProcID && t.slot == j && t.off == 0 }
+	isParam := func(t pterm) bool { return t.kind == system.ProcID && t.slot < it.m && t.off == 0 }
+	for _, cs := range cases[:len(cases)-1] {
+		conj := []*pform{cs.cond}
+		if cs.cond.kind == system.And {
+			conj = cs.cond.args
+		}
+		ok := false
+		for _, f := range conj {
+			if f.kind == system.Lit && f.op == system.Eq && (isJ(f.l) && isParam(f.r) || isParam(f.l) && isJ(f.r)) {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // constLits records the conjuncts of f of the form "v op constant".
@@ -146,7 +181,7 @@ func compileQuant(q *system.Quant) (*pquant, error) {
 }
 
 func compileTrans(t *system.Transition, nvars int) (*itrans, error) {
-	it := &itrans{t: t, m: len(t.Params), upd: make([][]icase, nvars)}
+	it := &itrans{t: t, m: len(t.Params), upd: make([][]icase, nvars), onlyParams: make([]bool, nvars)}
 	names := append(append([]string(nil), t.Params...), t.Univ, "")
 	var err error
 	if it.guard, err = compileForm(t.Guard, names); err != nil {
@@ -180,6 +215,7 @@ func compileTrans(t *system.Transition, nvars int) (*itrans, error) {
 		}
 		it.upd[u.Var.ID] = cases
 		it.updMask |= 1 << (uint(u.Var.ID) % 64)
+		it.onlyParams[u.Var.ID] = u.Var.Local && it.paramsOnly(u.Var.ID, cases)
 		if !u.Var.Local && len(cases) == 1 && cases[0].cond == nil && cases[0].val.kind == system.Const {
 			it.post = append(it.post, constLit{v: u.Var.ID, op: system.Eq, c: cases[0].val.off})
 		}

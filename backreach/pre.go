@@ -109,6 +109,9 @@ func (e *engine) preimage(tr *itrans, c *cube, params []int, n int, emit func(pr
 		e.tooMany = true
 		return nil
 	}
+	if tr.unchanged(c, params) {
+		return nil
+	}
 	voc := e.voc
 	voc.extra = voc.extra[:0]
 	m := tr.m
@@ -355,4 +358,31 @@ func (e *engine) eliminate(conj []lit) []elim {
 		rs[i].approx = true
 	}
 	return rs
+}
+
+// unchanged reports, cheaply, that the transition with its parameters on
+// params changes no atom of c: every local array it updates it updates at
+// the parameters only, and c reads them elsewhere. Its pre-image is then
+// contained in c. False means that the full computation must decide.
+func (tr *itrans) unchanged(c *cube, params []int) bool {
+	same := func(a atom) bool {
+		if a == 0 || a.isProc() || tr.upd[a.v()] == nil {
+			return true
+		}
+		if !a.local() || !tr.onlyParams[a.v()] {
+			return false
+		}
+		for _, p := range params {
+			if p == a.k() {
+				return false
+			}
+		}
+		return true
+	}
+	for _, l := range c.lits {
+		if !same(l.x) || !same(l.y) {
+			return false
+		}
+	}
+	return true
 }
