@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -407,7 +408,7 @@ func (t *sweepTable) row(r sweepRow) {
 		}
 		kind := r.Kind
 		if r.Verdict == trace.Unknown || r.Verdict == "error" {
-			kind = r.Reason
+			kind = shortReason(r.Reason)
 		}
 		depth := ""
 		if r.Depth > 0 {
@@ -441,6 +442,16 @@ func (t *sweepTable) finish() error {
 		return t.csv.Error()
 	}
 	return nil
+}
+
+// reachedRe is the tail of a limit's reason that the row's states column
+// already says ("time limit 2m0s reached after 123 states").
+var reachedRe = regexp.MustCompile(` reached after \d+ states`)
+
+// shortReason is a reason as the text table shows it: a limit without
+// the states it was reached at, which are in their own column.
+func shortReason(s string) string {
+	return reachedRe.ReplaceAllString(s, "")
 }
 
 func sweepFirstLine(s string) string {

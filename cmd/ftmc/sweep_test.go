@@ -206,8 +206,12 @@ func TestSweepErrorsAndUnknown(t *testing.T) {
 		t.Errorf("the failing combination does not say why:\n%s\n%s", out, errs)
 	}
 	out, _, code = runSweep(t, f, model, "-D", "CHAN=I,T")
-	if code != trace.ExitUnknown || !strings.Contains(out, "time limit 1s reached") {
-		t.Errorf("unknown run: code %d\n%s", code, out)
+	if code != trace.ExitUnknown || !strings.Contains(out, "time limit 1s ") || strings.Contains(out, "reached after") {
+		t.Errorf("unknown run: code %d (the text table says which limit, its states column how far)\n%s", code, out)
+	}
+	out, _, _ = runSweep(t, f, model, "-D", "CHAN=T", "--csv")
+	if !strings.Contains(out, "time limit 1s reached after") {
+		t.Errorf("the CSV lost the reason of an unknown run:\n%s", out)
 	}
 	for _, args := range [][]string{
 		{},
