@@ -1,8 +1,10 @@
 package system
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"hash/maphash"
 )
 
 // The stopping-failures semantics of an instance: besides the transitions
@@ -44,15 +46,25 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 		return nil, err
 	}
 	size := c.Size + 2 // two bytes of running processes
-	index := map[string]struct{}{}
 	var arena []byte
 	var buf []byte
+	// seen holds the states added (n >= 0: state n of the arena) and the
+	// states an axiom rejected (n < 0: state -n-1 of rejected), so that
+	// neither is checked twice.
+	seen := newStateSet()
+	var rejected []byte
 	axEnv := make([]int, 2)
 	for _, q := range c.axioms {
 		axEnv = make([]int, max(len(axEnv), q.k+2))
 	}
 	res := &StoppingResult{}
 	all := uint64(1)<<uint(n) - 1
+	stateAt := func(n int32) []byte {
+		if n >= 0 {
+			return arena[int(n)*size : (int(n)+1)*size]
+		}
+		return rejected[int(-n-1)*size : int(-n)*size]
+	}
 	add := func(vals []int64, running uint64) error {
 		buf = buf[:0]
 		for _, v := range vals {
@@ -62,13 +74,16 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 			buf = append(buf, byte(int8(v)))
 		}
 		buf = append(buf, byte(running), byte(running>>8))
-		if _, ok := index[string(buf)]; ok {
+		h := maphash.Bytes(seen.seed, buf)
+		if seen.find(h, buf, stateAt) {
 			return nil
 		}
 		if opts.Axioms && c.brokenAxiomAmong(vals, running, axEnv) >= 0 {
+			seen.insert(h, int32(-len(rejected)/size-1))
+			rejected = append(rejected, buf...)
 			return nil
 		}
-		index[string(buf)] = struct{}{}
+		seen.insert(h, int32(len(arena)/size))
 		arena = append(arena, buf...)
 		return nil
 	}
@@ -235,4 +250,55 @@ func (c *Concrete) axiomAmong(q *cquant, j int, vals []int64, running uint64, en
 		}
 	}
 	return true
+}
+
+// stateSet is an open-addressing hash set of state numbers; the states
+// themselves live elsewhere (see find).
+type stateSet struct {
+	seed  maphash.Seed
+	slots []stateSlot
+	count int
+}
+
+type stateSlot struct {
+	hash uint64
+	n    int32
+	used bool
+}
+
+func newStateSet() *stateSet {
+	return &stateSet{seed: maphash.MakeSeed(), slots: make([]stateSlot, 1024)}
+}
+
+// find reports whether a state equal to st, of hash h, is in the set;
+// at returns the bytes of a state number.
+func (s *stateSet) find(h uint64, st []byte, at func(int32) []byte) bool {
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; s.slots[i].used; i = (i + 1) & mask {
+		if s.slots[i].hash == h && bytes.Equal(at(s.slots[i].n), st) {
+			return true
+		}
+	}
+	return false
+}
+
+// insert adds state number n of hash h (not in the set yet).
+func (s *stateSet) insert(h uint64, n int32) {
+	if 2*(s.count+1) > len(s.slots) {
+		old := s.slots
+		s.slots = make([]stateSlot, 2*len(old))
+		s.count = 0
+		for _, sl := range old {
+			if sl.used {
+				s.insert(sl.hash, sl.n)
+			}
+		}
+	}
+	mask := uint64(len(s.slots) - 1)
+	i := h & mask
+	for s.slots[i].used {
+		i = (i + 1) & mask
+	}
+	s.slots[i] = stateSlot{hash: h, n: n, used: true}
+	s.count++
 }
