@@ -35,6 +35,18 @@
  *   MAXDELTA  the bound on a round trip after stabilisation, in units of
  *             the timeout Delta, which starts at 1 (default 2)
  *   CAND      weak accuracy: the pre-agreed initial candidate (default 1)
+ *   WAIT      CHAN=B: how a task waits for room in a full channel, as in
+ *             the paper's three models (they differ):
+ *               UPPAAL  Task1 and Task2 wait holding the mutex (the
+ *                       paper's account of Figs. 10 and 13; default)
+ *               MCRL2   neither holds it: a send is one step with the
+ *                       mutex, Task1 waits before taking it, Task2 waits
+ *                       with the received message in hand while Task1 goes
+ *                       on (appendix A: one sequential process, no mutex)
+ *               FDR2    Task1 as MCRL2; Task2, once it has received an
+ *                       ARE_YOU_ALIVE, lets nothing else happen in its
+ *                       process until the answer is sent (appendix B: a
+ *                       receive is followed by the answer in CSP's prefix)
  *   DEADLOCK  CHECK   a state where no process can move is an error
  *                     (default)
  *             IGNORE  every waiting point is a valid end state (as pan -E):
@@ -44,8 +56,8 @@
  * Macro values are names, and C's preprocessor compares only numbers in
  * #if, so the names are defined as numbers below: -D CHAN=B makes
  * "#if CHAN == B" read "#if 1 == 1" for both spin's cpp and ftmc. The
- * names B, R, I, SPLIT, FIFO, CONSUME, HALT, NONE, WC, EWA, SA, SC, CHECK
- * and IGNORE are therefore reserved in these models.
+ * names B, R, I, SPLIT, FIFO, CONSUME, HALT, NONE, WC, EWA, SA, SC, CHECK,
+ * IGNORE, UPPAAL, MCRL2 and FDR2 are therefore reserved in these models.
  */
 
 #define B 1
@@ -62,6 +74,9 @@
 #define SC 4
 #define CHECK 1
 #define IGNORE 2
+#define UPPAAL 1
+#define MCRL2 2
+#define FDR2 3
 
 #ifndef NPROC
 #define NPROC 3
@@ -93,6 +108,9 @@
 #ifndef DEADLOCK
 #define DEADLOCK CHECK
 #endif
+#ifndef WAIT
+#define WAIT UPPAAL
+#endif
 
 #if CHAN != B && CHAN != R && CHAN != I
 #error "CHAN must be B, R or I"
@@ -106,6 +124,9 @@
 #if PROP != NONE && PROP != WC && PROP != EWA && PROP != SA && PROP != SC
 #error "PROP must be NONE, WC, EWA, SA or SC"
 #endif
+#if WAIT != UPPAAL && WAIT != MCRL2 && WAIT != FDR2
+#error "WAIT must be UPPAAL, MCRL2 or FDR2"
+#endif
 #if DEADLOCK != CHECK && DEADLOCK != IGNORE
 #error "DEADLOCK must be CHECK or IGNORE"
 #endif
@@ -115,6 +136,10 @@
 #if BUF < 1
 #error "BUF must be at least 1"
 #endif
+
+/* Does Task1 (Task2) keep its mutex while it waits for room (CHAN=B)? */
+#define T1_HOLDS (CHAN == B && WAIT == UPPAAL)
+#define T2_HOLDS (CHAN == B && WAIT != MCRL2)
 
 /* WAITING(l) labels a place where a task may wait: a valid end state
  * only with DEADLOCK=IGNORE. */
@@ -168,7 +193,9 @@ chan link[NPROC * (NPROC - 1)] = [BUF] of { mtype };
  * SEND(ch, m, t, escape) sends m to process t over ch with the overflow
  * policy CHAN. With B a sender that finds the channel full says so and
  * waits inside its atomic sequence, keeping its mutex, until there is room
- * (that is the paper's deadlock) or escape (a crash) is executable.
+ * (that is the paper's deadlock) or escape (a crash) is executable. With
+ * WAIT=MCRL2 or FDR2 a task that must not keep its mutex waits for room
+ * before it takes the mutex (fd-tasks.h), so its SEND finds room.
  */
 #if CHAN == B
 #define SEND(ch, m, t, escape) \

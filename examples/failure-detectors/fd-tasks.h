@@ -16,12 +16,14 @@
  *
  * Steps. A task's critical section (take the mutex, act, give the mutex
  * back) is one atomic step unless it must wait inside: for room in a
- * channel (CHAN=B), holding the mutex, or, for Task2, for the mutex with a
- * message already received. So the states where a task holds the mutex
- * are exactly those where it waits there, and the states where Task2
- * holds a message are those where the mutex was taken. A receive that finds
- * the mutex free is merged with its processing: moving it earlier or later
- * commutes with everything the other task does under the mutex.
+ * channel (CHAN=B, WAIT=UPPAAL; Task2 also with WAIT=FDR2), holding the
+ * mutex, or, for Task2, for the mutex with a message already received. So
+ * the states where a task holds the mutex are exactly those where it waits
+ * there, and the states where Task2 holds a message are those where the
+ * mutex was taken (or, with WAIT=MCRL2, where the answer's channel is
+ * full). A receive that finds the mutex free is merged with its
+ * processing: moving it earlier or later commutes with everything the
+ * other task does under the mutex.
  *
  * printf("MSC: ...") marks the local events of message sequence charts
  * (suspect, stop suspecting, crash, dropped messages, waiting for the
@@ -65,11 +67,28 @@ inline crash(p) {
 	on_crash()
 }
 
+/*
+ * T1_ROOM(p), T2_ROOM(p): with WAIT=MCRL2 or FDR2 a task that would have
+ * to wait for room in a full channel waits before it takes the mutex.
+ */
+#if CHAN == B && !T1_HOLDS
+#define T1_ROOM(p) nfull(CH_AYA(p, TARGET(p)))
+#else
+#define T1_ROOM(p) 1
+#endif
+#if CHAN == B && !T2_HOLDS
+#define T2_ROOM(p) (held[p] != ARE_YOU_ALIVE || nfull(CH_IAA(p, from[p])))
+#define T2_FULL(p) (held[p] == ARE_YOU_ALIVE && len(CH_IAA(p, from[p])) == BUF) /* full() would not mix with else */
+#else
+#define T2_ROOM(p) 1
+#define T2_FULL(p) 0
+#endif
+
 proctype Task1(byte node) {
 	WAITING(end_idle)
 	do
 	:: atomic {
-		mutex[node] == 0 && ahead[node] < NPROC - 1 -> /* wait(mutex); target_p != p */
+		mutex[node] == 0 && ahead[node] < NPROC - 1 && T1_ROOM(node) -> /* wait(mutex); target_p != p */
 		mutex[node] = 1;
 		SEND(CH_AYA(node, TARGET(node)), ARE_YOU_ALIVE, TARGET(node), CAN_CRASH(node) -> crash(node); break);
 		rnd[node] = 1; /* received <- false */
@@ -113,12 +132,13 @@ end:
 		fi;
 		if
 		:: !DEAD(node) && mutex[node] == 1 -> printf("MSC: waits for the mutex\n")
+		:: !DEAD(node) && mutex[node] == 0 && T2_FULL(node) -> printf("MSC: blocked, channel to %d full\n", from[node])
 		:: else -> skip
 		fi;
 		WAITING(end_mutex)
 		if
 		:: DEAD(node) -> skip /* crashed: consume, never answer */
-		:: !DEAD(node) && mutex[node] == 0 ->
+		:: !DEAD(node) && mutex[node] == 0 && T2_ROOM(node) ->
 			mutex[node] = 1;
 			if
 			:: held[node] == ARE_YOU_ALIVE ->

@@ -31,6 +31,14 @@ for a in $algs; do
 		--time "$time" --csv --trails "$out/trails" >"$out/$a.csv" || true
 done
 
+# 1b. FIFO channels that block when full, under the waiting semantics of
+# the paper's UPPAAL, mCRL2 and FDR2 models (WAIT; see fd-state.h).
+for a in $algs; do
+	log "FIFO waits $a"
+	"$ftmc" sweep "$a.pml" -D CHAN=B -D ORDER=FIFO -D BUF=1,2 -D WAIT=UPPAAL,MCRL2,FDR2 \
+		--time "$time" --csv >"$out/$a-wait.csv" || true
+done
+
 # 2. Whole state spaces of the deadlocking configurations (every waiting
 # point a valid end state, as pan -E).
 for a in $algs; do
@@ -93,6 +101,8 @@ chart() { # file, model, flags...
 chart fig13-deadlock-weak-accuracy-B-SPLIT-1.svg weak-accuracy.pml -D CHAN=B -D ORDER=SPLIT -D BUF=1
 chart deadlock-weak-completeness-B-SPLIT-1.svg weak-completeness.pml -D CHAN=B -D ORDER=SPLIT -D BUF=1
 chart deadlock-weak-completeness-B-FIFO-1.svg weak-completeness.pml -D CHAN=B -D ORDER=FIFO -D BUF=1
+chart deadlock-weak-completeness-B-FIFO-1-mcrl2.svg weak-completeness.pml -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=MCRL2
+chart deadlock-weak-completeness-B-FIFO-1-fdr2-no-crash.svg weak-completeness.pml -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2 -D CRASH=NONE
 chart overflow-weak-completeness-R-SPLIT-1.svg weak-completeness.pml -D CHAN=R -D ORDER=SPLIT -D BUF=1
 chart fig12-oscillation-1.svg weak-completeness.pml -D PROP=WC -D CHAN=I -D ORDER=SPLIT -D BUF=1
 chart fig12-oscillation-2.svg weak-completeness.pml -D PROP=WC -D OSC=2 -D CHAN=I -D ORDER=SPLIT -D BUF=1

@@ -34,14 +34,39 @@
  * ftmc: check -D CHAN=R -D ORDER=SPLIT -D BUF=1 -D NPROC=4
  * expect: violated (assertion)
  *
- * FIFO channels do not remove the deadlock in this model (see
- * weak-completeness.pml):
+ * FIFO channels remove the deadlock neither in the paper's UPPAAL
+ * semantics of a full channel (WAIT=UPPAAL, the default: tasks wait for
+ * room holding the mutex) nor in its mCRL2 one; with WAIT=FDR2 (a send
+ * waits for room before the mutex, an answer before anything else) there
+ * is none at BUF=1 while process 1 may crash (2,113,367 states), but three
+ * correct processes deadlock. weak-completeness.pml explains why; all
+ * FIFO deadlocks need an early timeout (none with MAXDELTA=1). CHAN=R
+ * overflows at any buffer size:
  *
  * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=1
  * expect: invalid end state
  * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=2
  * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=3
+ * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=MCRL2
+ * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=2 -D WAIT=MCRL2
+ * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2
+ * expect: holds
+ * expect: slow
+ * ftmc: check -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2 -D CRASH=NONE
+ * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=SPLIT -D BUF=1 -D WAIT=FDR2
+ * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=1 -D MAXDELTA=1
+ * expect: holds
+ * ftmc: check --dfs -D CHAN=B -D ORDER=SPLIT -D BUF=1 -D MAXDELTA=1
+ * expect: holds
  * ftmc: check -D CHAN=R -D ORDER=FIFO -D BUF=1
+ * expect: violated (assertion)
+ * ftmc: check -D CHAN=R -D ORDER=FIFO -D BUF=2
  * expect: violated (assertion)
  * ftmc: check -D CHAN=I -D ORDER=SPLIT -D BUF=1
  * expect: holds

@@ -42,16 +42,72 @@
  * ftmc: check -D CHAN=R -D ORDER=SPLIT -D BUF=1 -D NPROC=4
  * expect: violated (assertion)
  *
- * FIFO channels (the paper's fix) do not remove the deadlock in this
- * model: two correct processes that probe each other can each hold their
- * mutex while waiting for room in the one channel to the other, whose
- * Task2 waits for its mutex holding a message.
+ * FIFO channels: the paper removes the deadlock "using a bounded FIFO
+ * channel" (Section 5.1) but gives no FIFO model. Its three models differ
+ * in how a task waits for room in a full channel (macro WAIT, fd-state.h):
+ * UPPAAL (the default, as the paper tells Figs. 10 and 13: Task1 and
+ * Task2 wait holding the mutex), MCRL2 (appendix A: no mutex; Task2 waits
+ * with the received message in hand while Task1 goes on) and FDR2
+ * (appendix B: Task1's send is refused while the channel is full; Task2,
+ * having received ARE_YOU_ALIVE, answers before its process does anything
+ * else). In UPPAAL's and mCRL2's, as in this model, Task2 takes a message
+ * out of its channel before it has the mutex, and in all three a timeout
+ * may happen at any moment. With one FIFO channel per ordered pair and
+ * CHAN=B:
+ *
+ * - UPPAAL: the deadlock remains, at every buffer size tried (BUF=1 to 4,
+ *   --dfs). This is a property of the algorithm with bounded blocking FIFO
+ *   buffers in the paper's own semantics, not of our model. The shortest
+ *   (breadth-first, 17 steps at BUF=1): process 1 sends to 0 and 2, then
+ *   crashes; 0 and 2 suspect each other too early, then each answers the
+ *   other's ARE_YOU_ALIVE and stops suspecting it, so the links 0->2 and
+ *   2->0 each hold an I_AM_ALIVE; each Task1 takes its mutex and blocks on
+ *   the full link to the other; each Task2 has meanwhile taken process 1's
+ *   old message and waits for that mutex, so neither link is emptied. A
+ *   FIFO link also has half the room of SPLIT's two channels: an answer
+ *   and a probe going the same way already fill BUF=1.
+ * - MCRL2: deadlock too (25 steps at BUF=1): each of 0 and 2 holds the
+ *   other's ARE_YOU_ALIVE and cannot answer, the link back being full of a
+ *   message that the other, holding one, does not take.
+ * - FDR2: no deadlock at BUF=1, for all four algorithms (1,208,315 states
+ *   here; Spin stores the same). Two correct processes cannot both wait:
+ *   a Task2 waits for room holding the mutex from the moment it took its
+ *   message, so its process sends nothing more, and the later of the two
+ *   receives frees a slot in the link the earlier one waits on. With three
+ *   correct processes (CRASH=NONE) or NPROC=4, three Task2s wait in a
+ *   cycle: deadlock. The paper's models could not see that one: their p1
+ *   may always still crash, and a state where it can is no deadlock.
+ *
+ * All FIFO deadlocks need a timeout while the reply is still on its way:
+ * in algorithms 2-4 with MAXDELTA=1 (no timeout before the bound) there
+ * is none, with FIFO or SPLIT. CHAN=R overflows with FIFO at any buffer
+ * size (BUF=1: process 1 answers 2 and then probes 2 on the same link).
+ * The smallest deadlock-free FIFO settings are thus CHAN=B, BUF=1 with
+ * WAIT=FDR2 and CHAN=I, BUF=1 (below).
  *
  * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=1
  * expect: invalid end state
  * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=2
  * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=3
+ * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=MCRL2
+ * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=2 -D WAIT=MCRL2
+ * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2
+ * expect: holds
+ * expect: slow
+ * ftmc: check -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2 -D CRASH=NONE
+ * expect: invalid end state
+ * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2 -D NPROC=4
+ * expect: invalid end state
+ * expect: slow
+ * ftmc: check --dfs -D CHAN=B -D ORDER=SPLIT -D BUF=1 -D WAIT=FDR2
+ * expect: invalid end state
  * ftmc: check -D CHAN=R -D ORDER=FIFO -D BUF=1
+ * expect: violated (assertion)
+ * ftmc: check -D CHAN=R -D ORDER=FIFO -D BUF=2
  * expect: violated (assertion)
  *
  * With CHAN=I (a full channel drops the message) there is no deadlock;
