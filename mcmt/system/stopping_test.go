@@ -106,3 +106,99 @@ func TestStoppingSeed(t *testing.T) {
 		t.Errorf("a false axiom: %d states, want fewer than 2634", r.States)
 	}
 }
+
+// Where the stopping-failures semantics (what backward reachability
+// computes) differs from the seed's 3-process instance: its states with
+// all processes running are exactly the instance's, but seen through two
+// processes (what a candidate invariant over two processes talks about) it
+// reaches more, because a third process may stop and the universal guards
+// then ignore it. A candidate excluding one of those views holds on the
+// instance and cannot be proved backwards.
+func TestStoppingSeedViews(t *testing.T) {
+	path := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := mcmt.Parse(path, src, "mcmt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k = 3
+	c, err := system.Compile(s, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// view is processes p and q (their identifiers are values a cube
+	// compares), their entries and the globals.
+	view := func(vals []int64, p, q int) string {
+		out := []int64{int64(p), int64(q)}
+		for _, v := range s.Vars {
+			if v.Local {
+				out = append(out, vals[c.Slot(v, p)], vals[c.Slot(v, q)])
+			} else {
+				out = append(out, vals[c.Slot(v, 0)])
+			}
+		}
+		return fmt.Sprint(out)
+	}
+	in, err := system.NewInstance(s, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, plainViews := map[string]bool{}, map[string]bool{}
+	res, err := system.Explore(t.Context(), in, system.ExploreOptions{OnState: func(st []byte) {
+		vals := in.Values(st)
+		plain[fmt.Sprint(vals)] = true
+		for p := 0; p < k; p++ {
+			for q := 0; q < k; q++ {
+				if p != q {
+					plainViews[view(vals, p, q)] = true
+				}
+			}
+		}
+	}})
+	if err != nil || !res.Complete {
+		t.Fatalf("instance: %v %v", err, res)
+	}
+	all := uint64(1)<<k - 1
+	full, fullPlain := 0, 0
+	stopViews := map[string]bool{}
+	r, err := system.ExploreStopping(t.Context(), s, k, system.StoppingOptions{Axioms: true, OnState: func(vals []int64, running uint64) {
+		if running == all {
+			full++
+			if plain[fmt.Sprint(vals)] {
+				fullPlain++
+			}
+		}
+		for p := 0; p < k; p++ {
+			for q := 0; q < k; q++ {
+				if p != q && running&(1<<uint(p)) != 0 && running&(1<<uint(q)) != 0 {
+					stopViews[view(vals, p, q)] = true
+				}
+			}
+		}
+	}})
+	if err != nil || !r.Complete {
+		t.Fatalf("stopping failures: %v %v", err, r)
+	}
+	if full != len(plain) || fullPlain != full {
+		t.Errorf("%d states with every process running (%d of them in the instance); the instance has %d", full, fullPlain, len(plain))
+	}
+	extra := 0
+	for v := range stopViews {
+		if !plainViews[v] {
+			extra++
+		}
+	}
+	for v := range plainViews {
+		if !stopViews[v] {
+			t.Errorf("view %s of the instance is not reached with stopping failures", v)
+			break
+		}
+	}
+	if len(plainViews) != 40780 || len(stopViews) != 48024 || extra != 7244 {
+		t.Errorf("two-process views: %d in the instance, %d with stopping failures, %d only there; want 40780, 48024, 7244",
+			len(plainViews), len(stopViews), extra)
+	}
+}
