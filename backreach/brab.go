@@ -437,6 +437,9 @@ func (e *engine) candidates(c *cube) []*cube {
 			if len(sub) == size {
 				if a := e.project(c, sub); a != nil && !o.reachable(e, a) {
 					g := e.generalize(a)
+					if e.opts.ApproxLits > 0 && len(g.lits) > e.opts.ApproxLits {
+						return
+					}
 					if key := e.voc.cubeString(g) + fmt.Sprintf("/%d", g.n); !seen[key] {
 						seen[key] = true
 						out = append(out, g)

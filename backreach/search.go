@@ -40,7 +40,10 @@ type Options struct {
 	// that a candidate must not reach either: the first instance filters
 	// cheaply, the second catches candidates true only for few processes.
 	Confirm int
-	// ApproxLits bounds the literals of a guess (0: 3).
+	// ApproxLits bounds the literals of a candidate invariant, after
+	// generalization (0: 3; negative: no bound). Candidates are tried
+	// smallest first anyway; the bound keeps the large ones, whose proofs
+	// mostly exhaust the lemma budget, from being tried at all.
 	ApproxLits int
 	// ApproxProcs bounds the processes of a candidate invariant (0: one
 	// less than Approx, so that the instance always has a process more
@@ -230,11 +233,11 @@ func newEngine(sys *system.System, opts Options) (*engine, error) {
 	if opts.LemmaBudget == 0 {
 		opts.LemmaBudget = 30
 	}
-	if opts.ApproxProcs == 0 {
-		opts.ApproxProcs = max(1, opts.Approx-1)
-	}
 	if opts.ApproxLits == 0 {
 		opts.ApproxLits = 3
+	}
+	if opts.ApproxProcs == 0 {
+		opts.ApproxProcs = max(1, opts.Approx-1)
 	}
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = time.Second

@@ -31,7 +31,7 @@ func verifyMCMT(e *env, args []string) int {
 	solverTimeout := fs.Duration("solver-timeout", 10*time.Second, "time limit of one SMT query (a timeout counts as not covered)")
 	brab := fs.Int("brab", 3, "look for invariants among sub-cubes that no reachable state of an instance with this many processes satisfies (0: off)")
 	confirm := fs.Int("confirm", 0, "also require candidate invariants to be unreachable on an instance with this many processes")
-	brabLits := fs.Int("brab-lits", 0, "at most this many literals in a candidate invariant (0: 3)")
+	brabLits := fs.Int("brab-lits", 0, "at most this many literals in a candidate invariant (0: 3; -1: no bound)")
 	guess := fs.Bool("guess", false, "use candidate invariants unproved (Cubicle's BRAB: a wrong one is found out later and costs a restart)")
 	lemmaBudget := fs.Int("lemma-budget", 0, "cubes of the bounded search that proves a candidate invariant (0: 30; -1: do not prove, guess)")
 	noCand := fs.Bool("no-candidates", false, "ignore the model's suggested negated invariants")
