@@ -224,18 +224,14 @@ func (o *oracle) reachableUncached(e *engine, c *cube) bool {
 		o.acc = make([]uint64, (o.states+63)/64)
 	}
 	acc := o.acc
+	var sets [][]uint64
 	var rec func(i int) bool
 	rec = func(i int) bool {
 		if i == c.n {
-			for w := range acc {
-				acc[w] = ^uint64(0)
-			}
-			for k := 0; k < c.n; k++ {
-				b := o.run[sigma[k]]
-				for w := range acc {
-					acc[w] &= b[w]
-				}
-			}
+			// The states of the literals, then of the running processes
+			// (which exclude few): their intersection, stopping as soon
+			// as it is empty.
+			sets = sets[:0]
 			for _, l := range c.lits {
 				r, tr := e.voc.simplify(l.rename(sigma))
 				switch tr {
@@ -244,7 +240,16 @@ func (o *oracle) reachableUncached(e *engine, c *cube) bool {
 				case isTrue:
 					continue
 				}
-				b := o.bits(e.sys, r)
+				sets = append(sets, o.bits(e.sys, r))
+			}
+			for k := 0; k < c.n; k++ {
+				sets = append(sets, o.run[sigma[k]])
+			}
+			if len(sets) == 0 {
+				return len(acc) > 0
+			}
+			copy(acc, sets[0])
+			for _, b := range sets[1:] {
 				any := uint64(0)
 				for w := range acc {
 					acc[w] &= b[w]
