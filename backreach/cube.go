@@ -3,7 +3,6 @@ package backreach
 import (
 	"encoding/binary"
 	"slices"
-	"sort"
 )
 
 // cube is ∃ distinct processes 0..n-1 . the conjunction of lits. Its
@@ -170,7 +169,7 @@ func (voc *vocabulary) normalize(n int, lits []lit) (*cube, bool) {
 		}
 	}
 	out = append(out, rel...)
-	sort.Slice(out, func(i, j int) bool { return litLess(out[i], out[j]) })
+	slices.SortFunc(out, litCmp)
 	out = slices.Compact(out)
 	return &cube{n: n, lits: out, mask: maskOf(out)}, true
 }

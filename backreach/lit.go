@@ -1,6 +1,7 @@
 package backreach
 
 import (
+	stdcmp "cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -61,13 +62,16 @@ func litLess(a, b lit) bool {
 }
 
 func litCmp(a, b lit) int {
-	switch {
-	case litLess(a, b):
-		return -1
-	case litLess(b, a):
-		return 1
+	if a.x != b.x {
+		return stdcmp.Compare(a.x, b.x)
 	}
-	return 0
+	if a.y != b.y {
+		return stdcmp.Compare(a.y, b.y)
+	}
+	if a.op != b.op {
+		return stdcmp.Compare(a.op, b.op)
+	}
+	return stdcmp.Compare(a.c, b.c)
 }
 
 // negate returns the literal that holds exactly when l does not (over the
