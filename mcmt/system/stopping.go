@@ -65,7 +65,10 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 		}
 		return rejected[int(-n-1)*size : int(-n)*size]
 	}
-	add := func(vals []int64, running uint64) error {
+	// add adds a state unless it is known; check asks for the axioms to
+	// be checked (a state where a process of an axiom-abiding state
+	// stopped abides by them: they quantify over fewer processes).
+	add := func(vals []int64, running uint64, check bool) error {
 		buf = buf[:0]
 		for _, v := range vals {
 			if v < -128 || v > 127 {
@@ -78,7 +81,7 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 		if seen.find(h, buf, stateAt) {
 			return nil
 		}
-		if opts.Axioms && c.brokenAxiomAmong(vals, running, axEnv) >= 0 {
+		if check && opts.Axioms && c.brokenAxiomAmong(vals, running, axEnv) >= 0 {
 			seen.insert(h, int32(-len(rejected)/size-1))
 			rejected = append(rejected, buf...)
 			return nil
@@ -90,7 +93,7 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 	var addErr error
 	err = c.Initial(1<<22, func(vals []int64) {
 		if addErr == nil {
-			addErr = add(vals, all)
+			addErr = add(vals, all, true)
 		}
 	})
 	if err != nil {
@@ -128,7 +131,7 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 				if err := c.apply(ti, params, vals, applyEnv, applyNext, func(next []int64) {
 					if addErr == nil {
 						c.clearStopped(next, running)
-						addErr = add(next, running)
+						addErr = add(next, running, true)
 					}
 				}); err != nil && addErr == nil {
 					addErr = err
@@ -145,7 +148,7 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 			copy(stopped, vals)
 			r := running &^ (1 << uint(p))
 			c.clearStopped(stopped, r)
-			if err := add(stopped, r); err != nil {
+			if err := add(stopped, r, false); err != nil {
 				return nil, err
 			}
 		}
