@@ -28,7 +28,9 @@
  *             NONE (default), WC (weak completeness: oscillations of the
  *             crashed process's suspicion, Figs. 11-12), EWA (eventual weak
  *             accuracy, Fig. 14), SA (strong accuracy, Fig. 15), SC (strong
- *             completeness, Fig. 16)
+ *             completeness, Fig. 16), LTL (no monitor; the ltl blocks at
+ *             the end of fd-tasks.h, which a run without --ltl would all
+ *             check, are there only with PROP=LTL; LTL_ONLY=n keeps one)
  *   OSC       WC and SC: the oscillation that counts as a violation
  *             (default 1: the first time the crashed process stops being
  *             suspected after it was suspected following its crash)
@@ -56,8 +58,8 @@
  * Macro values are names, and C's preprocessor compares only numbers in
  * #if, so the names are defined as numbers below: -D CHAN=B makes
  * "#if CHAN == B" read "#if 1 == 1" for both spin's cpp and ftmc. The
- * names B, R, I, SPLIT, FIFO, CONSUME, HALT, NONE, WC, EWA, SA, SC, CHECK,
- * IGNORE, UPPAAL, MCRL2 and FDR2 are therefore reserved in these models.
+ * names B, R, I, SPLIT, FIFO, CONSUME, HALT, NONE, WC, EWA, SA, SC, LTL,
+ * CHECK, IGNORE, UPPAAL, MCRL2 and FDR2 are therefore reserved in these models.
  */
 
 #define B 1
@@ -72,6 +74,7 @@
 #define EWA 2
 #define SA 3
 #define SC 4
+#define LTL 5
 #define CHECK 1
 #define IGNORE 2
 #define UPPAAL 1
@@ -121,8 +124,8 @@
 #if CRASH != CONSUME && CRASH != HALT && CRASH != NONE
 #error "CRASH must be CONSUME, HALT or NONE"
 #endif
-#if PROP != NONE && PROP != WC && PROP != EWA && PROP != SA && PROP != SC
-#error "PROP must be NONE, WC, EWA, SA or SC"
+#if PROP != NONE && PROP != WC && PROP != EWA && PROP != SA && PROP != SC && PROP != LTL
+#error "PROP must be NONE, WC, EWA, SA, SC or LTL"
 #endif
 #if WAIT != UPPAAL && WAIT != MCRL2 && WAIT != FDR2
 #error "WAIT must be UPPAAL, MCRL2 or FDR2"

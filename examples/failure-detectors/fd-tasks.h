@@ -179,3 +179,94 @@ init {
 		p = 0
 	}
 }
+
+#if PROP == LTL
+/*
+ * The properties in LTL (Larrea et al.; the paper's Section 4), with
+ * PROP=LTL, for NPROC=3 and BUF=1. A process is correct in a run when it
+ * never crashes; as a crash is for good, "eventually always (q alive and
+ * ...)" says that q is correct. S(p, q): p is alive and suspects q.
+ *
+ * Fairness. Weak fairness (--fairness weak, Spin's -f) makes a task move
+ * when it could move in every state from some point on. Two things the
+ * algorithm relies on are not of that kind, and weak fairness alone lets
+ * weak completeness fail: a crashed process that keeps taking 2's probes
+ * may never take 0's, leaving 0 blocked on its full link to it; and a
+ * Task1 whose Task2 takes and gives back the mutex again and again may
+ * never get it (the semaphore of the paper's wait(mutex) is fair). The
+ * liveness formulas therefore assume, besides weak fairness, what they
+ * need of these for the processes concerned:
+ *   LINK(p, q)  the link from p to q is empty again and again: with
+ *               BUF=1, every message on it is received (taking it out
+ *               empties the channel);
+ *   ROUNDS(p)   every probing round of p's Task1 ends, and a new one
+ *               starts unless p suspects everybody (a fair mutex).
+ * Runs where a task waits for good (deadlocks, WAIT=UPPAAL or MCRL2) fail
+ * the assumption: the safety search finds those. One formula with all of
+ * them for every process is too large for the translators (4096 terms).
+ */
+#if NPROC != 3 || BUF != 1
+#error "the ltl blocks are written for NPROC=3 and BUF=1"
+#endif
+/* LTL_ONLY=n keeps only the block numbered n below (weak_completeness 1,
+ * permanent_suspicion 2, strong_completeness 3, eventual_weak_accuracy 4,
+ * strong_accuracy 5, weak_completeness_wf 6): spin -a translates every
+ * block of a model, and takes minutes over each larger one. */
+#ifndef LTL_ONLY
+#define LTL_ONLY 0
+#endif
+#define S(p, q) (!DEAD(p) && SUSPECTS(p, q))
+#define ANY_SUSPECTS(q) (S(0, q) || S(1, q) || S(2, q))
+#define CORRECT_SUSPECTED (S(0, 1) && !DEAD(1) || S(0, 2) || S(1, 0) || S(1, 2) || S(2, 0) || S(2, 1) && !DEAD(1))
+#ifndef ALL_SUSPECT
+#define ALL_SUSPECT(q) ((SUSPECTS(0, q) || (q) == 0) && (SUSPECTS(2, q) || (q) == 2))
+#endif
+#if ORDER == FIFO
+#define LINK(p, q) []<> (len(link[PAIR(p, q)]) == 0)
+#else
+#define LINK(p, q) []<> (len(aya[PAIR(p, q)]) == 0) && []<> (len(iaa[PAIR(p, q)]) == 0)
+#endif
+#define ROUNDS(p) []<> (rnd[p] != 1) && []<> (rnd[p] == 1 || ahead[p] == NPROC - 1)
+#define FAIR_PRED (LINK(PRED, CRASHER) && ROUNDS(PRED))
+#define FAIR_CRASH (LINK(0, 1) && LINK(2, 1) && ROUNDS(0) && ROUNDS(2))
+#define FAIR_CORRECT (<> dead && LINK(0, 2) && LINK(2, 0) && ROUNDS(0) && ROUNDS(2))
+/* the leader is suspected (no ?: here: -> is LTL's implication) */
+#define LEADER_SUSPECTED (DEAD(CAND) && ANY_SUSPECTS((CAND + 1) % NPROC) || !DEAD(CAND) && ANY_SUSPECTS(CAND))
+
+/* weak completeness: the crashed process is eventually suspected for
+ * good by its correct predecessor */
+#if LTL_ONLY == 0 || LTL_ONLY == 1
+ltl weak_completeness { FAIR_PRED -> <>[] (dead -> SUSPECTS(PRED, CRASHER)) }
+#endif
+
+/* the same under weak fairness alone: it fails (see above) */
+#if LTL_ONLY == 0 || LTL_ONLY == 6
+ltl weak_completeness_wf { <>[] (dead -> SUSPECTS(PRED, CRASHER)) }
+#endif
+
+/* once the predecessor suspects the crashed process, it never stops (the
+ * proof of Theorem 1 of Larrea et al.; Fig. 12 contradicts it) */
+#if LTL_ONLY == 0 || LTL_ONLY == 2
+ltl permanent_suspicion { [] ((dead && SUSPECTS(PRED, CRASHER)) -> [] SUSPECTS(PRED, CRASHER)) }
+#endif
+
+/* strong completeness: eventually every correct process suspects the
+ * crashed process for good (strong-completeness.pml: it is in G) */
+#if LTL_ONLY == 0 || LTL_ONLY == 3
+ltl strong_completeness { FAIR_CRASH -> <>[] (dead -> ALL_SUSPECT(CRASHER)) }
+#endif
+
+/* eventual weak accuracy, for the process the algorithm makes the leader
+ * (CAND, or its successor once CAND has crashed): eventually no correct
+ * process suspects it. Runs where process 1 crashes: with three correct
+ * processes the fairness to assume is too large a formula (above). */
+#if LTL_ONLY == 0 || LTL_ONLY == 4
+ltl eventual_weak_accuracy { FAIR_CORRECT -> <>[] !LEADER_SUSPECTED }
+#endif
+
+/* (eventual) strong accuracy: eventually no correct process is suspected
+ * by a correct process; runs where process 1 crashes, as above */
+#if LTL_ONLY == 0 || LTL_ONLY == 5
+ltl strong_accuracy { FAIR_CORRECT -> <>[] !CORRECT_SUSPECTED }
+#endif
+#endif
