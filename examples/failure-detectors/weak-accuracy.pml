@@ -43,7 +43,7 @@
  * is none at BUF=1 while process 1 may crash (2,774,426 states), but three
  * correct processes deadlock. weak-completeness.pml explains why; all
  * FIFO deadlocks need an early timeout (none with MAXDELTA=1). CHAN=R
- * overflows at any buffer size:
+ * overflows at every buffer size tried (1 to 3):
  *
  * ftmc: check --dfs -D CHAN=B -D ORDER=FIFO -D BUF=1
  * expect: invalid end state

@@ -80,8 +80,9 @@
  *
  * All FIFO deadlocks need a timeout while the reply is still on its way:
  * in algorithms 2-4 with MAXDELTA=1 (no timeout before the bound) there
- * is none, with FIFO or SPLIT. CHAN=R overflows with FIFO at any buffer
- * size (BUF=1: process 1 answers 2 and then probes 2 on the same link).
+ * is none, with FIFO or SPLIT. CHAN=R overflows with FIFO at every buffer
+ * size tried (1 to 3; BUF=1: process 1 answers 2, then probes 2 on the
+ * same link).
  * The smallest deadlock-free FIFO settings are thus CHAN=B, BUF=1 with
  * WAIT=FDR2 and CHAN=I, BUF=1 (below).
  *
