@@ -136,10 +136,13 @@ func verdict(r row) string {
 		}
 		return "**" + r["kind"] + "**"
 	case "unknown":
-		return "unknown (" + r["reason"] + ")"
+		// The states reached are in their own column.
+		return "unknown (" + reachedRe.ReplaceAllString(r["reason"], "") + ")"
 	}
 	return r["verdict"]
 }
+
+var reachedRe = regexp.MustCompile(` reached after \d+ states`)
 
 // whole is the whole-space column of a sweep row: the states of a run that
 // covered its whole space, else what stopped it.

@@ -45,7 +45,7 @@ func TestPage(t *testing.T) {
 		"# Title\n\nbefore\n<!-- generated: results -->\n| algorithm |",
 		"| weak-completeness | B | SPLIT | 1 | **deadlock** | 68,794 | 279,724 | 15 | 0.17 | 1,234,567 |",
 		"| strong-completeness | R | SPLIT | 1 | **assertion** | 507 |",
-		"| weak-accuracy | I | SPLIT | 2 | unknown (time limit 2m0s reached after 123 states) | 123 |",
+		"| weak-accuracy | I | SPLIT | 2 | unknown (time limit 2m0s) | 123 |",
 		"| 1 | B | 588,641 (44 s) |",
 		"| 68,794 (0.17 s, deadlock) | 70,001 (0.20 s) | 1,234,567 |",
 		"| weak-completeness | `ftmc check -D PROP=WC` | violated (assertion) | safety: violated (assertion) | 42 |",
