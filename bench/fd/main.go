@@ -258,7 +258,14 @@ func table1Table(out string) (string, error) {
 		}
 		s := "not run"
 		if sp, ok := spin[t.ch+t.buf]; ok {
-			s = fmt.Sprintf("%s (%s s)", num(sp[2]), secs(sp[4]))
+			switch {
+			case sp[3] == "none":
+				s = fmt.Sprintf("no error within the limit (%s s)", secs(sp[4]))
+			case len(sp) > 5 && sp[5] != "":
+				s = fmt.Sprintf("%s, %s nominal (%s s)", num(sp[2]), num(sp[5]), secs(sp[4]))
+			default:
+				s = fmt.Sprintf("%s (%s s)", num(sp[2]), secs(sp[4]))
+			}
 		}
 		w := "– (stops at the assertion)"
 		if t.ch == "B" {
@@ -376,7 +383,7 @@ func claimsTable(out string, ltl bool) (string, error) {
 			continue
 		}
 		n++
-		fmt.Fprintf(&b, "| %s | `ftmc %s` | %s | %s | %s | %s |\n", c.Model, line, c.Expected, c.Got,
+		fmt.Fprintf(&b, "| %s | `ftmc %s` | %s | %s | %s | %s |\n", c.Model, line, c.Expected, reachedRe.ReplaceAllString(c.Got, ""),
 			num(strconv.FormatInt(c.States, 10)), secs(strconv.FormatFloat(c.Seconds, 'f', 3, 64)))
 	}
 	if n == 0 {

@@ -25,7 +25,7 @@ func TestPage(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "whole-weak-completeness.csv"), []byte(whole), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(out, "spin-bfs.tsv"), []byte("B\t1\t70001\tinvalid end state\t0.2\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "spin-bfs.tsv"), []byte("B\t1\t70001\tinvalid end state\t0.2\t6000\n"), 0o644)
 	os.WriteFile(filepath.Join(out, "fifo-weak-accuracy.csv"), []byte("WAIT,CHAN,ORDER,BUF,verdict,kind,reason,states,transitions,depth,seconds,states_per_sec,memory_bytes,complete\n"+
 		"FDR2,B,FIFO,1,holds,,,1208315,5000000,,9.5,1,1,true\n"), 0o644)
 	os.WriteFile(filepath.Join(out, "models.rev"), []byte("abc1234 (2026-11-23)\n"), 0o644)
@@ -47,7 +47,7 @@ func TestPage(t *testing.T) {
 		"| strong-completeness | R | SPLIT | 1 | **assertion** | 507 |",
 		"| weak-accuracy | I | SPLIT | 2 | unknown (time limit 2m0s) | 123 |",
 		"| 1 | B | 588,641 (44 s) |",
-		"| 68,794 (0.17 s, deadlock) | 70,001 (0.20 s) | 1,234,567 |",
+		"| 68,794 (0.17 s, deadlock) | 70,001, 6,000 nominal (0.20 s) | 1,234,567 |",
 		"| weak-completeness | `ftmc check -D PROP=WC` | violated (assertion) | safety: violated (assertion) | 42 |",
 		"(no such runs in the model headers yet)",
 		"| weak-accuracy | FDR2 | 1 | holds | 1,208,315 |  | 9.50 |",
