@@ -85,7 +85,6 @@
  * expect: slow
  * ftmc: check -D PROP=SA -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2
  * expect: holds
- * expect: slow
  * ftmc: check -D PROP=SA -D DEADLOCK=IGNORE -D CHAN=B -D ORDER=SPLIT -D BUF=1
  * expect: holds
  * expect: slow

@@ -75,7 +75,6 @@
  * expect: slow
  * ftmc: check -D CHAN=I -D ORDER=FIFO -D BUF=1
  * expect: holds
- * expect: slow
  * ftmc: check --dfs -D CHAN=B -D ORDER=SPLIT -D BUF=1 -D NPROC=4
  * expect: invalid end state
  *
@@ -92,7 +91,6 @@
  * expect: slow
  * ftmc: check -D PROP=EWA -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2
  * expect: holds
- * expect: slow
  * ftmc: check -D PROP=EWA -D CHAN=I -D ORDER=FIFO -D BUF=1
  * expect: violated (assertion)
  * ftmc: check -D PROP=EWA -D CHAN=I -D ORDER=SPLIT -D BUF=1

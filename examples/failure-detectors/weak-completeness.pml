@@ -119,10 +119,8 @@
  *
  * ftmc: check -D CHAN=I -D ORDER=SPLIT -D BUF=1
  * expect: holds
- * expect: slow
  * ftmc: check -D CHAN=I -D ORDER=FIFO -D BUF=1
  * expect: holds
- * expect: slow
  *
  * The oscillations of Fig. 12: after process 1 has crashed and process 0
  * suspects it, a late message makes process 0 stop suspecting it again.
@@ -142,7 +140,6 @@
  * expect: slow
  * ftmc: check -D CHAN=I -D ORDER=FIFO -D BUF=1 -D PROP=WC -D OSC=2
  * expect: holds
- * expect: slow
  * ftmc: check -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2 -D PROP=WC -D OSC=2
  * expect: violated (assertion)
  * ftmc: check -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2 -D PROP=WC -D OSC=3
