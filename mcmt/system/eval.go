@@ -555,17 +555,19 @@ func (c *Concrete) universal(q *cquant, vals []int64) bool {
 }
 
 // existential returns an assignment of distinct processes to q's variables
-// that satisfies its body, or nil.
-func (c *Concrete) existential(q *cquant, vals []int64) []int {
+// that satisfies its body, and whether there is one (a formula without
+// variables has the empty assignment).
+func (c *Concrete) existential(q *cquant, vals []int64) ([]int, bool) {
 	var found []int
+	ok := false
 	c.tuples(q.k, true, func(env []int) bool {
 		if c.holds(q.body, vals, env) {
-			found = append([]int(nil), env[:q.k]...)
+			found, ok = append([]int{}, env[:q.k]...), true
 			return false
 		}
 		return true
 	})
-	return found
+	return found, ok
 }
 
 // IsInitial reports whether vals satisfies the initial formula.
@@ -575,7 +577,7 @@ func (c *Concrete) IsInitial(vals []int64) bool { return c.universal(&c.init, va
 // processes that witness it, or -1.
 func (c *Concrete) Unsafe(vals []int64) (int, []int) {
 	for i := range c.unsafe {
-		if w := c.existential(&c.unsafe[i], vals); w != nil {
+		if w, ok := c.existential(&c.unsafe[i], vals); ok {
 			return i, w
 		}
 	}
