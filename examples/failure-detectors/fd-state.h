@@ -28,7 +28,9 @@
  *             NONE (default), WC (weak completeness: oscillations of the
  *             crashed process's suspicion, Figs. 11-12), EWA (eventual weak
  *             accuracy, Fig. 14), SA (strong accuracy, Fig. 15), SC (strong
- *             completeness, Fig. 16), LTL (no monitor; the ltl blocks at
+ *             completeness: oscillations of the crashed process in G),
+ *             SC16 (the paper's Fig. 16 monitor, strong-completeness.pml
+ *             only), LTL (no monitor; the ltl blocks at
  *             the end of fd-tasks.h, which a run without --ltl would all
  *             check, are there only with PROP=LTL; LTL_ONLY=n keeps one)
  *   OSC       WC and SC: the oscillation that counts as a violation
@@ -58,7 +60,7 @@
  * Macro values are names, and C's preprocessor compares only numbers in
  * #if, so the names are defined as numbers below: -D CHAN=B makes
  * "#if CHAN == B" read "#if 1 == 1" for both spin's cpp and ftmc. The
- * names B, R, I, SPLIT, FIFO, CONSUME, HALT, NONE, WC, EWA, SA, SC, LTL,
+ * names B, R, I, SPLIT, FIFO, CONSUME, HALT, NONE, WC, EWA, SA, SC, SC16, LTL,
  * CHECK, IGNORE, UPPAAL, MCRL2 and FDR2 are therefore reserved in these models.
  */
 
@@ -75,6 +77,7 @@
 #define SA 3
 #define SC 4
 #define LTL 5
+#define SC16 6
 #define CHECK 1
 #define IGNORE 2
 #define UPPAAL 1
@@ -124,8 +127,8 @@
 #if CRASH != CONSUME && CRASH != HALT && CRASH != NONE
 #error "CRASH must be CONSUME, HALT or NONE"
 #endif
-#if PROP != NONE && PROP != WC && PROP != EWA && PROP != SA && PROP != SC && PROP != LTL
-#error "PROP must be NONE, WC, EWA, SA, SC or LTL"
+#if PROP != NONE && PROP != WC && PROP != EWA && PROP != SA && PROP != SC && PROP != SC16 && PROP != LTL
+#error "PROP must be NONE, WC, EWA, SA, SC, SC16 or LTL"
 #endif
 #if WAIT != UPPAAL && WAIT != MCRL2 && WAIT != FDR2
 #error "WAIT must be UPPAAL, MCRL2 or FDR2"
