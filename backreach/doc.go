@@ -27,8 +27,9 @@
 // one, so the backward-reachable set is over-approximated: a "holds"
 // verdict is sound, while a run found backwards may be spurious. Every such
 // run is therefore replayed forward on a concrete instance with as many
-// processes as its cube has; only a run that replays is reported as a
-// violation, otherwise the verdict is unknown. The same holds for
+// processes as its cube has (at least one, and more when a value of the
+// process sort must name a process outside the cube); only a run that
+// replays is reported as a violation, otherwise the verdict is unknown. The same holds for
 // nondeterministic assignments to unbounded sorts, whose pre-image drops
 // the constraints on the chosen value.
 //
