@@ -55,10 +55,21 @@ func (s *search) stopFull() {
 		return
 	}
 	if s.opts.MemoryLimit > 0 && s.store.Len() < MaxStates {
-		s.stop = fmt.Sprintf("memory limit %s reached after %d states", FormatBytes(s.opts.MemoryLimit), s.store.Len())
+		s.stop = memoryReason(s.opts, int64(s.store.Len()))
 		return
 	}
 	s.stop = fmt.Sprintf("state store full after %d states", s.store.Len())
+}
+
+// memoryReason is why a search that reached its memory limit stopped:
+// "memory limit 2 GB reached after 123 states", the limit followed by where
+// it comes from when it is the default.
+func memoryReason(o Options, states int64) string {
+	limit := "memory limit " + FormatBytes(o.MemoryLimit)
+	if o.MemoryLimitFrom != "" {
+		limit += " (" + o.MemoryLimitFrom + ")"
+	}
+	return fmt.Sprintf("%s reached after %d states", limit, states)
 }
 
 // report calls the progress callback.

@@ -257,7 +257,7 @@ func (p *parallel) run() {
 			}
 			mem := p.sampleMemory(&sampler)
 			if p.opts.MemoryLimit > 0 && mem > p.opts.MemoryLimit {
-				p.halt(fmt.Sprintf("memory limit %s reached after %d states", FormatBytes(p.opts.MemoryLimit), p.states()))
+				p.halt(memoryReason(p.opts, p.states()))
 			}
 			if p.opts.Progress != nil && now.Sub(lastReport) >= interval {
 				n := p.states()
@@ -489,7 +489,7 @@ func (w *pworker) insert(v []byte, h uint64, parent Index) (Index, bool) {
 		if i == NoIndex {
 			w.publish()
 			if w.p.opts.MemoryLimit > 0 {
-				w.p.halt(fmt.Sprintf("memory limit %s reached after %d states", FormatBytes(w.p.opts.MemoryLimit), w.p.states()))
+				w.p.halt(memoryReason(w.p.opts, w.p.states()))
 			} else {
 				w.p.halt(fmt.Sprintf("state store full after %d states", w.p.states()))
 			}

@@ -41,9 +41,14 @@ type Options struct {
 	// state.Checker is violated).
 	Property string
 	// TimeLimit and MemoryLimit (bytes) end the search with verdict
-	// unknown; 0 means no limit.
+	// unknown; 0 means no limit. MemoryLimit covers the whole process (the
+	// Go runtime's memory and the state store's table).
 	TimeLimit   time.Duration
 	MemoryLimit int64
+	// MemoryLimitFrom says where MemoryLimit comes from when the user did
+	// not give it ("85% of physical memory": DefaultMemoryLimit), for the
+	// reason of a search it stops.
+	MemoryLimitFrom string
 	// MaxDepth bounds the search: a state this many steps from an initial
 	// state (on the search's path to it) is stored but not expanded (0: no
 	// bound). A search cut this way says unknown unless it finds a
@@ -354,7 +359,7 @@ func (s *search) poll() {
 		s.lastMemory = now
 		s.pollMemory()
 		if s.opts.MemoryLimit > 0 && s.memory > s.opts.MemoryLimit {
-			s.stop = fmt.Sprintf("memory limit %s reached after %d states", FormatBytes(s.opts.MemoryLimit), s.store.Len())
+			s.stop = memoryReason(s.opts, int64(s.store.Len()))
 			return
 		}
 	}
