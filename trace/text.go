@@ -185,6 +185,13 @@ func eventText(e Event) string {
 	if e.Dropped {
 		s += " (dropped)"
 	}
+	if e.Failed {
+		s += " (not sent"
+		if e.Text != "" {
+			s += ": " + e.Chan + " " + e.Text
+		}
+		s += ")"
+	}
 	return s
 }
 

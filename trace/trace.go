@@ -105,8 +105,12 @@ type Event struct {
 	// Partner is the pid at the other end when the front end knows it
 	// (rendezvous, or a channel with a single reader), else -1.
 	Partner int    `json:"partner"`
-	Text    string `json:"text,omitempty"` // label of a local event
+	Text    string `json:"text,omitempty"` // label of a local event; why a Failed send failed ("full")
 	Dropped bool   `json:"dropped,omitempty"`
+	// Failed marks a send that the failing step was about to make and did
+	// not: the statement before it failed (assert(nfull(c)); c!m with c
+	// full). Text says why.
+	Failed bool `json:"failed,omitempty"`
 }
 
 // Var is a named value in a state.

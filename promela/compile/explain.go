@@ -112,6 +112,9 @@ func (md *Model) describe(path []pathStep, note string) *trace.Step {
 		st.Events = append(st.Events, md.events(k, path)...)
 		st.Events = append(st.Events, md.localEvents(k, path)...) // msc.go
 	}
+	if note != "" {
+		st.Events = append(st.Events, md.refusedSend(len(path)-1, path)...)
+	}
 	st.Stmt = strings.Join(texts, "; ")
 	return st
 }
@@ -145,6 +148,8 @@ func (md *Model) events(k int, path []pathStep) []trace.Event {
 		}
 		if ct.cap == 0 && k+1 < len(path) {
 			partner = path[k+1].pid
+		} else if ct.cap > 0 {
+			partner = md.reader(id)
 		}
 		return []trace.Event{{Type: "send", Chan: md.chanName(id), Msg: strings.Join(vals, ","), Partner: partner}}
 	}
@@ -170,6 +175,95 @@ func (md *Model) events(k int, path []pathStep) []trace.Event {
 		vals = append(vals, md.valueString(ct.ftypes, j, fieldAt(m.vec, off, ct, m.slot, j)))
 	}
 	return []trace.Event{{Type: "recv", Chan: md.chanName(id), Msg: strings.Join(vals, ","), Partner: partner}}
+}
+
+// reader is the one process that receives from channel id in the state
+// the machine is at: the only live process with a receive statement whose
+// channel expression, evaluated in that process, is id; -1 when there is
+// none or more than one. Charts draw a message that is still in a channel
+// at the end towards it.
+func (md *Model) reader(id int32) int {
+	m := &md.m
+	pid0, base0, fault0, kind0 := m.pid, m.base, m.fault, m.faultKind
+	defer func() { m.pid, m.base, m.fault, m.faultKind = pid0, base0, fault0, kind0 }()
+	found := -1
+	for pid, off := range m.procs {
+		pt := md.p.segAt(m.vec, int(off)).proc
+		if pt == nil || m.pcAt(int(off), pt) == pt.end {
+			continue
+		}
+		m.pid, m.base = pid, int(off)
+		if !md.receivesFrom(pt, id) {
+			continue
+		}
+		if found >= 0 {
+			return -1
+		}
+		found = pid
+	}
+	return found
+}
+
+// receivesFrom reports whether a receive statement of pt names channel
+// id, evaluated in the process the machine is set to.
+func (md *Model) receivesFrom(pt *procType, id int32) bool {
+	m := &md.m
+	for _, ts := range pt.trans {
+		for k := range ts {
+			t := &ts[k]
+			if t.kind != tRecv || t.recv == nil || t.recv.poll {
+				continue
+			}
+			m.fault = ""
+			if t.recv.ch(m) == id && m.fault == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// refusedSend is, for a step that fails at assert(...full(c)...) (the
+// idiom assert(nfull(c)); c!m that reports an overflow), the send that
+// follows the assertion, marked Failed with Text "full": the message the
+// process could not send, evaluated in the failing state, with its
+// receiver. Nothing when the assertion is not followed by a send to a
+// full channel.
+func (md *Model) refusedSend(k int, path []pathStep) []trace.Event {
+	s := path[k]
+	if s.t.kind != tAssert || !strings.Contains(s.t.text, "full(") || s.t.to <= 0 || s.t.to >= len(s.t.pt.trans) {
+		return nil
+	}
+	ts := s.t.pt.trans[s.t.to]
+	if len(ts) != 1 || ts[0].kind != tSend || ts[0].send == nil {
+		return nil
+	}
+	m := &md.m
+	m.use(k)
+	if s.pid >= len(m.procs) {
+		return nil
+	}
+	m.pid, m.base = s.pid, int(m.procs[s.pid])
+	m.fault = ""
+	defer func() { m.fault = "" }()
+	op := ts[0].send
+	id := op.ch(m)
+	off := m.chanOff(id, "send")
+	if off < 0 || m.fault != "" {
+		return nil
+	}
+	ct := md.p.segAt(m.vec, off).ch
+	if ct.cap == 0 || m.chanLen(off, ct) < ct.slots || len(op.args) != len(ct.fields) {
+		return nil
+	}
+	var vals []string
+	for j, a := range op.args {
+		vals = append(vals, md.valueString(ct.ftypes, j, ct.fields[j].trunc(a(m))))
+	}
+	if m.fault != "" {
+		return nil
+	}
+	return []trace.Event{{Type: "send", Chan: md.chanName(id), Msg: strings.Join(vals, ","), Partner: md.reader(id), Failed: true, Text: "full"}}
 }
 
 // valueString shows a value of a message field or variable: mtype

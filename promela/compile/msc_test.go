@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"fmt"
 	"testing"
 
 	"ftmc/state"
@@ -62,3 +63,62 @@ type sinkFunc func(state.Trans, []byte)
 
 func (f sinkFunc) Succ(t state.Trans, v []byte)     { f(t, v) }
 func (f sinkFunc) Fail(state.Trans, string, string) {}
+
+// A message sent on a buffered channel that one process receives from
+// names that process as its partner (charts draw a message still in the
+// channel towards it), and a step that fails at assert(nfull(c)) before
+// c!m shows that send, not made, with the reason.
+func TestSendPartnerAndRefusedSend(t *testing.T) {
+	m := compileSrc(t, `
+chan c = [1] of { byte };
+active proctype S() { c!1; assert(nfull(c)); c!2 }
+active proctype R() { bit go; byte x; go -> c?x }
+`, nil)
+	var s0 []byte
+	m.Initial(func(v []byte) { s0 = append([]byte(nil), v...) })
+	c := &collect{}
+	m.Next(s0, c)
+	if len(c.succ) != 1 {
+		t.Fatalf("%d successors of the initial state, want S's send only", len(c.succ))
+	}
+	st := m.Explain(c.succ[0], s0, c.to[0])
+	if len(st.Events) != 1 || st.Events[0].Type != "send" || st.Events[0].Partner != 1 {
+		t.Fatalf("send events %+v, want one to pid 1 (R, the only process that receives from c)", st.Events)
+	}
+	s1 := c.to[0]
+	c = &collect{}
+	m.Next(s1, c)
+	if len(c.fails) != 1 {
+		t.Fatalf("%d failing transitions, want the assertion", len(c.fails))
+	}
+	st = m.Explain(c.fails[0], s1, s1)
+	var failed []string
+	for _, ev := range st.Events {
+		if ev.Failed {
+			failed = append(failed, fmt.Sprintf("%s!%s to %d: %s", ev.Chan, ev.Msg, ev.Partner, ev.Text))
+		}
+	}
+	if len(failed) != 1 || failed[0] != "c!2 to 1: full" {
+		t.Errorf("refused sends %q, want [\"c!2 to 1: full\"]", failed)
+	}
+}
+
+// A channel that two processes receive from has no single receiver.
+func TestSendPartnerUnknownWithTwoReaders(t *testing.T) {
+	m := compileSrc(t, `
+chan d = [1] of { byte };
+active proctype S() { d!1 }
+active [2] proctype R() { byte y; d?y }
+`, nil)
+	var s0 []byte
+	m.Initial(func(v []byte) { s0 = append([]byte(nil), v...) })
+	c := &collect{}
+	m.Next(s0, c)
+	for i, tr := range c.succ {
+		for _, ev := range m.Explain(tr, s0, c.to[i]).Events {
+			if ev.Type == "send" && ev.Partner != -1 {
+				t.Errorf("send %+v names a partner, but two processes receive from d", ev)
+			}
+		}
+	}
+}
