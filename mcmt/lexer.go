@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"ftmc/mcmt/system"
 )
@@ -237,9 +238,9 @@ func (lx *lexer) tokens() ([]token, *Error) {
 				}
 			}
 			if found == "" {
-				r := string(lx.src[lx.off:min(len(lx.src), lx.off+4)])
-				if rs := []rune(r); len(rs) > 0 {
-					r = string(rs[0])
+				r, n := utf8.DecodeRune(lx.src[lx.off:])
+				if r == utf8.RuneError && n <= 1 {
+					return nil, lx.errorf(lx.off, t.pos, "unexpected byte 0x%02x (the file is not UTF-8 text)", c)
 				}
 				return nil, lx.errorf(lx.off, t.pos, "unexpected character %q", r)
 			}

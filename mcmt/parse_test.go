@@ -144,6 +144,9 @@ func TestErrors(t *testing.T) {
 		{"a.cub", LangCubicle, "var x : int", `a.cub:1:5: expected a variable name starting with a capital letter, found "x"`},
 		{"a.cub", LangCubicle, "type t = A | B\narray P[proc] : t\nunsafe (i) { P[i] = True }", "a.cub:3:19: cannot compare P[i] (t) with true (bool)"},
 		{"a.cub", LangCubicle, "var X : int\nunsafe () { X = 1 }\ntransition t () { X := . + 1 }", `a.cub:3:26: expected ; or } after an update, found "+"`},
+		// An invalid byte is named, not printed raw.
+		{"a.cub", LangCubicle, "var X : int\n\xff", "a.cub:2:1: unexpected byte 0xff (the file is not UTF-8 text)"},
+		{"a.cub", LangCubicle, "var X : int\n\u00e9", "a.cub:2:1: unexpected character 'é'"},
 	}
 	for _, tc := range tests {
 		_, err := Parse(tc.name, []byte(tc.src), tc.lang)
