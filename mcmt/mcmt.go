@@ -216,9 +216,14 @@ func (p *parser) mcmtTransition() {
 	us := newUpdates(p)
 	if p.accept("update") {
 		p.expect(":", "after update")
-		for !p.is("}") && p.peek().kind != tEOF {
+		for !p.is("}") {
+			if t := p.peek(); t.kind == tEOF {
+				p.failAt(t, "expected an update (a[x] := value, g := value or a lambda) or } at the end of the transition, found end of file")
+			}
 			p.mcmtUpdate(us, params)
 		}
+	} else if t := p.peek(); !p.is("}") {
+		p.failAt(t, "expected uguard:, update: or } at the end of the transition, found %s", t)
 	}
 	p.expect("}", "at the end of the transition")
 	t.Updates = us.finish()

@@ -147,6 +147,9 @@ func TestErrors(t *testing.T) {
 		// An invalid byte is named, not printed raw.
 		{"a.cub", LangCubicle, "var X : int\n\xff", "a.cub:2:1: unexpected byte 0xff (the file is not UTF-8 text)"},
 		{"a.cub", LangCubicle, "var X : int\n\u00e9", "a.cub:2:1: unexpected character 'é'"},
+		// A file cut short after update: says what was expected.
+		{"a.mcmt", LangMCMT, "local bool s [nat]\nunsafe (existential x:nat) { (s[x] = true) }\ntransition (existential x:nat) { guard: (s[x] = false) update:",
+			"a.mcmt:3:63: expected an update (a[x] := value, g := value or a lambda) or } at the end of the transition, found end of file"},
 	}
 	for _, tc := range tests {
 		_, err := Parse(tc.name, []byte(tc.src), tc.lang)
