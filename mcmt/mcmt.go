@@ -21,8 +21,10 @@ func (p *parser) parseMCMT() {
 			p.mcmtDecl()
 		case p.is("key_search"):
 			p.next()
-			name := p.ident("the name of a variable after key_search")
-			p.sys.Options = append(p.sys.Options, system.Option{Name: "key_search", Value: name.text, Pos: t.pos})
+			if n := p.peek(); n.kind != tIdent {
+				p.failAt(n, "expected the name of an array after key_search, found %s", n)
+			}
+			p.mcmtOption(t, "key_search")
 			p.accept(";")
 		case p.is("(") && p.peekAt(1).text == ":":
 			p.mcmtOptions()
@@ -53,6 +55,7 @@ func (p *parser) parseMCMT() {
 			p.failAt(t, "expected global, local, key_search, (:mcmt, system_axiom, suggested_negated_invariant, initial, unsafe or transition, found %s", t)
 		}
 	}
+	p.checkArrays(nil)
 }
 
 // propertyName takes the name of the property from the comment before the
@@ -122,15 +125,7 @@ func (p *parser) mcmtOptions() {
 			return
 		}
 		name := p.ident("an option name")
-		o := system.Option{Name: name.text, Pos: name.pos}
-		if t := p.peek(); t.kind == tNum || t.kind == tIdent {
-			o.Value = t.text
-			p.next()
-		} else if p.is("-") && p.peekAt(1).kind == tNum {
-			p.next()
-			o.Value = "-" + p.next().text
-		}
-		p.sys.Options = append(p.sys.Options, o)
+		p.mcmtOption(name, name.text)
 	}
 }
 

@@ -3,8 +3,10 @@ package mcmt
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"ftmc/mcmt/system"
 )
@@ -16,6 +18,24 @@ import (
 // literals as s-expressions such as (= a[x] 1).
 
 func (p *parser) parseMCMT1() {
+	// A misspelt keyword ends the section before it, and the error would
+	// land on the section (a :case short of :val lines) or on what
+	// follows: sections that stop at a keyword check it (endSection), and
+	// the first unknown keyword replaces any error at or after it.
+	for _, t := range p.toks {
+		if t.kind == tKey && !isMCMT1Keyword(t.text) {
+			defer func() {
+				if r := recover(); r != nil {
+					b, ok := r.(bailout)
+					if !ok || b.err.Pos.Line < t.pos.Line || b.err.Pos.Line == t.pos.Line && b.err.Pos.Col < t.pos.Col {
+						panic(r)
+					}
+				}
+				p.unknownKeyword(t)
+			}()
+			break
+		}
+	}
 	aliases := map[string]string{} // declared name -> display name (:map_back)
 	pendingName := ""
 	for p.peek().kind != tEOF {
@@ -89,14 +109,38 @@ func (p *parser) parseMCMT1() {
 		default:
 			// An option of MCMT's search (:key_search round,
 			// :max_transitions_number 100, :inv_search_start, ...).
-			o := system.Option{Name: t.text[1:], Pos: t.pos}
-			if n := p.peek(); n.kind == tIdent || n.kind == tNum {
-				o.Value = n.text
-				p.next()
+			if _, ok := optionValue(t.text[1:]); ok {
+				p.mcmtOption(t, t.text[1:])
+				continue
 			}
-			p.sys.Options = append(p.sys.Options, o)
+			if isMCMT1Keyword(t.text) {
+				p.failAt(t, "%s is out of place: expected a declaration (:local, :global), :initial, :unsafe, :u_cnj, :system_axiom, :suggested_negated_invariants, :transition or an option", t.text)
+			}
+			p.unknownKeyword(t)
 		}
 	}
+	p.checkArrays(aliases)
+}
+
+func isMCMT1Keyword(k string) bool {
+	if slices.Contains(mcmt1Keywords, k) {
+		return true
+	}
+	_, ok := optionValue(strings.TrimPrefix(k, ":"))
+	return ok
+}
+
+// endSection is called where a section ends at the next keyword: when
+// that keyword is unknown, it is the error (a misspelt :val or :case).
+func (p *parser) endSection() {
+	if t := p.peek(); t.kind == tKey && !isMCMT1Keyword(t.text) {
+		p.unknownKeyword(t)
+	}
+}
+
+// unknownKeyword fails at the unknown keyword t.
+func (p *parser) unknownKeyword(t token) {
+	p.failAt(t, "unknown keyword %s (%s)", t.text, hint(t.text, append(slices.Clip(mcmt1Keywords), optionNames(":")...), "the keywords are"))
 }
 
 func (p *parser) mcmt1Sort() system.Sort {
@@ -151,6 +195,7 @@ func (p *parser) mcmt1Vars() []string {
 		}
 		vars = append(vars, v.text)
 	}
+	p.endSection()
 	return vars
 }
 
@@ -188,6 +233,7 @@ func (p *parser) mcmt1Lits(vars []string, aliases map[string]string) *system.For
 	for p.peek().kind != tKey && p.peek().kind != tEOF {
 		fs = append(fs, p.form(p.sexpr(aliases), vars))
 	}
+	p.endSection()
 	return system.Conj(fs...)
 }
 
@@ -283,6 +329,7 @@ func (p *parser) mcmt1Transition(kw token, aliases map[string]string) {
 	if len(ug) > 0 {
 		t.Univ, t.UGuard = j, system.Disj(ug...)
 	}
+	p.endSection()
 	nt := p.expect(":numcases", "after the guards")
 	n := p.number("the number of cases")
 	sc := append(append(scope(nil), params...), j)
@@ -309,11 +356,13 @@ func (p *parser) mcmt1Transition(kw token, aliases map[string]string) {
 			p.checkAssign(v, val, &pexpr{pos: vt.pos, off: vt.off})
 			k.vals = append(k.vals, val)
 		}
+		p.endSection()
 		if len(k.vals) != len(p.sys.Vars) {
 			p.failAt(ct, "a :case gives %d :val lines, want one per declared array (%d)", len(k.vals), len(p.sys.Vars))
 		}
 		cases = append(cases, k)
 	}
+	p.endSection()
 	if int64(len(cases)) != n {
 		p.failAt(nt, ":numcases %d, but %d :case sections follow", n, len(cases))
 	}

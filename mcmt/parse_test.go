@@ -147,9 +147,26 @@ func TestErrors(t *testing.T) {
 		// An invalid byte is named, not printed raw.
 		{"a.cub", LangCubicle, "var X : int\n\xff", "a.cub:2:1: unexpected byte 0xff (the file is not UTF-8 text)"},
 		{"a.cub", LangCubicle, "var X : int\n\u00e9", "a.cub:2:1: unexpected character 'é'"},
+		// Options: a name MCMT does not have, a missing value, an array
+		// that is not declared.
+		{"a.mcmt", LangMCMT, "local bool s [nat]\n(:mcmt :no_such_option 7 :)", "a.mcmt:2:9: unknown MCMT option :no_such_option (MCMT's options are :key_search, "},
+		{"a.mcmt", LangMCMT, "local bool s [nat]\n(:mcmt :inv_serch_max_index_var 4 :)", "a.mcmt:2:9: unknown MCMT option :inv_serch_max_index_var (did you mean :inv_search_max_index_var?)"},
+		{"a.mcmt", LangMCMT, "local bool s [nat]\n(:mcmt :inv_search_max_index_var :)", `a.mcmt:2:34: option :inv_search_max_index_var needs a number, found ":"`},
+		{"a.mcmt", LangMCMT, "local bool s [nat]\nkey_search rounds;\nunsafe (existential x:nat) { (s[x] = true) }", "a.mcmt:2:12: key_search rounds names no declared array (the arrays are s)"},
+		{"a.mcmt", LangMCMT, "global nat round [nat]\nkey_search rond;\nunsafe (existential x:nat) { (round[x] = 1) }", "a.mcmt:2:12: key_search rond names no declared array (did you mean round?)"},
+		{"a.in", LangMCMT1, ":index nat\n:local a bool\n:key_search b\n:u_cnj (= a[z1] true)", "a.in:3:13: key_search b names no declared array"},
+		{"a.in", LangMCMT1, ":index nat\n:local a bool\n:max_transitions_number\n:u_cnj (= a[z1] true)", `a.in:4:1: option :max_transitions_number needs a number, found ":u_cnj"`},
 		// A file cut short after update: says what was expected.
 		{"a.mcmt", LangMCMT, "local bool s [nat]\nunsafe (existential x:nat) { (s[x] = true) }\ntransition (existential x:nat) { guard: (s[x] = false) update:",
 			"a.mcmt:3:63: expected an update (a[x] := value, g := value or a lambda) or } at the end of the transition, found end of file"},
+		// Misspelt keywords of the :keyword syntax are the error, at the
+		// keyword, not what their section lacks further on.
+		{"a.in", LangMCMT1, ":index nat\n:locl b bool\n:u_cnj (= b[z1] true)", "a.in:2:1: unknown keyword :locl (did you mean :local?)"},
+		{"a.in", LangMCMT1, mcmt1Trans(":transtion", ":val"), "a.in:4:1: unknown keyword :transtion (did you mean :transition?)"},
+		{"a.in", LangMCMT1, mcmt1Trans(":transition", ":vla"), "a.in:10:2: unknown keyword :vla (did you mean :val?)"},
+		{"a.in", LangMCMT1, ":index nat\n:local a bool\n:frobnicate\n:u_cnj (= a[z1] true)", "a.in:3:1: unknown keyword :frobnicate (the keywords are :index, :smt, "},
+		{"a.in", LangMCMT1, ":index nat\n:local a bool\n:u_cnj (= a[z1] 2)\n:frobnicate", "a.in:3:9: cannot compare a[z1] (bool) with 2 (int)"},
+		{"a.in", LangMCMT1, ":index nat\n:local a bool\n:val a[x]\n:u_cnj (= a[z1] true)", "a.in:3:1: :val is out of place"},
 	}
 	for _, tc := range tests {
 		_, err := Parse(tc.name, []byte(tc.src), tc.lang)
@@ -162,6 +179,36 @@ func TestErrors(t *testing.T) {
 		}
 		if !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s:\n got %s\nwant %s", tc.src, err, tc.want)
+		}
+	}
+}
+
+// mcmt1Trans is a model in the :keyword syntax with one transition whose
+// keyword and first :val keyword are given.
+func mcmt1Trans(transition, val string) string {
+	return ":index nat\n:local a bool\n:u_cnj (= a[z1] true)\n" + transition + "\n:var x\n:var j\n:guard (= a[x] false)\n:numcases 1\n:case\n " + val + " true\n"
+}
+
+// The options ftmc reads and does not use are named in one note; known
+// options parse, with their values.
+func TestNote(t *testing.T) {
+	seed := parseShared(t, seedFile, LangMCMT)
+	if got, want := Note(seed), "MCMT options key_search round, inv_search_max_index_var 4 have no effect"; !strings.HasPrefix(got, want) {
+		t.Errorf("seed: note %q, want it to start with %q", got, want)
+	}
+	for _, tc := range []struct{ name, lang, src, want string }{
+		{"a.cub", LangCubicle, "number_procs 3\narray A[proc] : bool\nunsafe (i) { A[i] = True }", "number_procs 3 has no effect"},
+		{"a.in", LangMCMT1, ":index nat\n:global g int\n:map_back round\n:local a bool\n:key_search a\n:max_transitions_number 100\n:dynamic_predicate_abstraction\n:determine_bounds\n:u_cnj (= a[z1] true)",
+			"MCMT options key_search round, max_transitions_number 100, dynamic_predicate_abstraction, determine_bounds have no effect"},
+		{"a.cub", LangCubicle, "array A[proc] : bool\nunsafe (i) { A[i] = True }", ""},
+	} {
+		s, err := Parse(tc.name, []byte(tc.src), tc.lang)
+		if err != nil {
+			t.Errorf("%s: %v", tc.src, err)
+			continue
+		}
+		if got := Note(s); !strings.HasPrefix(got, tc.want) || tc.want == "" && got != "" {
+			t.Errorf("%s: note %q, want %q...", tc.src, got, tc.want)
 		}
 	}
 }

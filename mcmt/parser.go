@@ -19,6 +19,9 @@ type parser struct {
 	// consts are named constants: Cubicle's constructors (True, False and
 	// enumerated types).
 	consts map[string]system.Term
+	// pendingArrays are option values that must name an array declared
+	// anywhere in the model (checkArrays).
+	pendingArrays []pendingArray
 }
 
 // bailout unwinds the parser to Parse on the first error; it never leaves
