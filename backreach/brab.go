@@ -303,15 +303,20 @@ func (e *engine) prove(ctx context.Context, a *cube) (status, error) {
 	defer func() { e.bounded, e.tooMany = saved, savedMany }()
 	queue := []*node{{c: a, tr: -1}}
 	var visited []*node
+	// expanded counts the cubes added to the visited set, the budget's
+	// measure: a later cube that covers earlier ones shrinks the set, and
+	// a budget on its size would not bound the search.
+	expanded := 0
 	defer func() {
-		e.proofNodes = len(visited)
-		e.stats.ProofNodes += int64(len(visited))
+		e.proofNodes = expanded
+		e.stats.ProofNodes += int64(expanded)
 	}()
 	for head := 0; head < len(queue); head++ {
 		if ctx.Err() != nil {
 			return undecided, nil
 		}
 		nd := queue[head]
+		queue[head] = nil
 		hit, _, err := e.meetsInit(nd.c)
 		if err != nil {
 			return undecided, err
@@ -326,7 +331,7 @@ func (e *engine) prove(ctx context.Context, a *cube) (status, error) {
 		if cov {
 			continue
 		}
-		if len(visited) >= e.opts.LemmaBudget {
+		if expanded >= e.opts.LemmaBudget || e.work >= e.opts.MaxNodes {
 			return undecided, nil
 		}
 		kept := visited[:0]
@@ -336,6 +341,8 @@ func (e *engine) prove(ctx context.Context, a *cube) (status, error) {
 			}
 		}
 		visited = append(kept, nd)
+		expanded++
+		e.work++
 		for _, tr := range e.trans {
 			err := e.preimages(tr, nd.c, func(p preimage) {
 				queue = append(queue, &node{c: p.c, parent: nd})

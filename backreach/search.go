@@ -15,8 +15,11 @@ import (
 
 // Options bound and tune a search.
 type Options struct {
-	// MaxNodes bounds the number of cubes kept in the visited set (0:
-	// 200000). Reaching it gives the verdict unknown.
+	// MaxNodes bounds the work of the whole run (0: 200000): the cubes
+	// added to a visited set, counted once each even when a later cube
+	// covers and removes them, over the property's search, its restarts,
+	// the proof of the suggested invariants and the bounded proofs of
+	// candidate lemmas. Reaching it gives the verdict unknown.
 	MaxNodes int
 	// Solver configures the SMT solver of the fixpoint checks.
 	Solver smt.Options
@@ -169,15 +172,18 @@ type engine struct {
 	// tried remembers the candidate lemmas already tried (by their text).
 	tried map[string]bool
 	// bounded is set while a lemma is being proved: no SMT, no guesses.
-	bounded  bool
-	smt      *smtCheck
-	oracle   *oracle
-	confirm  *oracle
-	banned   []*cube
-	opts     Options
-	stats    Stats
-	tooMany  bool
-	visits   int  // cubes added to the visited set, for the log
+	bounded bool
+	smt     *smtCheck
+	oracle  *oracle
+	confirm *oracle
+	banned  []*cube
+	opts    Options
+	stats   Stats
+	tooMany bool
+	visits  int // cubes added to the visited set, for the log
+	// work counts the cubes added to any visited set, proofs included:
+	// what Options.MaxNodes bounds.
+	work     int
 	noSMT    bool // the solver is missing
 	warnings []string
 	start    time.Time
@@ -663,9 +669,8 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool, property bool)
 			e.stats.Covered++
 			continue
 		}
-		if live >= e.opts.MaxNodes {
-			return outcome{verdict: trace.Unknown, refuted: -1,
-				reason: fmt.Sprintf("node limit reached: %d cubes visited without a fixpoint", live)}, nil
+		if e.work >= e.opts.MaxNodes {
+			return outcome{verdict: trace.Unknown, refuted: -1, reason: e.limitReason()}, nil
 		}
 		if e.oracle != nil && nd.parent != nil && property {
 			a, err := e.approximate(ctx, nd.c)
@@ -675,6 +680,10 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool, property bool)
 			if e.lemmaCovers(nd.c) {
 				e.stats.Covered++
 				continue
+			}
+			if e.work >= e.opts.MaxNodes {
+				// The lemma proofs used up the limit.
+				return outcome{verdict: trace.Unknown, refuted: -1, reason: e.limitReason()}, nil
 			}
 			if a != nil {
 				// The guess covers the cube. It joins the visited set now,
@@ -706,6 +715,15 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool, property bool)
 	return outcome{verdict: trace.Holds, refuted: -1}, nil
 }
 
+// limitReason says that the node limit stopped the run.
+func (e *engine) limitReason() string {
+	r := fmt.Sprintf("node limit reached: %d cubes visited without a fixpoint", e.work)
+	if e.stats.ProofNodes > 0 {
+		r += fmt.Sprintf(" (%d of them by lemma proofs)", e.stats.ProofNodes)
+	}
+	return r
+}
+
 // addVisited adds nd to the visited set, dropping the cubes it covers.
 func (e *engine) addVisited(visited []*node, nd *node, live *int) []*node {
 	kept := visited[:0]
@@ -719,6 +737,7 @@ func (e *engine) addVisited(visited []*node, nd *node, live *int) []*node {
 		kept = append(kept, d)
 	}
 	*live++
+	e.work++
 	e.stats.Nodes = int64(*live)
 	if e.opts.Log != nil {
 		tn := "root"
