@@ -11,11 +11,12 @@ import (
 	"ftmc/trace"
 )
 
-const traceUsage = `usage: ftmc trace RESULT.json [--text | --msc OUT.svg | --msc-text] [--property NAME]
+const traceUsage = `usage: ftmc trace RESULT.json [--text] [--msc OUT.svg] [--msc-text] [--property NAME]
 
 Renders the counterexample of a stored report (ftmc check --json, or
 --trail FILE): as text (the default), as a message sequence chart in SVG,
-or as a message sequence chart for the terminal.
+or as a message sequence chart for the terminal. The flags combine: each
+output asked for is written, the text first, then the terminal chart.
 `
 
 // cmdTrace renders a stored counterexample.
@@ -53,16 +54,21 @@ func cmdTrace(e *env, args []string) int {
 	if !o.text && o.msc == "" && !o.mscText {
 		o.text = true
 	}
+	// Every output asked for is written, in the order text, chart for the
+	// terminal, SVG chart: the text of the whole report when no property is
+	// named, else of that property's counterexample.
 	if o.text && o.property == "" {
 		trace.WriteText(e.stdout, rep)
-		return trace.ExitHolds
+		if o.msc == "" && !o.mscText {
+			return trace.ExitHolds
+		}
 	}
 	res, err := pickCounterexample(rep, o.property)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc trace: %s: %v\n", pos[0], err)
 		return trace.ExitUsage
 	}
-	if o.text {
+	if o.text && o.property != "" {
 		fmt.Fprintln(e.stdout, trace.VerdictLine(*res))
 		trace.WriteCounterexample(e.stdout, res.Counterexample)
 	}

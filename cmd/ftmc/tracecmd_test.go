@@ -93,6 +93,53 @@ func TestTraceText(t *testing.T) {
 	}
 }
 
+// TestTraceOutputsCombine: every output asked for is written, whatever the
+// other flags; none is dropped.
+func TestTraceOutputsCombine(t *testing.T) {
+	path := traceReport(t)
+	dir := t.TempDir()
+	const report, chart = "counterexample: invalid end state (3 steps)", "2 messages in flight"
+	for _, tc := range []struct {
+		args        []string
+		text, chart bool // on stdout
+		svg         bool
+	}{
+		{[]string{"--text", "--msc", "y.svg"}, true, false, true},
+		{[]string{"--msc", "y.svg", "--text"}, true, false, true},
+		{[]string{"--msc-text", "--text"}, true, true, false},
+		{[]string{"--text", "--msc-text", "--msc", "y.svg"}, true, true, true},
+		{[]string{"--text", "--property", "safety", "--msc-text"}, true, true, false},
+		{[]string{"--msc", "y.svg", "--msc-text"}, false, true, true},
+	} {
+		svg := filepath.Join(dir, "y.svg")
+		os.Remove(svg)
+		args := []string{"trace", path}
+		for _, a := range tc.args {
+			if a == "y.svg" {
+				a = svg
+			}
+			args = append(args, a)
+		}
+		out, errs, code := runCmd(args...)
+		_, err := os.Stat(svg)
+		if code != 0 || strings.Contains(out, report) != tc.text || strings.Contains(out, chart) != tc.chart || (err == nil) != tc.svg {
+			t.Errorf("ftmc trace %s: exit %d, text %v, chart %v, svg %v; want 0, %v, %v, %v\n%s%s", strings.Join(tc.args, " "), code,
+				strings.Contains(out, report), strings.Contains(out, chart), err == nil, tc.text, tc.chart, tc.svg, out, errs)
+		}
+		if tc.text && tc.chart && strings.Index(out, report) > strings.Index(out, chart) {
+			t.Errorf("ftmc trace %s: the chart comes before the text:\n%s", strings.Join(tc.args, " "), out)
+		}
+	}
+	// A chart of a report without a counterexample is an error, after the
+	// text.
+	none := filepath.Join(dir, "none.json")
+	os.WriteFile(none, []byte(`{"model":"m","verdicts":[{"property":"p","verdict":"holds"}],"stats":{"states":1,"transitions":0,"seconds":0,"memory_bytes":0,"complete":true}}`), 0o644)
+	out, errs, code := runCmd("trace", none, "--text", "--msc", filepath.Join(dir, "n.svg"))
+	if code != trace.ExitUsage || !strings.Contains(out, "p: holds") || !strings.Contains(errs, "no counterexample") {
+		t.Errorf("no counterexample: exit %d, stdout %q, stderr %q; want 2, the text and why no chart", code, out, errs)
+	}
+}
+
 func TestTraceBadInput(t *testing.T) {
 	path := traceReport(t)
 	dir := t.TempDir()
