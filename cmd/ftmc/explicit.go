@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"ftmc/explore"
@@ -25,12 +26,41 @@ type explicitOptions struct {
 	quiet    bool
 	chart    traceOptions // --msc, --msc-text (tracecmd.go)
 	profile  string       // --cpuprofile: a CPU profile of the search, for performance work
+
+	flags *flag.FlagSet // tells a --memory given from none
+}
+
+// defaultMemoryLimit is the memory limit of a search without --memory
+// (explore.DefaultMemoryLimit; tests replace it).
+var defaultMemoryLimit = explore.DefaultMemoryLimit
+
+// progressEnv names the environment variable that asks a search for a
+// progress line on stderr every second (FTMC_PROGRESS=1) or at another
+// interval (FTMC_PROGRESS=10s) whatever stderr is: ftmc sweep sets it for
+// its checks, so that a check that dies still says how far it got.
+const progressEnv = "FTMC_PROGRESS"
+
+// progressLines is the interval progressEnv asks for (0: none).
+func progressLines() time.Duration {
+	v := os.Getenv(progressEnv)
+	if v == "1" {
+		return time.Second
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0
+	}
+	return d
 }
 
 func (o *explicitOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search: shortest counterexamples (the default)")
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search, as Spin's pan")
 	o.limits.register(fs)
+	if f := fs.Lookup("memory"); f != nil {
+		f.Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory; 0: no limit)", explore.DefaultMemoryShare*100)
+	}
+	o.flags = fs
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep; the verdict is then unknown unless a violation is found (0: no bound)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.StringVar(&o.trail, "trail", "", "also save the report with its counterexample as JSON in `FILE` (ftmc trace reads it)")
@@ -53,12 +83,25 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	}
 	so.TimeLimit = o.limits.time
 	so.MemoryLimit = int64(o.limits.memory)
+	if !o.memoryGiven() {
+		so.MemoryLimit, so.MemoryLimitFrom = defaultMemoryLimit(1)
+	}
 	so.MaxDepth = o.depth
 	if o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers {
 		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
 	}
 	so.Workers = o.limits.jobs
 	return so, nil
+}
+
+// memoryGiven reports whether the command line set --memory (0 included,
+// which means no limit).
+func (o *explicitOptions) memoryGiven() bool {
+	given := false
+	if o.flags != nil {
+		o.flags.Visit(func(f *flag.Flag) { given = given || f.Name == "memory" })
+	}
+	return given
 }
 
 // runExplicit searches the states of m, prints the report (statistics, the
@@ -75,7 +118,11 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the depth-first search runs on one worker", opts.limits.jobs))
 	}
 	var bar *progressLine
-	if e.terminal && !opts.quiet && !opts.json {
+	switch {
+	case progressLines() > 0:
+		so.Progress = func(p explore.Progress) { writeProgress(e.stderr, p) }
+		so.ProgressInterval = progressLines()
+	case e.terminal && !opts.quiet && !opts.json:
 		bar = &progressLine{w: e.stderr}
 		so.Progress = bar.draw
 	}
@@ -161,6 +208,31 @@ func (p *progressLine) clear() {
 	if p != nil && p.drawn {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
+}
+
+// writeProgress writes a progress line as ftmc sweep reads it back
+// (readProgress).
+func writeProgress(w io.Writer, p explore.Progress) {
+	fmt.Fprintf(w, "progress: states=%d transitions=%d depth=%d memory_bytes=%d seconds=%.3f\n",
+		p.States, p.Transitions, p.Depth, p.MemoryBytes, p.Elapsed.Seconds())
+}
+
+// readProgress is the last progress line a check wrote (writeProgress).
+func readProgress(stderr string) explore.Progress {
+	var p explore.Progress
+	for _, line := range strings.Split(stderr, "\n") {
+		rest, ok := strings.CutPrefix(line, "progress: ")
+		if !ok {
+			continue
+		}
+		var q explore.Progress
+		var secs float64
+		if _, err := fmt.Sscanf(rest, "states=%d transitions=%d depth=%d memory_bytes=%d seconds=%g", &q.States, &q.Transitions, &q.Depth, &q.MemoryBytes, &secs); err == nil {
+			q.Elapsed = time.Duration(secs * float64(time.Second))
+			p = q
+		}
+	}
+	return p
 }
 
 // count writes a number as 1234, 12.3k, 4.56M.

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"ftmc/explore"
 	"ftmc/state"
 	"ftmc/trace"
 )
@@ -136,5 +139,58 @@ func TestRunExplicitParallel(t *testing.T) {
 	}
 	if code, _, errs := runExplicitArgs(t, &tokenRing{n: 3}, "-j", "0"); code != trace.ExitUsage || !strings.Contains(errs, "-j 0: expected 1 to 16 workers") {
 		t.Errorf("-j 0: exit %d, %q", code, errs)
+	}
+}
+
+// fixedMemory makes the default memory limit of a check limit bytes (of
+// "physical memory"), shared among jobs.
+func fixedMemory(t *testing.T, limit int64) {
+	old := defaultMemoryLimit
+	t.Cleanup(func() { defaultMemoryLimit = old })
+	defaultMemoryLimit = func(jobs int) (int64, string) {
+		if jobs > 1 {
+			return limit / int64(jobs), fmt.Sprintf("85%% of physical memory shared by %d jobs", jobs)
+		}
+		return limit, "85% of physical memory"
+	}
+}
+
+// TestRunExplicitDefaultMemoryLimit: without --memory a search stops at
+// the machine's default and says so; --memory 0 is no limit.
+func TestRunExplicitDefaultMemoryLimit(t *testing.T) {
+	fixedMemory(t, 1e6)
+	code, out, _ := runExplicitArgs(t, &tokenRing{n: 50, stopOK: true}, "--quiet")
+	if code != trace.ExitUnknown || !strings.HasPrefix(out, "safety: unknown: memory limit 1 MB (85% of physical memory) reached after ") {
+		t.Errorf("default: exit %d, %q; want 3 and the default limit", code, out)
+	}
+	code, out, _ = runExplicitArgs(t, &tokenRing{n: 50, stopOK: true}, "--quiet", "--memory", "2MB")
+	if code != trace.ExitUnknown || !strings.HasPrefix(out, "safety: unknown: memory limit 2 MB reached after ") {
+		t.Errorf("--memory 2MB: exit %d, %q", code, out)
+	}
+	code, out, _ = runExplicitArgs(t, &tokenRing{n: 50, stopOK: true}, "--quiet", "--memory", "0")
+	if code != trace.ExitHolds || out != "safety: holds\n" {
+		t.Errorf("--memory 0: exit %d, %q; want no limit", code, out)
+	}
+}
+
+// TestProgressLines: the progress lines a check writes for ftmc sweep
+// read back as they were written.
+func TestProgressLines(t *testing.T) {
+	var b bytes.Buffer
+	writeProgress(&b, explore.Progress{States: 12345, Transitions: 67890, Depth: 17, MemoryBytes: 4e9, Elapsed: 1500 * time.Millisecond})
+	writeProgress(&b, explore.Progress{States: 23456, Transitions: 78901, Depth: 18, MemoryBytes: 5e9, Elapsed: 2500 * time.Millisecond})
+	b.WriteString("fatal error: out of memory\n")
+	p := readProgress(b.String())
+	if p.States != 23456 || p.Transitions != 78901 || p.Depth != 18 || p.MemoryBytes != 5e9 || p.Elapsed != 2500*time.Millisecond {
+		t.Errorf("read back %+v from\n%s", p, b.String())
+	}
+	for _, tc := range []struct {
+		env  string
+		want time.Duration
+	}{{"", 0}, {"1", time.Second}, {"250ms", 250 * time.Millisecond}, {"no", 0}, {"-1s", 0}} {
+		t.Setenv(progressEnv, tc.env)
+		if got := progressLines(); got != tc.want {
+			t.Errorf("%s=%q: every %v, want %v", progressEnv, tc.env, got, tc.want)
+		}
 	}
 }
