@@ -18,15 +18,22 @@ import (
 	"sync"
 	"time"
 
+	"ftmc/explore"
 	"ftmc/trace"
 )
 
-const sweepUsage = `usage: ftmc sweep MODEL -D NAME=V1,V2,... [-D NAME=V]... [flags]
+const sweepUsage = `usage: ftmc sweep MODEL [-D NAME=V1,V2,...]... [flags]
 
 Runs ftmc check on MODEL once per combination of the macro values (the
 cross product, the first -D varying slowest) and prints one row each:
 the values, verdict and kind, states, transitions, the depth of the
-counterexample (steps), seconds, states per second and memory.
+counterexample (steps), seconds, states per second and memory. Each macro
+is given once, with all its values; -D NAME alone means NAME=1, as with
+cc. Without -D the sweep is one row: the model as it stands.
+
+Each check gets a memory limit: --memory, or by default 85% of the
+machine's memory divided by -j. A check cut short by a limit, or that runs
+out of memory and dies, is an unknown row with the figures it reached.
 `
 
 // cmdSweep runs check over the cross product of macro values.
@@ -46,7 +53,7 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	fs.BoolVar(&o.json, "json", false, "print the table as JSON")
 	fs.IntVar(&o.jobs, "j", 1, "run this many combinations at the same time")
 	fs.DurationVar(&o.time, "time", 0, "time limit per combination (e.g. 10m; 0: none); a run cut short is unknown")
-	fs.Var(&o.memory, "memory", "memory limit per combination (e.g. 8GB; 0: none)")
+	fs.Var(&o.memory, "memory", "memory limit per combination (e.g. 8GB; default: 85% of the machine's memory divided by -j; 0: none)")
 	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search (the default): states until the first counterexample in BFS order")
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search")
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep (0: no bound)")
@@ -70,6 +77,14 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		fmt.Fprintln(e.stderr, "ftmc sweep: -j must be at least 1")
 		return trace.ExitUsage
 	}
+	if o.bfs && o.dfs {
+		fmt.Fprintln(e.stderr, "ftmc sweep: --bfs and --dfs exclude each other")
+		return trace.ExitUsage
+	}
+	if o.time < 0 || o.depth < 0 {
+		fmt.Fprintln(e.stderr, "ftmc sweep: --time and --depth must not be negative (0: no limit)")
+		return trace.ExitUsage
+	}
 	o.model = pos[0]
 	if _, err := os.Stat(o.model); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
@@ -79,6 +94,13 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
 		return trace.ExitUsage
+	}
+	fs.Visit(func(f *flag.Flag) { o.memoryGiven = o.memoryGiven || f.Name == "memory" })
+	if !o.memoryGiven {
+		// The checks that run at once share the machine: each gets its
+		// part of the default.
+		limit, from := defaultMemoryLimit(min(o.jobs, len(combos)))
+		o.memory, o.memoryFrom = byteSize(limit), from
 	}
 	if o.trails != "" {
 		if err := os.MkdirAll(o.trails, 0o755); err != nil {
@@ -91,18 +113,72 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 
 // sweepOptions are the flags of a sweep.
 type sweepOptions struct {
-	model     string
-	defs      defines
-	csv, json bool
-	jobs      int
-	time      time.Duration
-	memory    byteSize
-	bfs, dfs  bool
-	depth     int
-	trails    string
+	model       string
+	defs        sweepDefines
+	csv, json   bool
+	jobs        int
+	time        time.Duration
+	memory      byteSize
+	memoryGiven bool   // --memory was given (0: no limit)
+	memoryFrom  string // where the default memory limit comes from
+	bfs, dfs    bool
+	depth       int
+	trails      string
 
 	// check runs one ftmc check command line; tests replace it.
 	check func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+// sweepDefines collects the -D flags of a sweep in order, each macro with
+// its list of values, and remembers what was given twice.
+type sweepDefines struct {
+	names  []string
+	values map[string][]string
+	err    error // the first macro given twice or with a bad value list
+}
+
+func (d *sweepDefines) String() string {
+	var parts []string
+	for _, n := range d.names {
+		parts = append(parts, n+"="+strings.Join(d.values[n], ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Set accepts NAME=V1,V2,... and NAME (NAME=1, as with cc and spin).
+func (d *sweepDefines) Set(s string) error {
+	name, list, ok := strings.Cut(s, "=")
+	if !ok {
+		list = "1"
+	}
+	if !isIdent(name) {
+		return fmt.Errorf("-D %s: expected NAME=V1,V2,...", s)
+	}
+	var vals []string
+	seen := map[string]bool{}
+	for _, v := range strings.Split(list, ",") {
+		v = strings.TrimSpace(v)
+		switch {
+		case v == "" && d.err == nil:
+			d.err = fmt.Errorf("-D %s: expected NAME=V1,V2,... without empty values", s)
+		case seen[v] && d.err == nil:
+			d.err = fmt.Errorf("-D %s: %s given twice (it would run the same combinations twice)", s, v)
+		}
+		seen[v] = true
+		vals = append(vals, v)
+	}
+	if d.values == nil {
+		d.values = map[string][]string{}
+	}
+	if old, dup := d.values[name]; dup {
+		if d.err == nil {
+			d.err = fmt.Errorf("%s given twice: use -D %s=%s", name, name, strings.Join(append(append([]string(nil), old...), vals...), ","))
+		}
+		return nil
+	}
+	d.names = append(d.names, name)
+	d.values[name] = vals
+	return nil
 }
 
 // A combination is one value per macro, in the order of the -D flags.
@@ -121,19 +197,14 @@ func (c combination) String() string {
 // combinations is the cross product of the -D values, the first macro
 // varying slowest (so rows group as in the paper's Table 1).
 func (o *sweepOptions) combinations() ([]combination, error) {
+	if o.defs.err != nil {
+		return nil, o.defs.err
+	}
 	combos := []combination{nil}
 	for _, name := range o.defs.names {
-		var vals []string
-		for _, v := range strings.Split(o.defs.values[name], ",") {
-			v = strings.TrimSpace(v)
-			if v == "" {
-				return nil, fmt.Errorf("-D %s=%s: expected NAME=V1,V2,... without empty values", name, o.defs.values[name])
-			}
-			vals = append(vals, v)
-		}
 		var next []combination
 		for _, c := range combos {
-			for _, v := range vals {
+			for _, v := range o.defs.values[name] {
 				next = append(next, append(append(combination(nil), c...), define{name, v}))
 			}
 		}
@@ -151,7 +222,7 @@ func (o *sweepOptions) checkArgs(c combination) []string {
 	if o.time > 0 {
 		args = append(args, "--time", o.time.String())
 	}
-	if o.memory > 0 {
+	if o.memory > 0 || o.memoryGiven {
 		args = append(args, "--memory", o.memory.String())
 	}
 	if o.bfs {
@@ -201,6 +272,18 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 		row.Verdict, row.Reason, row.code = trace.Unknown, "interrupted", trace.ExitUnknown
 		return row
 	}
+	if why, detail := checkDied(row.code, stderr.String()); why != "" {
+		// A check that died has no report: the row says why and how far
+		// it got by its last progress line.
+		p := readProgress(stderr.String())
+		row.Verdict, row.code = trace.Unknown, trace.ExitUnknown
+		row.Reason = fmt.Sprintf("%s after %d states (%s)", why, p.States, detail)
+		row.States, row.Transitions, row.MemoryBytes, row.Seconds = p.States, p.Transitions, p.MemoryBytes, p.Elapsed.Seconds()
+		if p.Elapsed > 0 {
+			row.StatesPerSec = float64(p.States) / p.Elapsed.Seconds()
+		}
+		return row
+	}
 	if row.code == trace.ExitUsage {
 		row.Verdict = "error"
 		row.Reason = sweepFirstLine(stderr.String())
@@ -215,6 +298,14 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 		if err := writeTrail(filepath.Join(o.trails, o.trailName(c)), rep); err != nil {
 			row.Verdict, row.Reason, row.code = "error", err.Error(), trace.ExitUsage
 			return row
+		}
+	}
+	if o.memoryFrom != "" {
+		// The check was given the default as --memory: say so.
+		at := "memory limit " + explore.FormatBytes(int64(o.memory)) + " reached"
+		for i := range rep.Verdicts {
+			r := &rep.Verdicts[i]
+			r.Reason = strings.Replace(r.Reason, at, "memory limit "+explore.FormatBytes(int64(o.memory))+" ("+o.memoryFrom+") reached", 1)
 		}
 	}
 	row.Verdict = trace.Holds
@@ -239,10 +330,16 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 	return row
 }
 
+// exitKilled is what checkProcess returns for a check that a signal
+// killed (the system's out-of-memory killer sends SIGKILL).
+const exitKilled = -1
+
 // checkProcess runs ftmc check in a process of its own (this executable),
 // so that each combination's memory figure and --memory limit are its own
-// and -j runs them side by side. Where the executable cannot be found it
-// runs the check in this process.
+// and -j runs them side by side. The check writes a progress line to
+// stderr every second (progressEnv), so that a check that dies still says
+// how far it got. Where the executable cannot be found it runs the check
+// in this process.
 func checkProcess(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	exe, err := os.Executable()
 	if err != nil {
@@ -250,6 +347,9 @@ func checkProcess(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if os.Getenv(progressEnv) == "" {
+		cmd.Env = append(os.Environ(), progressEnv+"=1")
+	}
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && ee.ExitCode() >= 0 {
@@ -259,10 +359,40 @@ func checkProcess(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			fmt.Fprintln(stderr, "interrupted")
 			return trace.ExitUnknown
 		}
+		if ee != nil {
+			fmt.Fprintf(stderr, "ftmc check: %v\n", err)
+			return exitKilled
+		}
 		fmt.Fprintf(stderr, "ftmc check: %v\n", err)
 		return trace.ExitUsage
 	}
 	return trace.ExitHolds
+}
+
+// outOfMemoryRe matches what a Go program that runs out of memory says as
+// it dies ("fatal error: out of memory", "runtime: out of memory: cannot
+// allocate ...") and what the state store says when the system refuses it
+// memory ("cannot allocate memory").
+var outOfMemoryRe = regexp.MustCompile(`(?m)^.*(fatal error: out of memory|runtime: out of memory|cannot allocate memory).*$`)
+
+// checkDied says why a check died without a report, out of memory or
+// killed by a signal, and the details; "" for a check that ended by itself.
+func checkDied(code int, stderr string) (why, detail string) {
+	switch {
+	case code == exitKilled:
+		sig := strings.TrimPrefix(sweepFirstLine(stderr), "ftmc check: ")
+		if strings.HasSuffix(sig, "killed") {
+			return "killed", sig + "; likely the system out of memory"
+		}
+		return "killed", sig
+	case code == trace.ExitUsage && outOfMemoryRe.MatchString(stderr):
+		line := strings.TrimSpace(outOfMemoryRe.FindString(stderr))
+		if strings.Contains(stderr, "\nfatal error: out of memory") {
+			line = "fatal error: out of memory"
+		}
+		return "out of memory", "the check died: " + line
+	}
+	return "", ""
 }
 
 // trailName is the file a combination's report is saved in.
@@ -349,7 +479,12 @@ type sweepTable struct {
 	widths []int // of the macro columns
 	csv    *csv.Writer
 	rows   []sweepRow
+	notes  []string // the text table's reasons of unknown rows, printed below it
 }
+
+// kindWidth is the width of the text table's kind column: the longest kind
+// ("non-progress cycle") and what stopped an unknown run ("memory limit").
+const kindWidth = 18
 
 func newSweepTable(o *sweepOptions, w io.Writer, combos []combination) *sweepTable {
 	t := &sweepTable{o: o, w: w, names: o.defs.names}
@@ -377,7 +512,7 @@ func (t *sweepTable) header() {
 		for i, n := range t.names {
 			fmt.Fprintf(&b, "%-*s  ", t.widths[i], n)
 		}
-		fmt.Fprintf(&b, "%-8s  %-17s  %12s  %12s  %6s  %8s  %10s  %9s", "verdict", "kind", "states", "transitions", "depth", "seconds", "states/s", "memory")
+		fmt.Fprintf(&b, "%-8s  %-*s  %12s  %12s  %6s  %8s  %10s  %9s", "verdict", kindWidth, "kind", "states", "transitions", "depth", "seconds", "states/s", "memory")
 		fmt.Fprintln(t.w, strings.TrimRight(b.String(), " "))
 	}
 }
@@ -407,8 +542,12 @@ func (t *sweepTable) row(r sweepRow) {
 			fmt.Fprintf(&b, "%-*s  ", t.widths[i], d.value)
 		}
 		kind := r.Kind
-		if r.Verdict == trace.Unknown || r.Verdict == "error" {
+		switch r.Verdict {
+		case trace.Unknown:
 			kind = shortReason(r.Reason)
+			t.notes = append(t.notes, r.combo.String()+": "+r.Reason)
+		case "error":
+			kind = "" // the message goes to stderr
 		}
 		depth := ""
 		if r.Depth > 0 {
@@ -422,7 +561,11 @@ func (t *sweepTable) row(r sweepRow) {
 		if r.MemoryBytes > 0 {
 			mem = fmt.Sprintf("%.1fMB", float64(r.MemoryBytes)/1e6)
 		}
-		fmt.Fprintf(&b, "%-8s  %-17s  %12d  %12d  %6s  %8.2f  %10s  %9s", r.Verdict, kind, r.States, r.Transitions, depth, r.Seconds, rate, mem)
+		states, transitions, secs := strconv.FormatInt(r.States, 10), strconv.FormatInt(r.Transitions, 10), strconv.FormatFloat(r.Seconds, 'f', 2, 64)
+		if r.Verdict == "error" {
+			states, transitions, secs = "", "", "" // the check did not run
+		}
+		fmt.Fprintf(&b, "%-8s  %-*s  %12s  %12s  %6s  %8s  %10s  %9s", r.Verdict, kindWidth, kind, states, transitions, depth, secs, rate, mem)
 		fmt.Fprintln(t.w, strings.TrimRight(b.String(), " "))
 	}
 }
@@ -441,23 +584,46 @@ func (t *sweepTable) finish() error {
 		t.csv.Flush()
 		return t.csv.Error()
 	}
+	if len(t.notes) > 0 {
+		fmt.Fprintln(t.w)
+		for _, n := range t.notes {
+			fmt.Fprintln(t.w, n)
+		}
+	}
 	return nil
 }
 
-// reachedRe is the tail of a limit's reason that the row's states column
-// already says ("time limit 2m0s reached after 123 states").
-var reachedRe = regexp.MustCompile(` reached after \d+ states`)
-
-// shortReason is a reason as the text table shows it: a limit without
-// the states it was reached at, which are in their own column.
+// shortReason is what stopped an unknown run as the text table's kind
+// column shows it: the reason up to the states it was reached at (which are
+// in their own column) or to its details ("time limit 2m0s", "out of
+// memory"), or only its words when that is too wide ("memory limit"). The
+// whole reason is printed below the table.
 func shortReason(s string) string {
-	return reachedRe.ReplaceAllString(s, "")
+	for _, sep := range []string{" reached after ", " after ", " (", ": ", "; "} {
+		if i := strings.Index(s, sep); i >= 0 {
+			s = s[:i]
+		}
+	}
+	if len(s) <= kindWidth {
+		return s
+	}
+	words := strings.Fields(s)
+	for len(words) > 1 && (len(strings.Join(words, " ")) > kindWidth || words[len(words)-1][0] >= '0' && words[len(words)-1][0] <= '9') {
+		words = words[:len(words)-1]
+	}
+	if w := strings.Join(words, " "); len(w) <= kindWidth {
+		return w
+	}
+	return s[:kindWidth]
 }
 
+// sweepFirstLine is the first line of a check's stderr that is not a
+// progress line.
 func sweepFirstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
+	for _, line := range strings.Split(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "progress: ") {
+			return line
+		}
 	}
-	return s
+	return ""
 }

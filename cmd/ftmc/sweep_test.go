@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"ftmc/explore"
 	"ftmc/trace"
 )
 
@@ -51,9 +52,25 @@ func (f *fakeCheck) check(ctx context.Context, args []string, stdout, stderr io.
 			defs[k] = v
 		}
 	}
-	if defs["CHAN"] == "X" {
+	memory := ""
+	for i, a := range args {
+		if a == "--memory" {
+			memory = args[i+1]
+		}
+	}
+	switch defs["CHAN"] {
+	case "X":
 		fmt.Fprintf(stderr, "model.pml:12:5: CHAN must be B, R or I\nmore\n")
 		return trace.ExitUsage
+	case "OOM": // dies as a Go program out of memory does
+		fmt.Fprint(stderr, "progress: states=1000 transitions=2000 depth=3 memory_bytes=5000000 seconds=1.000\n")
+		fmt.Fprint(stderr, "progress: states=4000 transitions=9000 depth=5 memory_bytes=9000000 seconds=2.000\n")
+		fmt.Fprint(stderr, "runtime: out of memory: cannot allocate 4194304-byte block (259620864 in use)\nfatal error: out of memory\n\ngoroutine 1 [running]:\n")
+		return trace.ExitUsage
+	case "KILL": // killed by the system
+		fmt.Fprint(stderr, "progress: states=7000 transitions=8000 depth=9 memory_bytes=6000000 seconds=2.000\n")
+		fmt.Fprint(stderr, "ftmc check: signal: killed\n")
+		return exitKilled
 	}
 	var buf int64 = 1
 	fmt.Sscan(defs["BUF"], &buf)
@@ -67,6 +84,12 @@ func (f *fakeCheck) check(ctx context.Context, args []string, stdout, stderr io.
 			Counterexample: &trace.Counterexample{Kind: "assertion", LoopStart: -1, Steps: make([]trace.Step, 3)}}
 	case "T":
 		res = trace.Result{Property: "safety", Verdict: trace.Unknown, Reason: "time limit 1s reached after 5 states"}
+	case "M":
+		var limit byteSize
+		limit.Set(memory)
+		res = trace.Result{Property: "safety", Verdict: trace.Unknown, Reason: "memory limit " + explore.FormatBytes(int64(limit)) + " reached after 5 states"}
+	case "D":
+		res = trace.Result{Property: "safety", Verdict: trace.Unknown, Reason: "depth limit 10 reached after 5 states: deeper states were not explored"}
 	}
 	rep := &trace.Report{Model: "model.pml", Verdicts: []trace.Result{res},
 		Stats: trace.Stats{States: 1000 * buf, Transitions: 2500 * buf, Seconds: 0.5, MemoryBytes: 3e6, Complete: res.Verdict == trace.Holds}}
@@ -91,6 +114,7 @@ func runSweep(t *testing.T, f *fakeCheck, args ...string) (string, string, int) 
 }
 
 func TestSweepCrossProductInOrder(t *testing.T) {
+	fixedMemory(t, 8e9)
 	f := &fakeCheck{}
 	model := sweepModel(t)
 	out, errs, code := runSweep(t, f, model, "-D", "CHAN=B,R,I", "-DBUF=1,2", "-D", "N=3", "--time", "1m")
@@ -120,7 +144,7 @@ func TestSweepCrossProductInOrder(t *testing.T) {
 	if len(f.seen) != 6 {
 		t.Fatalf("ran %d checks, want 6", len(f.seen))
 	}
-	if got, want := f.seen[1], "check "+model+" --json -D CHAN=B -D BUF=2 -D N=3 --time 1m0s"; got != want {
+	if got, want := f.seen[1], "check "+model+" --json -D CHAN=B -D BUF=2 -D N=3 --time 1m0s --memory 8000000000"; got != want {
 		t.Errorf("second check = %q, want %q", got, want)
 	}
 }
@@ -202,12 +226,12 @@ func TestSweepErrorsAndUnknown(t *testing.T) {
 	if code != trace.ExitUsage {
 		t.Errorf("exit code = %d, want 2 for a combination that is bad input", code)
 	}
-	if !strings.Contains(out, "model.pml:12:5: CHAN must be B, R or I") || !strings.Contains(errs, "CHAN=X: model.pml:12:5") {
+	if !strings.Contains(errs, "CHAN=X: model.pml:12:5: CHAN must be B, R or I") {
 		t.Errorf("the failing combination does not say why:\n%s\n%s", out, errs)
 	}
 	out, _, code = runSweep(t, f, model, "-D", "CHAN=I,T")
-	if code != trace.ExitUnknown || !strings.Contains(out, "time limit 1s ") || strings.Contains(out, "reached after") {
-		t.Errorf("unknown run: code %d (the text table says which limit, its states column how far)\n%s", code, out)
+	if code != trace.ExitUnknown || !strings.Contains(out, "time limit 1s ") || !strings.Contains(out, "\nCHAN=T: time limit 1s reached after 5 states\n") {
+		t.Errorf("unknown run: code %d (the text table says which limit, its states column how far, and the reason below)\n%s", code, out)
 	}
 	out, _, _ = runSweep(t, f, model, "-D", "CHAN=T", "--csv")
 	if !strings.Contains(out, "time limit 1s reached after") {
@@ -227,6 +251,151 @@ func TestSweepErrorsAndUnknown(t *testing.T) {
 	}
 }
 
+// TestSweepTableColumns: what does not fit the kind column (errors, long
+// reasons) goes below the table, and the columns stay aligned.
+func TestSweepTableColumns(t *testing.T) {
+	f := &fakeCheck{}
+	out, errs, _ := runSweep(t, f, sweepModel(t), "-D", "CHAN=B,X,D,OOM,I", "--memory", "4GB")
+	lines := strings.Split(out, "\n")
+	if len(lines) < 7 {
+		t.Fatalf("want a header and 5 rows:\n%s", out)
+	}
+	states := strings.Index(lines[1], "      states")
+	for _, l := range []string{lines[2], lines[4], lines[5], lines[6]} {
+		if len(l) < states+12 || l[states+11] != '0' {
+			t.Errorf("row %q: its states column is not under the header's\n%s", l, out)
+		}
+	}
+	if strings.TrimSpace(lines[3]) != "X     error" {
+		t.Errorf("an error row has figures or a kind: %q\n%s", lines[3], out)
+	}
+	for _, want := range []string{
+		"D     unknown   depth limit 10  ",
+		"OOM   unknown   out of memory  ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in the table:\n%s", want, out)
+		}
+	}
+	if strings.Contains(lines[3], "CHAN must be") {
+		t.Errorf("an error row carries its message in the kind column:\n%s", out)
+	}
+	if !strings.Contains(errs, "CHAN=X: model.pml:12:5: CHAN must be B, R or I") {
+		t.Errorf("the error is not on stderr: %q", errs)
+	}
+	if !strings.Contains(out, "\n\nCHAN=D: depth limit 10 reached after 5 states: deeper states were not explored\nCHAN=OOM: out of memory after 4000 states") {
+		t.Errorf("the reasons of unknown rows are not below the table:\n%s", out)
+	}
+}
+
+// TestSweepDefines: each macro once, each value once; -D NAME is NAME=1.
+func TestSweepDefines(t *testing.T) {
+	model := sweepModel(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-D", "CHAN=B", "-D", "CHAN=R"}, "ftmc sweep: CHAN given twice: use -D CHAN=B,R\n"},
+		{[]string{"-D", "CHAN=B,R", "-D", "BUF=1", "-DCHAN=I"}, "ftmc sweep: CHAN given twice: use -D CHAN=B,R,I\n"},
+		{[]string{"-D", "CHAN=B,B"}, "ftmc sweep: -D CHAN=B,B: B given twice"},
+		{[]string{"-D", "CHAN=B, R,R "}, "R given twice"},
+		{[]string{"-D", "CHAN", "-D", "CHAN=1"}, "CHAN given twice: use -D CHAN=1,1"},
+	} {
+		f := &fakeCheck{}
+		_, errs, code := runSweep(t, f, append([]string{model}, tc.args...)...)
+		if code != trace.ExitUsage || !strings.Contains(errs, tc.want) || len(f.seen) != 0 {
+			t.Errorf("sweep %q: exit %d, %d checks, stderr %q; want 2, no check and %q", tc.args, code, len(f.seen), errs, tc.want)
+		}
+	}
+	f := &fakeCheck{}
+	out, _, code := runSweep(t, f, model, "-D", "CHAN=I", "-D", "DEBUG")
+	if code != trace.ExitHolds || len(f.seen) != 1 || !strings.Contains(f.seen[0], "-D CHAN=I -D DEBUG=1") || !strings.Contains(out, "CHAN  DEBUG") {
+		t.Errorf("-D DEBUG: exit %d, checks %q\n%s", code, f.seen, out)
+	}
+}
+
+// TestSweepFlagChecks: bad flags are one usage error before any check runs.
+func TestSweepFlagChecks(t *testing.T) {
+	model := sweepModel(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dfs", "--bfs"}, "--bfs and --dfs exclude each other"},
+		{[]string{"--time", "-1s"}, "must not be negative"},
+		{[]string{"--depth", "-3"}, "must not be negative"},
+		{[]string{"--memory", "-1GB"}, "expected a size"},
+	} {
+		f := &fakeCheck{}
+		out, errs, code := runSweep(t, f, append([]string{model, "-D", "CHAN=B,I"}, tc.args...)...)
+		if code != trace.ExitUsage || !strings.Contains(errs, tc.want) || len(f.seen) != 0 || out != "" {
+			t.Errorf("sweep %q: exit %d, %d checks, stderr %q, stdout %q; want 2, no check and %q", tc.args, code, len(f.seen), errs, out, tc.want)
+		}
+	}
+}
+
+// TestSweepMemoryLimit: without --memory each check gets the machine's
+// default divided among the checks that run at once; --memory 0 is no
+// limit; a row stopped by the default says where it comes from.
+func TestSweepMemoryLimit(t *testing.T) {
+	fixedMemory(t, 8e9)
+	model := sweepModel(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-D", "CHAN=B,I"}, "--memory 8000000000"},
+		{[]string{"-D", "CHAN=B,I,R", "-j", "2"}, "--memory 4000000000"},
+		{[]string{"-D", "CHAN=B,I", "-j", "8"}, "--memory 4000000000"},
+		{[]string{"-D", "CHAN=B,I", "--memory", "1GB"}, "--memory 1000000000"},
+		{[]string{"-D", "CHAN=B,I", "--memory", "0"}, "--memory 0"},
+	} {
+		f := &fakeCheck{}
+		runSweep(t, f, append([]string{model}, tc.args...)...)
+		for _, c := range f.seen {
+			if !strings.HasSuffix(c, " "+tc.want) {
+				t.Errorf("sweep %q ran %q, want %q", tc.args, c, tc.want)
+			}
+		}
+	}
+	f := &fakeCheck{}
+	out, _, code := runSweep(t, f, model, "-D", "CHAN=M,I", "-j", "2", "--json")
+	var got struct{ Rows []sweepRow }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if want := "memory limit 4 GB (85% of physical memory shared by 2 jobs) reached after 5 states"; code != trace.ExitUnknown || got.Rows[0].Reason != want {
+		t.Errorf("exit %d, reason %q, want 3 and %q", code, got.Rows[0].Reason, want)
+	}
+	out, _, _ = runSweep(t, f, model, "-D", "CHAN=M", "--memory", "2GB", "--csv")
+	if !strings.Contains(out, "memory limit 2 GB reached after 5 states") {
+		t.Errorf("a given limit is said as it is:\n%s", out)
+	}
+}
+
+// TestSweepDiedChecks: a check that runs out of memory and dies, or is
+// killed, is an unknown row that says so, with the figures of its last
+// progress line.
+func TestSweepDiedChecks(t *testing.T) {
+	f := &fakeCheck{}
+	out, errs, code := runSweep(t, f, sweepModel(t), "-D", "CHAN=OOM,KILL", "--json")
+	var got struct{ Rows []sweepRow }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if code != trace.ExitUnknown || len(got.Rows) != 2 || errs != "" {
+		t.Fatalf("exit %d, rows %+v, stderr %q; want 3, two unknown rows and no error", code, got.Rows, errs)
+	}
+	oom, killed := got.Rows[0], got.Rows[1]
+	if oom.Verdict != trace.Unknown || oom.Reason != "out of memory after 4000 states (the check died: fatal error: out of memory)" ||
+		oom.States != 4000 || oom.Transitions != 9000 || oom.MemoryBytes != 9e6 || oom.Seconds != 2 || oom.StatesPerSec != 2000 || oom.Complete {
+		t.Errorf("out of memory: %+v", oom)
+	}
+	if killed.Verdict != trace.Unknown || killed.Reason != "killed after 7000 states (signal: killed; likely the system out of memory)" || killed.States != 7000 {
+		t.Errorf("killed: %+v", killed)
+	}
+}
+
 func TestSweepWithoutMacros(t *testing.T) {
 	f := &fakeCheck{}
 	out, _, code := runSweep(t, f, sweepModel(t))
@@ -235,10 +404,17 @@ func TestSweepWithoutMacros(t *testing.T) {
 	}
 }
 
+// childSetup is what the test binary does before it stands in for ftmc
+// (limits, deaths: the tests of a system's file set it).
+var childSetup []func()
+
 // TestMain lets the test binary stand in for ftmc when a sweep runs its
 // checks as child processes (FTMC_AS_MAIN=1).
 func TestMain(m *testing.M) {
 	if os.Getenv("FTMC_AS_MAIN") == "1" {
+		for _, f := range childSetup {
+			f()
+		}
 		os.Exit(run(&env{ctx: context.Background(), stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
 	}
 	os.Exit(m.Run())

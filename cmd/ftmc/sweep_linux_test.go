@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"ftmc/trace"
+)
+
+func init() { childSetup = append(childSetup, limitAddressSpace, killSelf) }
+
+// limitAddressSpace gives the process FTMC_TEST_ADDRESS_SPACE bytes of
+// address space beyond what it holds (ulimit -v), so that it runs out of
+// memory soon.
+func limitAddressSpace() {
+	n, err := strconv.ParseInt(os.Getenv("FTMC_TEST_ADDRESS_SPACE"), 10, 64)
+	if err != nil {
+		return
+	}
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		panic(err)
+	}
+	var used int64
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmSize:" {
+			used, _ = strconv.ParseInt(f[1], 10, 64)
+			used *= 1024
+		}
+	}
+	lim := uint64(used + n)
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+		panic(err)
+	}
+}
+
+// killSelf dies as the system's out-of-memory killer kills a check, after
+// a progress line (FTMC_TEST_KILL=1).
+func killSelf() {
+	if os.Getenv("FTMC_TEST_KILL") != "1" {
+		return
+	}
+	fmt.Fprintln(os.Stderr, "progress: states=300 transitions=400 depth=5 memory_bytes=7000000 seconds=1.000")
+	syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	select {}
+}
+
+// growModel is a Promela model whose states take memory fast: a chain of
+// states of 200-odd bytes each.
+func growModel(t *testing.T) string {
+	path := filepath.Join(t.TempDir(), "grow.pml")
+	src := "byte a[200];\nint x;\nactive proctype P() {\n\tdo\n\t:: x < 100000000 -> x++; a[x % 200] = x % 251\n\tod\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCheckDefaultMemoryLimitUlimit: without --memory a check under
+// ulimit -v stops with unknown at the default limit, before the runtime
+// runs out of memory.
+func TestCheckDefaultMemoryLimitUlimit(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	cmd := exec.Command(exe, "check", growModel(t), "--quiet")
+	cmd.Env = append(os.Environ(), "FTMC_AS_MAIN=1", "FTMC_TEST_ADDRESS_SPACE=400000000")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	code := cmd.ProcessState.ExitCode()
+	if code != trace.ExitUnknown || !strings.HasPrefix(stdout.String(), "safety: unknown: memory limit ") ||
+		!strings.Contains(stdout.String(), "(85% of the address space ulimit -v leaves) reached after ") {
+		t.Errorf("exit %d (%v), want 3 and the default limit:\n%s\n%.2000s", code, err, stdout.String(), stderr.String())
+	}
+}
+
+// TestSweepChildOutOfMemory: a check without a limit that dies out of
+// memory, and one that is killed, are unknown rows with the figures of
+// their last progress lines.
+func TestSweepChildOutOfMemory(t *testing.T) {
+	t.Setenv("FTMC_AS_MAIN", "1")
+	t.Setenv("FTMC_TEST_ADDRESS_SPACE", "400000000")
+	t.Setenv(progressEnv, "100ms")
+	model := growModel(t)
+	sweepRows := func(args ...string) (int, []sweepRow, string) {
+		var stdout, stderr bytes.Buffer
+		e := &env{ctx: context.Background(), stdout: &stdout, stderr: &stderr}
+		code := sweep(e, append([]string{model, "--json"}, args...), nil)
+		var got struct{ Rows []sweepRow }
+		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+			t.Fatalf("exit %d, %v:\n%s\n%s", code, err, stdout.String(), stderr.String())
+		}
+		return code, got.Rows, stderr.String()
+	}
+	code, rows, errs := sweepRows("--memory", "0")
+	if len(rows) != 1 {
+		t.Fatalf("rows %+v", rows)
+	}
+	r := rows[0]
+	if code != trace.ExitUnknown || r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "out of memory after ") ||
+		!strings.HasSuffix(r.Reason, " (the check died: fatal error: out of memory)") || r.States == 0 || r.MemoryBytes == 0 {
+		t.Errorf("exit %d, row %+v, stderr %q; want an unknown row, out of memory, with figures", code, r, errs)
+	}
+
+	t.Setenv("FTMC_TEST_KILL", "1")
+	code, rows, _ = sweepRows("-D", "N=1")
+	if want := "killed after 300 states (signal: killed; likely the system out of memory)"; code != trace.ExitUnknown || len(rows) != 1 || rows[0].Reason != want || rows[0].States != 300 {
+		t.Errorf("exit %d, rows %+v; want an unknown row: %s", code, rows, want)
+	}
+}
