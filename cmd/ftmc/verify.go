@@ -52,7 +52,7 @@ func cmdVerify(e *env, args []string) int {
 	switch lang {
 	case "ta":
 		return verifyTA(e, args)
-	case "mcmt", "mcmt1", "cubicle":
+	case "mcmt", "mcmt1", "cubicle", "cub":
 		return verifyMCMT(e, args)
 	case "promela":
 		fmt.Fprintln(e.stderr, "ftmc verify: parameterized verification of Promela models is not supported yet; check instances with 'ftmc check MODEL.pml --param N=...'")
@@ -64,6 +64,10 @@ func cmdVerify(e *env, args []string) int {
 			return 0
 		}
 	}
-	fmt.Fprintln(e.stderr, "ftmc verify: cannot tell the model's language: give a .ta, .mcmt, .in or .cub file, or --lang ta|mcmt|cubicle")
+	if lang != "" {
+		fmt.Fprintf(e.stderr, "ftmc verify: --lang %s: expected ta, mcmt, mcmt1 or cubicle\n", lang)
+		return 2
+	}
+	fmt.Fprintln(e.stderr, "ftmc verify: cannot tell the model's language: give a .ta, .mcmt, .in or .cub file, or --lang ta|mcmt|mcmt1|cubicle")
 	return 2
 }

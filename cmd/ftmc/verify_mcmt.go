@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"time"
 
@@ -26,7 +28,7 @@ func verifyMCMT(e *env, args []string) int {
 	lim.register(fs)
 	lang := fs.String("lang", "", "input language: mcmt, mcmt1 (MCMT's :keyword syntax) or cubicle (default: from the file)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	maxNodes := fs.Int("max-nodes", 20000, "stop with verdict unknown after this many visited cubes")
+	maxNodes := fs.Int("max-nodes", 20000, "stop with verdict unknown after this many visited cubes (0: no limit)")
 	solver := fs.String("solver", "z3", "SMT solver for fixpoint checks: z3 or cvc5")
 	solverTimeout := fs.Duration("solver-timeout", 10*time.Second, "time limit of one SMT query (a timeout counts as not covered)")
 	brab := fs.Int("brab", 3, "look for invariants among sub-cubes that no reachable state of an instance with this many processes satisfies (0: off)")
@@ -35,12 +37,18 @@ func verifyMCMT(e *env, args []string) int {
 	guess := fs.Bool("guess", false, "use candidate invariants unproved (Cubicle's BRAB: a wrong one is found out later and costs a restart)")
 	lemmaBudget := fs.Int("lemma-budget", 0, "cubes of the bounded search that proves a candidate invariant (0: 30; -1: do not prove, guess)")
 	noCand := fs.Bool("no-candidates", false, "ignore the model's suggested negated invariants")
-	bounded := fs.Int("bounded", 0, "check the instance with this many processes explicitly instead")
-	maxStates := fs.Int64("max-states", 10000000, "state limit of --bounded")
+	bounded := fs.Int("bounded", 0, "check the instance with this many processes explicitly instead (0: prove for every number)")
+	maxStates := fs.Int64("max-states", 10000000, "state limit of --bounded (0: no limit)")
 	quiet := fs.Bool("q", false, "no progress on the terminal")
 	logFile := fs.String("log", "", "write the backward search, cube by cube, to this file")
+	fs.Lookup("j").Usage = "parallel workers: backward reachability and --bounded run on one, and only 1 is accepted"
 	pos, err := parseArgs(fs, args)
 	if err != nil {
+		return 2
+	}
+	if err := checkMCMTFlags(lim, *solver, *solverTimeout, map[string]int64{"--bounded": int64(*bounded),
+		"--max-states": *maxStates, "--max-nodes": int64(*maxNodes), "--brab": int64(*brab), "--confirm": int64(*confirm)}); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
 	if len(pos) == 0 {
@@ -85,6 +93,9 @@ func verifyMCMT(e *env, args []string) int {
 		}
 	} else {
 		rep.Engine = "backreach"
+		if *maxNodes == 0 {
+			*maxNodes = math.MaxInt
+		}
 		opts := backreach.Options{
 			MaxNodes:         *maxNodes,
 			Solver:           smt.Options{Name: *solver, Timeout: *solverTimeout},
@@ -202,6 +213,35 @@ func boundedMCMT(ctx context.Context, sys *system.System, k int, maxStates int64
 		return 3
 	}
 	return 2
+}
+
+// checkMCMTFlags rejects flag values the searches cannot honour, before
+// any search starts: an unknown solver, negative limits and counts, and
+// -j (both searches run on one worker).
+func checkMCMTFlags(lim limits, solver string, solverTimeout time.Duration, counts map[string]int64) error {
+	if solver != "z3" && solver != "cvc5" {
+		return fmt.Errorf("--solver %s: expected z3 or cvc5", solver)
+	}
+	if lim.jobs != 1 {
+		return fmt.Errorf("-j %d: backward reachability and --bounded run on one worker (-j is for ftmc check and .ta models)", lim.jobs)
+	}
+	if lim.time < 0 || solverTimeout < 0 {
+		return fmt.Errorf("--time and --solver-timeout must not be negative")
+	}
+	if lim.memory < 0 {
+		return fmt.Errorf("--memory must not be negative")
+	}
+	names := make([]string, 0, len(counts))
+	for n := range counts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if counts[n] < 0 {
+			return fmt.Errorf("%s %d: must not be negative", n, counts[n])
+		}
+	}
+	return nil
 }
 
 func writeMCMTTrace(w interface{ Write([]byte) (int, error) }, cx *trace.Counterexample) {

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,5 +62,74 @@ func TestVerifyMCMTShared(t *testing.T) {
 				t.Errorf("seed: %v nodes, %v lemmas; the proof visits cubes and needs lemmas", figs["nodes"], figs["lemmas"])
 			}
 		}
+	}
+}
+
+// runText runs ftmc with args and returns its text output and exit code.
+func runText(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code = run(&env{ctx: t.Context(), stdout: &out, stderr: &errs}, args)
+	return out.String(), errs.String(), code
+}
+
+// writeModel writes src to a file called name in a temporary directory.
+func writeModel(t *testing.T, name, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Flag values the searches cannot honour are usage errors before any
+// search starts, not ignored: an unknown solver (even with --bounded, which
+// needs none), negative limits, -j.
+func TestVerifyMCMTBadFlags(t *testing.T) {
+	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--solver", "foo"}, "--solver foo: expected z3 or cvc5"},
+		{[]string{"--solver", "foo", "--bounded", "2"}, "--solver foo"},
+		{[]string{"--bounded", "-1"}, "--bounded -1: must not be negative"},
+		{[]string{"--bounded", "2", "--max-states", "-1"}, "--max-states -1: must not be negative"},
+		{[]string{"--max-nodes", "-1"}, "--max-nodes -1"},
+		{[]string{"--brab", "-2"}, "--brab -2"},
+		{[]string{"--confirm", "-1"}, "--confirm -1"},
+		{[]string{"--time", "-1s"}, "must not be negative"},
+		{[]string{"--solver-timeout", "-1s"}, "must not be negative"},
+		{[]string{"-j", "4"}, "-j 4: backward reachability and --bounded run on one worker"},
+		{[]string{"-j", "2", "--bounded", "2"}, "-j 2"},
+	} {
+		out, errs, code := runText(t, append([]string{"verify", lock}, c.args...)...)
+		if code != trace.ExitUsage || !strings.Contains(errs, c.want) || out != "" {
+			t.Errorf("ftmc verify %v: exit %d, stderr %q, stdout %q; want exit 2, %q and no search", c.args, code, errs, out, c.want)
+		}
+	}
+	// -j 1, the default, is accepted.
+	if _, errs, code := runText(t, "verify", lock, "-j", "1", "--bounded", "2"); code != trace.ExitHolds {
+		t.Errorf("-j 1: exit %d: %s", code, errs)
+	}
+}
+
+// The usage text and errors of verify for array-based systems: --lang
+// lists mcmt1, --max-nodes says what 0 means.
+func TestVerifyMCMTUsage(t *testing.T) {
+	if _, errs, code := runText(t, "verify", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang ta|mcmt|mcmt1|cubicle") {
+		t.Errorf("verify model.txt: exit %d, %q; want the --lang hint with mcmt1", code, errs)
+	}
+	if _, errs, code := runText(t, "verify", "--lang", "foo", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang foo: expected ta, mcmt, mcmt1 or cubicle") {
+		t.Errorf("verify --lang foo: exit %d, %q", code, errs)
+	}
+	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
+	_, errs, _ := runText(t, "verify", lock, "-h")
+	if !regexp.MustCompile(`-max-nodes int\n\s+stop with verdict unknown after this many visited cubes \(0: no limit\)`).MatchString(errs) {
+		t.Errorf("verify -h does not say what --max-nodes 0 means:\n%s", errs)
+	}
+	if rep, code, errs := runFtmc(t.Context(), []string{"verify", lock, "--bounded", "2", "--lang", "cub"}); rep == nil || code != trace.ExitHolds {
+		t.Errorf("--lang cub: exit %d: %s", code, errs)
 	}
 }
