@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"ftmc/backreach"
+	"ftmc/explore"
 	"ftmc/mcmt"
 	"ftmc/mcmt/system"
 	"ftmc/smt"
@@ -79,8 +80,13 @@ func verifyMCMT(e *env, args []string) int {
 	ctx := e.ctx
 	if lim.time > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, lim.time)
+		ctx, cancel = context.WithTimeoutCause(ctx, lim.time, &limitReached{fmt.Sprintf("time limit %v reached", lim.time)})
 		defer cancel()
+	}
+	if lim.memory > 0 {
+		var stop func()
+		ctx, stop = watchMemory(ctx, int64(lim.memory))
+		defer stop()
 	}
 	rep := &trace.Report{Model: file}
 	start := time.Now()
@@ -132,12 +138,26 @@ func verifyMCMT(e *env, args []string) int {
 		if opts.Progress != nil {
 			fmt.Fprint(e.stderr, "\r\033[K")
 		}
+		if err != nil && limitCause(ctx) != nil {
+			// A limit cut the search short where it could not say so
+			// itself (a solver process interrupted): unknown all the same.
+			res, err = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: "stopped: " + ctx.Err().Error()}, nil
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ftmc verify: %s: %v\n", file, err)
 			if errors.Is(err, smt.ErrNoSolver) {
 				return 2
 			}
 			return 3
+		}
+		if l := limitCause(ctx); l != nil && res.Verdict == trace.Unknown && strings.HasPrefix(res.Reason, "stopped: ") {
+			// The search stops at ctx.Err(), which does not say which
+			// limit ended it; ftmc set the limit and knows.
+			if res.Stats.Nodes == 0 && res.Stats.Generated == 0 && *brab > 0 {
+				res.Reason = fmt.Sprintf("%s while the instance with %d processes that candidate invariants come from was explored (--brab %d)", l.msg, *brab, *brab)
+			} else {
+				res.Reason = fmt.Sprintf("%s after %d cubes", l.msg, res.Stats.Nodes)
+			}
 		}
 		r := trace.Result{Property: res.Property, Verdict: res.Verdict, Reason: res.Reason, Counterexample: res.Trace}
 		if res.Trace != nil {
@@ -198,6 +218,9 @@ func boundedMCMT(ctx context.Context, sys *system.System, k int, maxStates int64
 				r.Verdict = trace.Holds
 			default:
 				r.Verdict, r.Reason = trace.Unknown, res.Reason
+				if l := limitCause(ctx); l != nil && res.Reason == "cancelled" {
+					r.Reason = fmt.Sprintf("%s after %d states", l.msg, res.States)
+				}
 			}
 			rep.Verdicts = []trace.Result{r}
 			rep.Stats = trace.Stats{States: res.States, Transitions: res.Transitions, Complete: res.Complete}
@@ -242,6 +265,70 @@ func checkMCMTFlags(lim limits, solver string, solverTimeout time.Duration, coun
 		}
 	}
 	return nil
+}
+
+// limitReached is the cause of a context cancelled by a --time or
+// --memory limit; msg says which limit, with the figure reached.
+type limitReached struct{ msg string }
+
+func (l *limitReached) Error() string { return l.msg }
+
+// limitCause is the limit that cancelled ctx, or nil when ctx is live or
+// was cancelled for another reason (an interrupt).
+func limitCause(ctx context.Context) *limitReached {
+	var l *limitReached
+	if ctx.Err() != nil && errors.As(context.Cause(ctx), &l) {
+		return l
+	}
+	return nil
+}
+
+// memoryEvery is how often watchMemory samples the memory in use, as often
+// as the explicit search does.
+const memoryEvery = 50 * time.Millisecond
+
+// watchMemory returns a context that is cancelled, with a limitReached
+// cause, when the memory the Go runtime holds (as explore's sampler reads
+// it for ftmc check --memory) reaches limit; stop ends the watch. The
+// runtime's soft limit is set to the same figure meanwhile, so that the
+// collector works harder before garbage alone reaches the limit.
+func watchMemory(parent context.Context, limit int64) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	old := debug.SetMemoryLimit(limit)
+	var sampler explore.MemorySampler
+	reached := func() bool {
+		m := sampler.RuntimeBytes()
+		if m >= limit {
+			cancel(&limitReached{fmt.Sprintf("memory limit %s reached (%s in use)", explore.FormatBytes(limit), explore.FormatBytes(m))})
+		}
+		return m >= limit
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	if reached() {
+		close(finished)
+	} else {
+		go func() {
+			defer close(finished)
+			tick := time.NewTicker(memoryEvery)
+			defer tick.Stop()
+			for !reached() {
+				select {
+				case <-done:
+					return
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+				}
+			}
+		}()
+	}
+	return ctx, func() {
+		close(done)
+		<-finished
+		cancel(nil)
+		debug.SetMemoryLimit(old)
+	}
 }
 
 func writeMCMTTrace(w interface{ Write([]byte) (int, error) }, cx *trace.Counterexample) {

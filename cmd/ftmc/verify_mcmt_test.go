@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +132,50 @@ func TestVerifyMCMTUsage(t *testing.T) {
 	}
 	if rep, code, errs := runFtmc(t.Context(), []string{"verify", lock, "--bounded", "2", "--lang", "cub"}); rep == nil || code != trace.ExitHolds {
 		t.Errorf("--lang cub: exit %d: %s", code, errs)
+	}
+}
+
+// --time and --memory stop both searches with verdict unknown, exit 3,
+// and a reason that names the limit and what the search had done.
+func TestVerifyMCMTLimits(t *testing.T) {
+	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
+	for _, c := range []struct {
+		args []string
+		want *regexp.Regexp
+	}{
+		{[]string{"--bounded", "3", "--time", "1ns"}, regexp.MustCompile(`^time limit 1ns reached after \d+ states$`)},
+		{[]string{"--bounded", "3", "--memory", "1MB"}, regexp.MustCompile(`^memory limit 1 MB reached \([0-9.]+ MB in use\) after \d+ states$`)},
+		{[]string{"--brab", "0", "--time", "1ns"}, regexp.MustCompile(`^time limit 1ns reached after 0 cubes$`)},
+		{[]string{"--brab", "0", "--memory", "1MB"}, regexp.MustCompile(`^memory limit 1 MB reached \([0-9.]+ MB in use\) after 0 cubes$`)},
+		{[]string{"--time", "1ns"}, regexp.MustCompile(`^time limit 1ns reached while the instance with 3 processes that candidate invariants come from was explored \(--brab 3\)$`)},
+	} {
+		if !slices.Contains(c.args, "--bounded") {
+			testenv.NeedBinary(t, "z3")
+		}
+		args := append([]string{"verify", lock}, c.args...)
+		rep, code, errs := runFtmc(t.Context(), args)
+		if rep == nil {
+			t.Errorf("ftmc %v: exit %d: %s", args, code, errs)
+			continue
+		}
+		if code != trace.ExitUnknown || len(rep.Verdicts) != 1 || rep.Verdicts[0].Verdict != trace.Unknown || !c.want.MatchString(rep.Verdicts[0].Reason) {
+			t.Errorf("ftmc %v: exit %d, verdicts %+v; want unknown, exit 3, reason matching %s", args, code, rep.Verdicts, c.want)
+		}
+	}
+}
+
+// The audit's case: the seed's 4-process instance needs over 400 MB; with
+// --memory 100MB it stops near 100 MB instead of saying holds.
+func TestVerifyMCMTMemorySeed(t *testing.T) {
+	seed := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
+	rep, code, errs := runFtmc(t.Context(), []string{"verify", "--lang", "mcmt", "--bounded", "4", "--memory", "100MB", seed})
+	if rep == nil {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if code != trace.ExitUnknown || rep.Verdicts[0].Verdict != trace.Unknown || !strings.HasPrefix(rep.Verdicts[0].Reason, "memory limit 100 MB reached") {
+		t.Errorf("exit %d, verdicts %+v; want unknown: memory limit 100 MB reached", code, rep.Verdicts)
+	}
+	if rep.Stats.Complete || rep.Stats.States == 0 || rep.Stats.States > 800000 {
+		t.Errorf("stats %+v: want an incomplete search of some states, well short of the instance's 1.1 million", rep.Stats)
 	}
 }
