@@ -73,7 +73,7 @@ func machineMemory(src memorySources) (int64, string) {
 		consider(cgroupLimit(src.readFile), "the cgroup's memory limit")
 	}
 	if src.addressLimit > 0 {
-		consider(max(1, (src.addressLimit-src.addressUsed)/2), "the address space ulimit -v leaves")
+		consider(max(1, (src.addressLimit-src.addressUsed)/2), "half the address space ulimit -v leaves")
 	}
 	return best, bound
 }

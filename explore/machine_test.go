@@ -60,7 +60,7 @@ func TestMachineMemory(t *testing.T) {
 			"/sys/fs/cgroup/memory.max": "107374182400\n",
 		})}, total, "physical memory"},
 		{"ulimit -v", memorySources{readFile: files(map[string]string{"/proc/meminfo": meminfo}),
-			addressLimit: 1500000 << 10, addressUsed: 1300000 << 10}, 100000 << 10, "the address space ulimit -v leaves"},
+			addressLimit: 1500000 << 10, addressUsed: 1300000 << 10}, 100000 << 10, "half the address space ulimit -v leaves"},
 	} {
 		got, bound := machineMemory(tc.src)
 		if got != tc.want || bound != tc.bound {

@@ -80,7 +80,7 @@ func TestCheckDefaultMemoryLimitUlimit(t *testing.T) {
 	err = cmd.Run()
 	code := cmd.ProcessState.ExitCode()
 	if code != trace.ExitUnknown || !strings.HasPrefix(stdout.String(), "safety: unknown: memory limit ") ||
-		!strings.Contains(stdout.String(), "(85% of the address space ulimit -v leaves) reached after ") {
+		!strings.Contains(stdout.String(), "(85% of half the address space ulimit -v leaves) reached after ") {
 		t.Errorf("exit %d (%v), want 3 and the default limit:\n%s\n%.2000s", code, err, stdout.String(), stderr.String())
 	}
 }
