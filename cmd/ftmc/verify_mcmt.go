@@ -89,6 +89,9 @@ func verifyMCMT(e *env, args []string) int {
 		defer stop()
 	}
 	rep := &trace.Report{Model: file}
+	if note := mcmt.Note(sys); note != "" {
+		rep.Warnings = append(rep.Warnings, note)
+	}
 	start := time.Now()
 	if *bounded > 0 {
 		rep.Engine = "explicit"
@@ -154,7 +157,7 @@ func verifyMCMT(e *env, args []string) int {
 			// The search stops at ctx.Err(), which does not say which
 			// limit ended it; ftmc set the limit and knows.
 			if res.Stats.Nodes == 0 && res.Stats.Generated == 0 && *brab > 0 {
-				res.Reason = fmt.Sprintf("%s while the instance with %d processes that candidate invariants come from was explored (--brab %d)", l.msg, *brab, *brab)
+				res.Reason = fmt.Sprintf("%s while the instance with %s that candidate invariants come from was explored (--brab %d)", l.msg, processes(int64(*brab)), *brab)
 			} else {
 				res.Reason = fmt.Sprintf("%s after %d cubes", l.msg, res.Stats.Nodes)
 			}
@@ -208,8 +211,15 @@ func boundedMCMT(ctx context.Context, sys *system.System, k int, maxStates int64
 	in, err := system.NewInstance(sys, k)
 	if err == nil {
 		var res *system.ExploreResult
-		res, err = system.Explore(ctx, in, system.ExploreOptions{MaxStates: maxStates})
+		// Every state the search takes from its queue is checked, and
+		// then expanded unless the search stops there.
+		var checked int64
+		res, err = system.Explore(ctx, in, system.ExploreOptions{MaxStates: maxStates, OnState: func([]byte) { checked++ }})
 		if err == nil {
+			expanded := checked
+			if !res.Complete {
+				expanded = max(0, checked-1)
+			}
 			r := trace.Result{Property: sys.Property}
 			switch {
 			case res.Unsafe != nil:
@@ -220,22 +230,33 @@ func boundedMCMT(ctx context.Context, sys *system.System, k int, maxStates int64
 				r.Verdict, r.Reason = trace.Unknown, res.Reason
 				if l := limitCause(ctx); l != nil && res.Reason == "cancelled" {
 					r.Reason = fmt.Sprintf("%s after %d states", l.msg, res.States)
+				} else if maxStates > 0 && res.States > maxStates && expanded == 0 {
+					r.Reason = fmt.Sprintf("%s: the instance has %d initial states", res.Reason, res.States)
 				}
 			}
 			rep.Verdicts = []trace.Result{r}
-			rep.Stats = trace.Stats{States: res.States, Transitions: res.Transitions, Complete: res.Complete}
+			rep.Stats = trace.Stats{States: res.States, Transitions: res.Transitions, Complete: res.Complete,
+				Extra: []trace.Figure{{Name: "expanded", Value: float64(expanded)}}}
 			if res.Axiom >= 0 {
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("system axiom %d (%s) is false on %d processes: the parameterized proof assumes it",
-					res.Axiom+1, strings.Join(strings.Fields(sys.Axioms[res.Axiom].Name), " "), k))
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("system axiom %d (%s) is false on %s: the parameterized proof assumes it",
+					res.Axiom+1, strings.Join(strings.Fields(sys.Axioms[res.Axiom].Name), " "), processes(int64(k))))
 			}
 			return 0
 		}
 	}
-	rep.Warnings = append(rep.Warnings, fmt.Sprintf("ftmc verify: %s with %d processes: %v", sys.Name, k, err))
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("ftmc verify: %s with %s: %v", sys.Name, processes(int64(k)), err))
 	if ctx.Err() != nil {
 		return 3
 	}
 	return 2
+}
+
+// processes is "1 process", "3 processes".
+func processes(n int64) string {
+	if n == 1 {
+		return "1 process"
+	}
+	return fmt.Sprintf("%d processes", n)
 }
 
 // checkMCMTFlags rejects flag values the searches cannot honour, before
@@ -349,7 +370,14 @@ func writeMCMTTrace(w interface{ Write([]byte) (int, error) }, cx *trace.Counter
 func writeMCMTStats(w interface{ Write([]byte) (int, error) }, rep *trace.Report) {
 	s := rep.Stats
 	if rep.Engine == "explicit" {
-		fmt.Fprintf(w, "%d processes: %d states, %d transitions, %.3fs\n", rep.Params["processes"], s.States, s.Transitions, s.Seconds)
+		if !s.Complete && len(s.Extra) > 0 {
+			// Cut short: the states found include the queue, which was
+			// not expanded.
+			fmt.Fprintf(w, "%s: %d states found, %d expanded, %d transitions, %.3fs\n",
+				processes(rep.Params["processes"]), s.States, int64(s.Extra[0].Value), s.Transitions, s.Seconds)
+			return
+		}
+		fmt.Fprintf(w, "%s: %d states, %d transitions, %.3fs\n", processes(rep.Params["processes"]), s.States, s.Transitions, s.Seconds)
 		return
 	}
 	var parts []string

@@ -179,3 +179,56 @@ func TestVerifyMCMTMemorySeed(t *testing.T) {
 		t.Errorf("stats %+v: want an incomplete search of some states, well short of the instance's 1.1 million", rep.Stats)
 	}
 }
+
+// The figures of a --bounded search cut short say what it explored: all
+// the states found, and those expanded; a limit smaller than the initial
+// states says so. One process is "1 process".
+func TestVerifyMCMTBoundedFigures(t *testing.T) {
+	// Every process starts anywhere in A..D: 4^3 = 64 initial states.
+	many := writeModel(t, "many.cub", "type loc = A | B | C | D\narray P[proc] : loc\ninit (i) { P[i] <> D || P[i] = D }\n"+
+		"unsafe (i j) { P[i] = D && P[j] = D && P[i] <> D }\ntransition t (i)\nrequires { P[i] = A }\n{ P[i] := B }\n")
+	out, errs, code := runText(t, "verify", many, "--bounded", "3", "--max-states", "10")
+	if code != trace.ExitUnknown {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	for _, want := range []string{"unsafe: unknown: state limit 10 reached: the instance has 64 initial states\n", "3 processes: 64 states found, 0 expanded, 0 transitions"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
+	out, errs, code = runText(t, "verify", lock, "--bounded", "1")
+	if code != trace.ExitHolds || !strings.Contains(out, "\n1 process: 3 states") {
+		t.Errorf("--bounded 1: exit %d, output %q %s; want \"1 process: 3 states\"", code, out, errs)
+	}
+}
+
+// Options the model gives and ftmc does not use are named in a note; a
+// name that is not an option is an error (exit 2).
+func TestVerifyMCMTOptionNote(t *testing.T) {
+	const model = "local bool s [nat]\nkey_search s;\n(:mcmt :inv_search_max_index_var 4 :)\ninitial (universal x:nat) { (s[x] = false) }\n" +
+		"unsafe (existential x:nat, existential y:nat) { (s[x] = true) AND (s[y] = true) }\n" +
+		"transition (existential x:nat, universal y:nat) { guard: (s[x] = false) uguard: (s[y] = false) update: s[x] := true; }\n"
+	path := writeModel(t, "opt.mcmt", model)
+	out, errs, code := runText(t, "verify", path, "--bounded", "2")
+	if code != trace.ExitHolds || !strings.Contains(out, "note: MCMT options key_search s, inv_search_max_index_var 4 have no effect") {
+		t.Errorf("exit %d, output %q %s; want holds and a note on the options", code, out, errs)
+	}
+	cub := writeModel(t, "n.cub", "number_procs 3\n"+lockSource(t))
+	if out, errs, _ := runText(t, "verify", cub, "--bounded", "2"); !strings.Contains(out, "note: number_procs 3 has no effect") {
+		t.Errorf("output %q %s; want a note on number_procs", out, errs)
+	}
+	bad := writeModel(t, "bad.mcmt", strings.Replace(model, "key_search s;", "key_search rounds;", 1))
+	if _, errs, code := runText(t, "verify", bad, "--bounded", "2"); code != trace.ExitUsage || !strings.Contains(errs, "bad.mcmt:2:12: key_search rounds names no declared array") {
+		t.Errorf("key_search rounds: exit %d, %s; want exit 2 and the position", code, errs)
+	}
+}
+
+// lockSource is examples/mcmt/lock.cub.
+func lockSource(t *testing.T) string {
+	b, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
