@@ -116,25 +116,6 @@ func TestVerifyMCMTBadFlags(t *testing.T) {
 	}
 }
 
-// The usage text and errors of verify for array-based systems: --lang
-// lists mcmt1, --max-nodes says what 0 means.
-func TestVerifyMCMTUsage(t *testing.T) {
-	if _, errs, code := runText(t, "verify", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang ta|mcmt|mcmt1|cubicle") {
-		t.Errorf("verify model.txt: exit %d, %q; want the --lang hint with mcmt1", code, errs)
-	}
-	if _, errs, code := runText(t, "verify", "--lang", "foo", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang foo: expected ta, mcmt, mcmt1 or cubicle") {
-		t.Errorf("verify --lang foo: exit %d, %q", code, errs)
-	}
-	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
-	_, errs, _ := runText(t, "verify", lock, "-h")
-	if !regexp.MustCompile(`-max-nodes int\n\s+stop with verdict unknown after this many visited cubes \(0: no limit\)`).MatchString(errs) {
-		t.Errorf("verify -h does not say what --max-nodes 0 means:\n%s", errs)
-	}
-	if rep, code, errs := runFtmc(t.Context(), []string{"verify", lock, "--bounded", "2", "--lang", "cub"}); rep == nil || code != trace.ExitHolds {
-		t.Errorf("--lang cub: exit %d: %s", code, errs)
-	}
-}
-
 // --time and --memory stop both searches with verdict unknown, exit 3,
 // and a reason that names the limit and what the search had done.
 func TestVerifyMCMTLimits(t *testing.T) {
@@ -231,4 +212,39 @@ func lockSource(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// The usage text and errors of verify for array-based systems: --lang
+// lists mcmt1, --max-nodes says what 0 means.
+func TestVerifyMCMTUsage(t *testing.T) {
+	if _, errs, code := runText(t, "verify", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang ta|mcmt|mcmt1|cubicle") {
+		t.Errorf("verify model.txt: exit %d, %q; want the --lang hint with mcmt1", code, errs)
+	}
+	if _, errs, code := runText(t, "verify", "--lang", "foo", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang foo: expected ta, mcmt, mcmt1 or cubicle") {
+		t.Errorf("verify --lang foo: exit %d, %q", code, errs)
+	}
+	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
+	_, errs, _ := runText(t, "verify", lock, "-h")
+	if !regexp.MustCompile(`-max-nodes int\n\s+stop with verdict unknown after this many visited cubes \(0: no limit\)`).MatchString(errs) {
+		t.Errorf("verify -h does not say what --max-nodes 0 means:\n%s", errs)
+	}
+	if rep, code, errs := runFtmc(t.Context(), []string{"verify", lock, "--bounded", "2", "--lang", "cub"}); rep == nil || code != trace.ExitHolds {
+		t.Errorf("--lang cub: exit %d: %s", code, errs)
+	}
+}
+
+// ftmc check on an MCMT or Cubicle file says to use ftmc verify --bounded,
+// instead of reading it as Promela.
+func TestCheckArrayModel(t *testing.T) {
+	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
+	for _, args := range [][]string{{"check", lock}, {"check", "crash.in"}, {"check", "--time", "1m", "x.mcmt"}} {
+		model := args[len(args)-1]
+		_, errs, code := runText(t, args...)
+		if code != trace.ExitUsage || !strings.Contains(errs, "'ftmc verify "+model+" --bounded K'") || strings.Contains(errs, "expected an expression") {
+			t.Errorf("ftmc %v: exit %d, %q; want exit 2 and the verify --bounded command", args, code, errs)
+		}
+	}
+	if _, errs, code := runText(t, "check", "--lang", "mcmt", "seed.txt"); code != trace.ExitUsage || !strings.Contains(errs, "ftmc verify --lang mcmt MODEL --bounded K") {
+		t.Errorf("check --lang mcmt: exit %d, %q", code, errs)
+	}
 }
