@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -43,6 +44,7 @@ func verifyMCMT(e *env, args []string) int {
 	quiet := fs.Bool("q", false, "no progress on the terminal")
 	logFile := fs.String("log", "", "write the backward search, cube by cube, to this file")
 	fs.Lookup("j").Usage = "parallel workers: backward reachability and --bounded run on one, and only 1 is accepted"
+	fs.Lookup("memory").Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory, as ftmc check; 0: no limit)", explore.DefaultMemoryShare*100)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 2
@@ -83,9 +85,13 @@ func verifyMCMT(e *env, args []string) int {
 		ctx, cancel = context.WithTimeoutCause(ctx, lim.time, &limitReached{fmt.Sprintf("time limit %v reached", lim.time)})
 		defer cancel()
 	}
-	if lim.memory > 0 {
+	memory, memoryFrom := int64(lim.memory), ""
+	if !flagGiven(fs, "memory") {
+		memory, memoryFrom = defaultMemoryLimit(1)
+	}
+	if memory > 0 {
 		var stop func()
-		ctx, stop = watchMemory(ctx, int64(lim.memory))
+		ctx, stop = watchMemory(ctx, memory, memoryFrom)
 		defer stop()
 	}
 	rep := &trace.Report{Model: file}
@@ -308,19 +314,32 @@ func limitCause(ctx context.Context) *limitReached {
 // as the explicit search does.
 const memoryEvery = 50 * time.Millisecond
 
+// flagGiven reports whether the command line set the flag name.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
 // watchMemory returns a context that is cancelled, with a limitReached
 // cause, when the memory the Go runtime holds (as explore's sampler reads
-// it for ftmc check --memory) reaches limit; stop ends the watch. The
-// runtime's soft limit is set to the same figure meanwhile, so that the
-// collector works harder before garbage alone reaches the limit.
-func watchMemory(parent context.Context, limit int64) (ctx context.Context, stop func()) {
+// it for ftmc check --memory) reaches limit; from says where a default
+// limit comes from ("85% of physical memory"; "" for --memory). stop ends
+// the watch. The runtime's soft limit is set to the same figure meanwhile,
+// so that the collector works harder before garbage alone reaches the
+// limit.
+func watchMemory(parent context.Context, limit int64, from string) (ctx context.Context, stop func()) {
+	name := explore.FormatBytes(limit)
+	if from != "" {
+		name += " (" + from + ")"
+	}
 	ctx, cancel := context.WithCancelCause(parent)
 	old := debug.SetMemoryLimit(limit)
 	var sampler explore.MemorySampler
 	reached := func() bool {
 		m := sampler.RuntimeBytes()
 		if m >= limit {
-			cancel(&limitReached{fmt.Sprintf("memory limit %s reached (%s in use)", explore.FormatBytes(limit), explore.FormatBytes(m))})
+			cancel(&limitReached{fmt.Sprintf("memory limit %s reached (%s in use)", name, explore.FormatBytes(m))})
 		}
 		return m >= limit
 	}

@@ -248,3 +248,23 @@ func TestCheckArrayModel(t *testing.T) {
 		t.Errorf("check --lang mcmt: exit %d, %q", code, errs)
 	}
 }
+
+// Without --memory, both searches stop at the machine's default limit, as
+// ftmc check does, and say where it comes from; --memory 0 is no limit.
+func TestVerifyMCMTDefaultMemoryLimit(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	old := defaultMemoryLimit
+	t.Cleanup(func() { defaultMemoryLimit = old })
+	defaultMemoryLimit = func(int) (int64, string) { return 1e6, "85% of physical memory" }
+	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
+	for _, args := range [][]string{{"--bounded", "2"}, {"--brab", "0"}} {
+		out, errs, code := runText(t, append([]string{"verify", lock}, args...)...)
+		if code != trace.ExitUnknown || !strings.HasPrefix(out, "unsafe: unknown: memory limit 1 MB (85% of physical memory) reached (") {
+			t.Errorf("verify %v: exit %d, %q %s; want unknown at the default limit", args, code, out, errs)
+		}
+		out, errs, code = runText(t, append([]string{"verify", lock, "--memory", "0"}, args...)...)
+		if code != trace.ExitHolds {
+			t.Errorf("verify %v --memory 0: exit %d, %q %s; want no limit", args, code, out, errs)
+		}
+	}
+}
