@@ -48,7 +48,7 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		fs.PrintDefaults()
 	}
 	o := sweepOptions{check: check}
-	fs.Var(&o.defs, "D", "macro `NAME=V1,V2,...`: one run per value (repeatable)")
+	fs.Var(&o.defs, "D", "macro `NAME=V1,V2,...`: one run per value (repeatable, each macro once; -D NAME is NAME=1)")
 	fs.BoolVar(&o.csv, "csv", false, "print the table as CSV")
 	fs.BoolVar(&o.json, "json", false, "print the table as JSON")
 	fs.IntVar(&o.jobs, "j", 1, "run this many combinations at the same time")
