@@ -16,12 +16,18 @@ import (
 //
 // The rules, which front ends rely on:
 //
-//   - A process gets a lifeline when it takes a step that is drawn.
+//   - Every process that exists in the run gets a lifeline, idle or not:
+//     the processes that take a drawn step, and those the final state
+//     holds (Promela's Decode names them P[pid]@, with their location)
+//     unless they have ended. A process whose steps draw nothing and that
+//     has ended or is not in the final state (Promela's init, after it
+//     started the others) gets none; Undrawn lists its steps.
 //     Lifelines are ordered by group, groups by their smallest pid, and
 //     inside a group by pid. Step.Group names the group; processes with no
 //     group stand alone. Promela front ends take the group from a proctype
-//     parameter named node, and give its value: a group that is a bare
-//     number is drawn as "node N".
+//     parameter named node, and give its value (the final state's P[pid]:node
+//     for processes that take no step): a group that is a bare number is
+//     drawn as "node N".
 //   - An event of type "recv" happens on the lifeline of the step's process,
 //     except in a rendezvous (a step that also sends on the same channel),
 //     where it happens on the sender's Partner.
@@ -29,11 +35,18 @@ import (
 //     with the same contents. Sends never received are in flight at the end
 //     (or dropped, when Event.Dropped is set). A message's destination is
 //     its receiver, else Event.Partner, else the process that receives on
-//     that channel elsewhere in the run.
+//     that channel elsewhere in the run. A message in flight is drawn
+//     towards its destination, ending short of it, and named by its channel
+//     and destination.
+//   - A send marked Event.Failed (the failing step was about to make it) is
+//     drawn towards its destination, ending in a cross; the band at the
+//     bottom says why (the channel is full).
 //   - Local events are boxes on their lifeline. A front end that marks local
 //     events (Promela's printf("MSC: ...") convention, as in Spin's charts)
-//     gets exactly those and the message events; otherwise every step
-//     without events is drawn as an annotation with its statement.
+//     gets exactly those and the message events, and every other step is a
+//     small mark on its lifeline (RowQuiet), so that no step number goes
+//     missing; otherwise every step without events is drawn as an
+//     annotation with its statement.
 //   - A local event "drop MSG to GROUP" (a model that drops a message to a
 //     full channel says so) is drawn as a dropped message: an arrow towards
 //     the group's receiving lifeline that ends in a cross.
@@ -54,6 +67,15 @@ type Chart struct {
 	Message string
 	// Deadlock is set when the run ends in an invalid end state.
 	Deadlock bool
+	// Undrawn are the steps of processes without a lifeline.
+	Undrawn []UndrawnStep
+}
+
+// An UndrawnStep is a step of a process that has no lifeline.
+type UndrawnStep struct {
+	Step int
+	Pid  int
+	Proc string
 }
 
 // A ChartGroup is a set of adjacent lifelines drawn under one name.
@@ -78,6 +100,7 @@ const (
 	RowLocal                // a local event box with Text
 	RowStmt                 // a step without events: its statement as an annotation
 	RowFail                 // the failing step: Text is the kind of failure
+	RowQuiet                // a step with nothing to draw in a chart of marked events: a mark (Text: its statement)
 )
 
 // A Row is one drawn event, at one vertical position.
@@ -97,13 +120,19 @@ type Message struct {
 	From    int // lifeline of the sender
 	To      int // lifeline of the receiver, or -1 when unknown
 	SendRow int
-	RecvRow int // -1: not received (in flight at the end, or dropped)
+	RecvRow int // -1: not received (in flight at the end, dropped, or not sent)
 	Dropped bool
-	Num     int // 1-based, in order of sending
+	// Failed: the failing step was about to send it and did not; Why is
+	// the front end's reason ("full": its channel is full).
+	Failed bool
+	Why    string
+	Num    int // 1-based, in order of sending
 }
 
 // Verdict is the text of the band at the bottom of a chart: what went
-// wrong, and how many messages are still in channels.
+// wrong, what it means in the failing state when the front end says (the
+// channel a failed send found full), and how many messages are still in
+// channels.
 func (c *Chart) Verdict() string {
 	var text string
 	switch {
@@ -118,6 +147,23 @@ func (c *Chart) Verdict() string {
 	default:
 		text = c.Kind + ": " + c.Message
 	}
+	for _, m := range c.Messages {
+		if !m.Failed {
+			continue
+		}
+		ch := m.Chan
+		if ch == "" {
+			ch = "the channel"
+		}
+		if m.To >= 0 && m.To != m.From {
+			ch += ", the channel to " + c.destName(m.To) + ","
+		}
+		why := m.Why
+		if why == "" {
+			why = "not ready"
+		}
+		text += fmt.Sprintf("; in this state %s is %s: %s cannot send %s", ch, why, c.ProcName(m.From), m.Label)
+	}
 	if n := c.inFlight(); n > 0 {
 		text += fmt.Sprintf(" (%d message%s in flight)", n, plural(n))
 	}
@@ -126,9 +172,168 @@ func (c *Chart) Verdict() string {
 
 // InFlight reports whether the message was sent and is still in a channel
 // at the end of the run.
-func (m *Message) InFlight() bool { return m.RecvRow < 0 && !m.Dropped }
+func (m *Message) InFlight() bool { return m.RecvRow < 0 && !m.Dropped && !m.Failed }
 
-var dropRe = regexp.MustCompile(`^drop (.+) to (.+)$`)
+// ProcName names the process of lifeline l in sentences: "Task1 of node
+// 2", or its proctype (with its pid when another lifeline has the same).
+func (c *Chart) ProcName(l int) string {
+	if l < 0 || l >= len(c.Lifelines) {
+		return "a process"
+	}
+	ll := c.Lifelines[l]
+	if g := c.Groups[ll.Group].Name; g != "" {
+		return ll.Proc + " of " + GroupLabel(g)
+	}
+	return c.soloName(l)
+}
+
+// destName names the destination of a message: its group ("node 1"), or
+// its process.
+func (c *Chart) destName(l int) string {
+	if l < 0 || l >= len(c.Lifelines) {
+		return "?"
+	}
+	if g := c.Groups[c.Lifelines[l].Group].Name; g != "" {
+		return GroupLabel(g)
+	}
+	return c.soloName(l)
+}
+
+func (c *Chart) soloName(l int) string {
+	ll := c.Lifelines[l]
+	for i, o := range c.Lifelines {
+		if i != l && o.Proc == ll.Proc {
+			return fmt.Sprintf("%s (pid %d)", ll.Proc, ll.Pid)
+		}
+	}
+	return ll.Proc
+}
+
+// MessageText is a message's label with what became of it when it was not
+// received: "ARE_YOU_ALIVE (in flight in link[2] to node 1)", "... (dropped)",
+// "... (not sent: aya[2] full)".
+func (c *Chart) MessageText(m *Message) string {
+	text := m.Label
+	switch {
+	case m.RecvRow >= 0:
+	case m.Failed:
+		text += " (not sent"
+		if m.Why != "" {
+			if m.Chan != "" {
+				text += ": " + m.Chan + " " + m.Why
+			} else {
+				text += ": " + m.Why
+			}
+		}
+		text += ")"
+	case m.Dropped:
+		text += " (dropped)"
+	default:
+		text += " (in flight"
+		if m.Chan != "" {
+			text += " in " + m.Chan
+		}
+		if m.To >= 0 && m.To != m.From {
+			text += " to " + c.destName(m.To)
+		}
+		text += ")"
+	}
+	return text
+}
+
+// Legend lists what a reader needs to know about the steps that a chart
+// shows no event for: the marks of steps with nothing to draw (quiet
+// names the mark, e.g. "○"), and the steps of processes without a
+// lifeline.
+func (c *Chart) Legend(quiet string) []string {
+	var out []string
+	var steps []string
+	for _, r := range c.Rows {
+		if r.Kind == RowQuiet {
+			steps = append(steps, strconv.Itoa(r.Step))
+		}
+	}
+	if len(steps) > 0 {
+		out = append(out, fmt.Sprintf("%s step%s %s: no message or event (an internal step of that process)", quiet, plural(len(steps)), joinAnd(steps)))
+	}
+	if len(c.Undrawn) > 0 {
+		byProc := map[string][]string{}
+		var procs []string
+		for _, u := range c.Undrawn {
+			k := fmt.Sprintf("%s (pid %d)", u.Proc, u.Pid)
+			if _, ok := byProc[k]; !ok {
+				procs = append(procs, k)
+			}
+			byProc[k] = append(byProc[k], strconv.Itoa(u.Step))
+		}
+		var parts []string
+		for _, k := range procs {
+			parts = append(parts, fmt.Sprintf("step%s %s by %s", plural(len(byProc[k])), joinAnd(byProc[k]), k))
+		}
+		out = append(out, "not drawn: "+strings.Join(parts, "; ")+", a process that ended without a message or event")
+	}
+	return out
+}
+
+func joinAnd(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+var (
+	dropRe     = regexp.MustCompile(`^drop (.+) to (.+)$`)
+	procLocRe  = regexp.MustCompile(`^(.+)\[(\d+)\]@$`)
+	procNodeRe = regexp.MustCompile(`^(.+)\[(\d+)\]:node$`)
+)
+
+// A chartProc is what a chart knows about a process.
+type chartProc struct {
+	proc, group string
+	ended       bool // at its end in the final state
+	final       bool // in the final state
+}
+
+// chartProcs collects the processes of a run: those that take steps, and
+// those that the final state names (P[pid]@ = location, P[pid]:node =
+// group).
+func chartProcs(cx *Counterexample) map[int]*chartProc {
+	procs := map[int]*chartProc{}
+	for _, s := range cx.Steps {
+		if _, ok := procs[s.Pid]; !ok {
+			procs[s.Pid] = &chartProc{proc: s.Proc, group: s.Group}
+		}
+	}
+	get := func(name, pid string) *chartProc {
+		n, err := strconv.Atoi(pid)
+		if err != nil {
+			return nil
+		}
+		p := procs[n]
+		if p == nil {
+			p = &chartProc{proc: name}
+			procs[n] = p
+		}
+		return p
+	}
+	for _, v := range cx.Final {
+		if m := procLocRe.FindStringSubmatch(v.Name); m != nil {
+			if p := get(m[1], m[2]); p != nil {
+				p.final = true
+				p.ended = v.Value == "end"
+			}
+		} else if m := procNodeRe.FindStringSubmatch(v.Name); m != nil {
+			if p := get(m[1], m[2]); p != nil && p.group == "" {
+				p.group = v.Value
+			}
+		}
+	}
+	return procs
+}
 
 // NewChart lays out cx. title is drawn above the chart (e.g. the model).
 func NewChart(cx *Counterexample, title string) *Chart {
@@ -158,7 +363,7 @@ func NewChart(cx *Counterexample, title string) *Chart {
 		n0 := len(items)
 		sendPartner := map[string]int{}
 		for _, ev := range s.Events {
-			if ev.Type == "send" && ev.Partner >= 0 {
+			if ev.Type == "send" && ev.Partner >= 0 && !ev.Failed {
 				sendPartner[ev.Chan] = ev.Partner
 			}
 		}
@@ -183,8 +388,12 @@ func NewChart(cx *Counterexample, title string) *Chart {
 		}
 		last := i == len(cx.Steps)-1
 		failing := last && !c.Deadlock && cx.Kind != "" && cx.LoopStart < 0
-		if len(items) == n0 && !marked && !failing && s.Stmt != "" && s.Pid >= 0 {
-			items = append(items, item{step: i, pid: s.Pid, kind: RowStmt, text: s.Stmt})
+		if len(items) == n0 && !failing && s.Stmt != "" && s.Pid >= 0 {
+			kind := RowStmt
+			if marked {
+				kind = RowQuiet
+			}
+			items = append(items, item{step: i, pid: s.Pid, kind: kind, text: s.Stmt})
 		}
 		if failing {
 			// The box names the kind; the message (often a long
@@ -199,25 +408,45 @@ func NewChart(cx *Counterexample, title string) *Chart {
 		}
 	}
 
-	// Lifelines: every pid with an item, grouped.
-	procOf := map[int]string{}
-	groupOf := map[int]string{}
-	for _, s := range cx.Steps {
-		if _, ok := procOf[s.Pid]; !ok {
-			procOf[s.Pid] = s.Proc
-			groupOf[s.Pid] = s.Group
-		}
-	}
+	// Lifelines: every process that draws something or is still there at
+	// the end, grouped. The steps of the others are listed.
+	procs := chartProcs(cx)
 	pids := map[int]bool{}
 	for _, it := range items {
-		pids[it.pid] = true
+		if it.kind != RowQuiet {
+			pids[it.pid] = true
+		}
+	}
+	for pid, p := range procs {
+		if pid >= 0 && p.final && !p.ended {
+			pids[pid] = true
+		}
+	}
+	kept := items[:0]
+	for _, it := range items {
+		if it.kind == RowQuiet && !pids[it.pid] {
+			s := cx.Steps[it.step]
+			c.Undrawn = append(c.Undrawn, UndrawnStep{Step: s.Num, Pid: s.Pid, Proc: s.Proc})
+			continue
+		}
+		kept = append(kept, it)
+	}
+	items = kept
+	for i := range items {
+		items[i].first = i == 0 || items[i-1].step != items[i].step
+	}
+	groupOf := func(pid int) string {
+		if p := procs[pid]; p != nil {
+			return p.group
+		}
+		return ""
 	}
 	type gkey struct {
 		name string
 		pid  int // for ungrouped processes
 	}
 	keyOf := func(pid int) gkey {
-		if g := groupOf[pid]; g != "" {
+		if g := groupOf(pid); g != "" {
 			return gkey{name: g, pid: -1}
 		}
 		return gkey{pid: pid}
@@ -247,7 +476,10 @@ func NewChart(cx *Counterexample, title string) *Chart {
 			c.Groups = append(c.Groups, ChartGroup{Name: k.name, First: i})
 		}
 		c.Groups[len(c.Groups)-1].Last = i
-		proc := procOf[pid]
+		proc := ""
+		if p := procs[pid]; p != nil {
+			proc = p.proc
+		}
 		if proc == "" {
 			proc = "pid " + strconv.Itoa(pid)
 		}
@@ -279,6 +511,9 @@ func NewChart(cx *Counterexample, title string) *Chart {
 		switch it.kind {
 		case RowSend:
 			m := Message{Label: it.ev.Msg, Chan: it.ev.Chan, From: row.Lifeline, To: -1, SendRow: len(c.Rows), RecvRow: -1, Dropped: it.ev.Dropped, Num: len(c.Messages) + 1}
+			if it.ev.Failed {
+				m.Failed, m.Why = true, it.ev.Text
+			}
 			if it.ev.Partner >= 0 {
 				if l, ok := lineOf[it.ev.Partner]; ok {
 					m.To = l
@@ -293,11 +528,14 @@ func NewChart(cx *Counterexample, title string) *Chart {
 				}
 			}
 			row.Msg = len(c.Messages)
-			if m.Dropped {
+			switch {
+			case m.Dropped:
 				row.Text = "dropped"
+			case m.Failed:
+				row.Text = "not sent"
 			}
 			c.Messages = append(c.Messages, m)
-			if !m.Dropped {
+			if !m.Dropped && !m.Failed {
 				k := mkey{m.Chan, m.Label}
 				pending[k] = append(pending[k], row.Msg)
 			}

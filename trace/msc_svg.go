@@ -21,6 +21,9 @@ const (
 	svgBandL   = 17 // height of a line of the band at the bottom
 	svgPadding = 16
 	svgBoxH    = 20
+	svgQuietH  = 16 // height of a row that only marks a step
+	svgShort   = 18 // how far short of its receiver a message not received ends
+	svgLegendL = 15 // height of a line of the legend
 )
 
 // WriteSVG draws the chart as a standalone SVG document.
@@ -65,11 +68,15 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 			continue
 		}
 		y := g.y(i)
+		if r.Kind == RowQuiet {
+			p(`<text x="%d" y="%.1f" text-anchor="end" font-size="10" fill="#999">%d</text>`+"\n", svgLeft-12, y+3.5, r.Step)
+			continue
+		}
 		p(`<text x="%d" y="%.1f" text-anchor="end" fill="#555">%d</text>`+"\n", svgLeft-12, y+4, r.Step)
 		p(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#eee"/>`+"\n", svgLeft-6, y, g.width-svgPadding, y)
 	}
 	if c.LoopRow >= 0 {
-		y := g.y(c.LoopRow) - svgRowH/2
+		y := g.top(c.LoopRow)
 		p(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#b8860b" stroke-dasharray="8 4"/>`+"\n", svgLeft-6, y, g.width-svgPadding, y)
 		p(`<text x="%d" y="%.1f" fill="#b8860b" font-size="10">cycle starts here</text>`+"\n", g.width-svgPadding-100, y-3)
 	}
@@ -79,33 +86,42 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 		switch a.style {
 		case arrowReceived:
 			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#1f3a93" stroke-width="1.4" marker-end="url(#arrow)"/>`+"\n", a.x1, a.y1, a.x2, a.y2)
-		case arrowDropped:
+		case arrowDropped, arrowFailed:
 			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#c0392b" stroke-width="1.4" stroke-dasharray="5 3"/>`+"\n", a.x1, a.y1, a.x2, a.y2)
 			p(`<path d="M%.1f,%.1f l10,10 m0,-10 l-10,10" stroke="#c0392b" stroke-width="2"/>`+"\n", a.x2-5, a.y2-5)
 		default: // in flight
-			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#7a7a7a" stroke-width="1.4" stroke-dasharray="6 3" marker-end="url(#open)"/>`+"\n", a.x1, a.y1, a.x2, a.y2)
+			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#555" stroke-width="1.4" stroke-dasharray="6 3" marker-end="url(#open)"/>`+"\n", a.x1, a.y1, a.x2, a.y2)
 		}
 	}
 
-	// Local events, annotations, the failing step.
+	// Local events, annotations, the failing step, steps with nothing to
+	// draw.
 	for _, b := range l.boxes {
 		r := c.Rows[b.row]
 		x, y := g.x(r.Lifeline), g.y(b.row)
+		cx := (b.X0 + b.X1) / 2
 		switch r.Kind {
 		case RowLocal:
 			p(`<rect x="%.1f" y="%.1f" width="%.1f" height="%d" rx="3" fill="#fff7d6" stroke="#b8860b"/>`+"\n", b.X0, b.Y0, b.X1-b.X0, svgBoxH)
-			p(`<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x, y+4, xmlEscape(b.text))
+			p(`<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", cx, y+4, xmlEscape(b.text))
 		case RowStmt:
 			p(`<circle cx="%.1f" cy="%.1f" r="2.5" fill="#777"/>`+"\n", x, y)
 			p(`<text x="%.1f" y="%.1f" font-size="10" fill="#555">%s</text>`+"\n", x+6, y+4, xmlEscape(b.text))
 		case RowFail:
 			p(`<rect x="%.1f" y="%.1f" width="%.1f" height="%d" rx="3" fill="#fde2e2" stroke="#c0392b" stroke-width="1.5"/>`+"\n", b.X0, b.Y0, b.X1-b.X0, svgBoxH)
-			p(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#8e1b10">%s</text>`+"\n", x, y+4, xmlEscape(b.text))
+			p(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#8e1b10">%s</text>`+"\n", cx, y+4, xmlEscape(b.text))
 		}
 	}
 	for i, r := range c.Rows {
-		if r.Kind == RowSend {
-			p(`<circle cx="%.1f" cy="%.1f" r="3" fill="#1f3a93"/>`+"\n", g.x(r.Lifeline), g.y(i))
+		switch r.Kind {
+		case RowSend:
+			fill := "#1f3a93"
+			if m := c.Messages[r.Msg]; m.Dropped || m.Failed {
+				fill = "#c0392b"
+			}
+			p(`<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", g.x(r.Lifeline), g.y(i), fill)
+		case RowQuiet:
+			p(`<circle cx="%.1f" cy="%.1f" r="3.5" fill="#ffffff" stroke="#777" stroke-width="1.2"><title>%s</title></circle>`+"\n", g.x(r.Lifeline), g.y(i), xmlEscape(fmt.Sprintf("step %d: %s", r.Step, r.Text)))
 		}
 	}
 
@@ -133,6 +149,9 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 		for i, line := range l.band {
 			p(`<text x="%.1f" y="%d" text-anchor="middle" fill="#8e1b10" font-weight="bold">%s</text>`+"\n", (x0+x1)/2, g.endY+8+16+i*svgBandL, xmlEscape(line))
 		}
+	}
+	for i, line := range l.legend {
+		p(`<text x="%d" y="%d" font-size="%d" fill="#555">%s</text>`+"\n", svgLeft, g.legendY+12+i*svgLegendL, svgLabelF, xmlEscape(line))
 	}
 	p("</svg>\n")
 	return bw.Flush()
@@ -197,8 +216,9 @@ type arrowStyle int
 const (
 	arrowReceived arrowStyle = iota
 	arrowDropped
-	arrowInFlight // to a known receiver, ending at the bottom
+	arrowInFlight // in flight to a known receiver: towards it, ending short of it
 	arrowStub     // in flight, receiver unknown
+	arrowFailed   // not sent (the failing step): towards the receiver, ending in a cross
 )
 
 // An svgArrow is one message.
@@ -210,8 +230,11 @@ type svgArrow struct {
 }
 
 func (a svgArrow) color() string {
-	if a.style == arrowDropped {
+	switch a.style {
+	case arrowDropped, arrowFailed:
 		return "#c0392b"
+	case arrowInFlight, arrowStub:
+		return "#333"
 	}
 	return "#1f3a93"
 }
@@ -224,6 +247,7 @@ type svgLayout struct {
 	boxes  []svgBox
 	arrows []svgArrow
 	band   []string // the lines of the band at the bottom
+	legend []string // the lines under it
 	title  svgRect
 }
 
@@ -259,42 +283,24 @@ func textWidth(s string, size float64, bold bool) float64 {
 	return w * size
 }
 
-// svgLayout lays the chart out.
+// svgLayout lays the chart out: the arrows first, then the boxes, each
+// where the fewest arrows run through it (on its lifeline, or beside it),
+// then the labels where they cover the least.
 func (c *Chart) svgLayout() svgLayout {
 	l := svgLayout{svgGeom: c.svgGeometry()}
 	g := &l.svgGeom
 	right := float64(g.width - svgPadding) // the rightmost x anything may reach
 
-	for i, r := range c.Rows {
-		x, y := g.x(r.Lifeline), g.y(i)
-		switch r.Kind {
-		case RowLocal, RowFail:
-			w := textWidth(r.Text, svgFont, false) + 14
-			l.boxes = append(l.boxes, svgBox{svgRect{x - w/2, y - svgBoxH/2, x + w/2, y + svgBoxH/2}, i, r.Text})
-		case RowStmt:
-			text := clip(r.Text, int((g.col-12)/6))
-			l.boxes = append(l.boxes, svgBox{svgRect{x - 3, y - 8, x + 6 + textWidth(text, 10, false), y + 4}, i, text})
-		}
-	}
-
-	// Places a label must keep clear of: boxes, lifeline heads, the
-	// step-number margin, send dots and arrowheads.
-	var taken []svgRect
-	for _, b := range l.boxes {
-		taken = append(taken, b.svgRect)
-	}
-	taken = append(taken, svgRect{0, float64(g.groupY), float64(svgLeft) - 4, float64(g.endY)})
-	taken = append(taken, svgRect{float64(svgLeft), float64(g.groupY), right + 1e4, float64(g.headY + svgHeadH)})
-
 	var texts []string
-	for i, m := range c.Messages {
+	for i := range c.Messages {
+		m := &c.Messages[i]
 		a := svgArrow{msg: i}
 		if m.From < 0 {
 			a.x1, a.y1 = float64(svgLeft), g.y(m.RecvRow)-8
 		} else {
 			a.x1, a.y1 = g.x(m.From), g.y(m.SendRow)
 		}
-		text := m.Label
+		toward := m.To >= 0 && m.To != m.From
 		switch {
 		case m.RecvRow >= 0:
 			a.style = arrowReceived
@@ -302,29 +308,58 @@ func (c *Chart) svgLayout() svgLayout {
 		case m.Dropped:
 			a.style = arrowDropped
 			tx := a.x1 + g.col*0.75
-			if m.To >= 0 && m.To != m.From {
+			if toward {
 				tx = a.x1 + (g.x(m.To)-a.x1)*0.6
 			}
 			a.x2, a.y2 = tx, a.y1+8
-			text += " (dropped)"
-		case m.To >= 0 && m.To != m.From:
+		case toward:
+			// Towards the receiver's lifeline, ending short of it: it has
+			// not arrived (in flight), or was never sent (failed).
 			a.style = arrowInFlight
-			a.x2, a.y2 = g.x(m.To), float64(g.endY)-4
-			text += " (in flight)"
+			if m.Failed {
+				a.style = arrowFailed
+			}
+			xt := g.x(m.To)
+			a.x2, a.y2 = xt-math.Copysign(svgShort, xt-a.x1), a.y1+8
+		case m.Failed:
+			a.style = arrowFailed
+			a.x2, a.y2 = a.x1+g.col*0.4, a.y1+8
 		default:
 			a.style = arrowStub
 			a.x2, a.y2 = a.x1+g.col*0.4, a.y1+6
 			if m.From == len(c.Lifelines)-1 && m.From > 0 {
 				a.x2 = a.x1 - g.col*0.4
 			}
-			if m.Chan != "" {
-				text += " (in flight in " + m.Chan + ")"
-			} else {
-				text += " (in flight)"
-			}
 		}
 		l.arrows = append(l.arrows, a)
-		texts = append(texts, text)
+		texts = append(texts, c.MessageText(m))
+	}
+
+	for i, r := range c.Rows {
+		x, y := g.x(r.Lifeline), g.y(i)
+		switch r.Kind {
+		case RowLocal, RowFail:
+			w := textWidth(r.Text, svgFont, false) + 14
+			l.boxes = append(l.boxes, svgBox{placeBox(l.arrows, x, y, w, float64(svgLeft)), i, r.Text})
+		case RowStmt:
+			text := clip(r.Text, int((g.col-12)/6))
+			l.boxes = append(l.boxes, svgBox{svgRect{x - 3, y - 8, x + 6 + textWidth(text, 10, false), y + 4}, i, text})
+		}
+	}
+
+	// Places a label must keep clear of: boxes, lifeline heads, the
+	// step-number margin, send dots.
+	var taken []svgRect
+	for _, b := range l.boxes {
+		taken = append(taken, b.svgRect)
+	}
+	taken = append(taken, svgRect{0, float64(g.groupY), float64(svgLeft) - 4, float64(g.endY)})
+	taken = append(taken, svgRect{float64(svgLeft), float64(g.groupY), right + 1e4, float64(g.headY + svgHeadH)})
+	for i, r := range c.Rows {
+		if r.Kind == RowSend || r.Kind == RowQuiet {
+			x, y := g.x(r.Lifeline), g.y(i)
+			taken = append(taken, svgRect{x - 4, y - 4, x + 4, y + 4})
+		}
 	}
 	for i := range l.arrows {
 		l.arrows[i].label = placeLabel(l.arrows, i, texts[i], taken)
@@ -343,20 +378,55 @@ func (c *Chart) svgLayout() svgLayout {
 	for _, b := range l.boxes {
 		right = math.Max(right, b.X1)
 	}
+	l.legend = c.Legend("○")
+	for _, line := range l.legend {
+		right = math.Max(right, svgLeft+textWidth(line, svgLabelF, false))
+	}
 	g.width = int(math.Ceil(right)) + svgPadding
 
+	g.legendY = g.endY + 6
 	if text := c.Verdict(); text != "" {
-		l.band = wrapText(text, float64(g.width-svgPadding-svgLeft-16), svgFont, 4)
-		g.height = g.endY + 8 + l.bandH() + svgPadding
+		l.band = wrapText(text, float64(g.width-svgPadding-svgLeft-16), svgFont, 6)
+		g.legendY = g.endY + 8 + l.bandH() + 4
+	}
+	g.height = g.legendY + svgPadding/2
+	if len(l.legend) > 0 {
+		g.height = g.legendY + len(l.legend)*svgLegendL + svgPadding/2 + 4
+	}
+	if g.height < g.endY+svgPadding {
+		g.height = g.endY + svgPadding
 	}
 	return l
 }
 
+// placeBox puts a box of width w on the lifeline at x, row y: centered on
+// it, or, when an arrow would run through it there, beside the lifeline
+// (still across it) where fewer arrows do; never left of minX.
+func placeBox(arrows []svgArrow, x, y, w, minX float64) svgRect {
+	best, bestScore := svgRect{}, math.Inf(1)
+	shift := math.Max(w/2-12, 0)
+	for i, dx := range []float64{0, shift, -shift} {
+		r := svgRect{x + dx - w/2, y - svgBoxH/2, x + dx + w/2, y + svgBoxH/2}
+		if r.X0 < minX && i > 0 {
+			continue
+		}
+		score := float64(i) * 0.5
+		for _, a := range arrows {
+			score += 8 * r.clipLen(a.x1, a.y1, a.x2, a.y2)
+		}
+		if score < bestScore {
+			best, bestScore = r, score
+		}
+	}
+	return best
+}
+
 // placeLabel puts the label of arrows[k] where it covers the least of
-// taken and of the other arrows: on the arrow near the sender if that
-// place is free (arrows that cross further on are still apart there), else
-// further along, or below the line, or beyond the end of a message that is
-// not received.
+// taken and of the arrows, its own included (a line through its own label
+// strikes it through): above or below the arrow near the sender if that is
+// free (arrows that cross further on are still apart there), else further
+// along, beside a steep arrow, or beyond the end of a message that is not
+// received.
 func placeLabel(arrows []svgArrow, k int, text string, taken []svgRect) svgLabel {
 	a := arrows[k]
 	w := textWidth(text, svgLabelF, false) + 4
@@ -371,39 +441,60 @@ func placeLabel(arrows []svgArrow, k int, text string, taken []svgRect) svgLabel
 		t := d / length
 		return spot{a.x1 + dx*t, a.y1 + dy*t}
 	}
-	if length < 2*w/3+40 || a.style == arrowStub || a.style == arrowDropped {
+	// lineY is the height of the arrow at x (of its nearer end beyond it).
+	lineY := func(x float64) float64 {
+		if dx == 0 {
+			return a.y1
+		}
+		x = math.Max(math.Min(x, math.Max(a.x1, a.x2)), math.Min(a.x1, a.x2))
+		return a.y1 + dy*(x-a.x1)/dx
+	}
+	if length < 2*w/3+40 || a.style != arrowReceived {
 		spots = append(spots, along(length/2))
 	}
-	for d := 90.0; d <= length-40; d += 35 {
+	for d := 60.0; d <= length-30; d += 30 {
 		spots = append(spots, along(d))
 	}
 	spots = append(spots, along(length/2))
+	type cand struct {
+		x, y float64 // text-anchor middle, baseline
+		near spot
+	}
+	var cands []cand
+	for _, s := range spots {
+		steep := math.Abs(dy) > math.Abs(dx)
+		if !steep {
+			// Above and below the line, clear of it over the label's width.
+			yl, yr := lineY(s.x-w/2), lineY(s.x+w/2)
+			cands = append(cands, cand{s.x, math.Min(yl, yr) - 4, s}, cand{s.x, math.Max(yl, yr) + 13, s})
+		}
+		// Beside it.
+		cands = append(cands, cand{s.x + w/2 + 6, s.y + 4, s}, cand{s.x - w/2 - 6, s.y + 4, s})
+	}
 	if a.style != arrowReceived {
 		// Beyond the end, on the side the arrow points to.
 		sx := 1.0
 		if dx < 0 {
 			sx = -1
 		}
-		spots = append(spots, spot{a.x2 + sx*(w/2+6), a.y2 + 4})
+		e := spot{a.x2, a.y2}
+		cands = append(cands, cand{a.x2 + sx*(w/2+6), a.y2 + 4, e})
 	}
 	best, bestScore := svgLabel{}, math.Inf(1)
-	for i, s := range spots {
-		for j, off := range []float64{-4, 13} {
-			lb := svgLabel{text: text, x: s.x, y: s.y + off}
-			lb.svgRect = svgRect{lb.x - w/2, lb.y - 10, lb.x + w/2, lb.y + 3}
-			score := float64(i*2+j) * 1e-3
-			for _, r := range taken {
-				score += lb.overlap(r)
-			}
-			// A label across another arrow reads as that arrow's.
-			for o, b := range arrows {
-				if o != k {
-					score += 8 * lb.clipLen(b.x1, b.y1, b.x2, b.y2)
-				}
-			}
-			if score < bestScore {
-				best, bestScore = lb, score
-			}
+	for i, cd := range cands {
+		lb := svgLabel{text: text, x: cd.x, y: cd.y}
+		lb.svgRect = svgRect{lb.x - w/2, lb.y - 10, lb.x + w/2, lb.y + 3}
+		// Near the sender first, and near the line.
+		score := float64(i)*0.2 + 0.3*(math.Abs(lb.x-cd.near.x)+math.Abs(lb.y-3.5-cd.near.y))
+		for _, r := range taken {
+			score += lb.overlap(r)
+		}
+		// A label across another arrow reads as that arrow's.
+		for _, b := range arrows {
+			score += 8 * lb.clipLen(b.x1, b.y1, b.x2, b.y2)
+		}
+		if score < bestScore {
+			best, bestScore = lb, score
 		}
 	}
 	return best
@@ -458,6 +549,8 @@ type svgGeom struct {
 	width, height         int
 	groupY, headY, firstY int
 	endY                  int
+	legendY               int       // top of the legend under the band
+	rowY                  []float64 // the middle of each row
 }
 
 func (g svgGeom) x(lifeline int) float64 {
@@ -465,7 +558,18 @@ func (g svgGeom) x(lifeline int) float64 {
 }
 
 func (g svgGeom) y(row int) float64 {
-	return float64(g.firstY + row*svgRowH)
+	if row < 0 || row >= len(g.rowY) {
+		return float64(g.firstY)
+	}
+	return g.rowY[row]
+}
+
+// top is where row begins.
+func (g svgGeom) top(row int) float64 {
+	if row > 0 && row < len(g.rowY) {
+		return (g.rowY[row-1] + g.rowY[row]) / 2
+	}
+	return g.y(row) - svgRowH/2
 }
 
 func (c *Chart) svgGeometry() svgGeom {
@@ -496,7 +600,16 @@ func (c *Chart) svgGeometry() svgGeom {
 		}
 	}
 	g.firstY = g.headY + svgHeadH + 22
-	g.endY = g.firstY + len(c.Rows)*svgRowH
+	y := float64(g.firstY - svgRowH/2)
+	for _, r := range c.Rows {
+		h := float64(svgRowH)
+		if r.Kind == RowQuiet {
+			h = svgQuietH
+		}
+		g.rowY = append(g.rowY, y+h/2)
+		y += h
+	}
+	g.endY = int(math.Ceil(y)) + svgRowH/2
 	n := len(c.Lifelines)
 	if n == 0 {
 		n = 1
@@ -505,6 +618,7 @@ func (c *Chart) svgGeometry() svgGeom {
 	if g.width < 420 {
 		g.width = 420
 	}
+	g.legendY = g.endY
 	g.height = g.endY + svgPadding
 	return g
 }
@@ -572,12 +686,37 @@ func (c *Chart) SVGProblems() []string {
 			out = append(out, fmt.Sprintf("box %q outside the picture", b.text))
 		}
 	}
+	for _, line := range l.legend {
+		if svgLeft+textWidth(line, svgLabelF, false) > float64(l.width) || l.legendY+len(l.legend)*svgLegendL > l.height {
+			out = append(out, fmt.Sprintf("legend %q outside the picture", line))
+		}
+	}
 	if c.Title != "" && !inside(l.title) {
 		out = append(out, "title wider than the picture")
 	}
 	for _, line := range l.band {
 		if textWidth(line, svgFont, true) > float64(l.width-svgPadding-svgLeft) {
 			out = append(out, fmt.Sprintf("band line %q wider than the band", line))
+		}
+	}
+	return out
+}
+
+// svgCrossings lists the lines drawn across what they should not cross: a
+// message through a box, or through its own label (which it then strikes
+// through). Layouts avoid them where they can; the tests ask the charts of
+// known runs for none.
+func (c *Chart) svgCrossings() []string {
+	l := c.svgLayout()
+	var out []string
+	for _, a := range l.arrows {
+		for _, b := range l.boxes {
+			if b.clipLen(a.x1, a.y1, a.x2, a.y2) > 1 {
+				out = append(out, fmt.Sprintf("message %q runs through box %q", a.label.text, b.text))
+			}
+		}
+		if a.label.clipLen(a.x1, a.y1, a.x2, a.y2) > 0.5 {
+			out = append(out, fmt.Sprintf("message %q runs through its label", a.label.text))
 		}
 	}
 	return out

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,8 +143,16 @@ func TestChartRows(t *testing.T) {
 	if want := "crash|timeout, suspect 0|timeout, suspect 1|stop suspecting 0"; strings.Join(locals, "|") != want {
 		t.Errorf("local events = %q, want %q", strings.Join(locals, "|"), want)
 	}
-	if steps[1] || steps[16] {
-		t.Errorf("steps without events are drawn: %v", steps)
+	if steps[1] {
+		t.Errorf("the step of init, which has no lifeline, is drawn: %v", steps)
+	}
+	if len(c.Undrawn) != 1 || c.Undrawn[0].Step != 1 || c.Undrawn[0].Proc != ":init:" {
+		t.Errorf("undrawn steps = %+v, want init's step 1", c.Undrawn)
+	}
+	// Step 16 draws nothing: a mark on its lifeline keeps its number.
+	last := c.Rows[len(c.Rows)-1]
+	if last.Step != 16 || last.Kind != RowQuiet || c.Lifelines[last.Lifeline].Pid != 1 {
+		t.Errorf("last row %+v, want step 16 marked on pid 1", last)
 	}
 	if !c.Deadlock {
 		t.Error("an invalid end state is not marked as a deadlock")
@@ -232,8 +242,8 @@ func TestChartGolden(t *testing.T) {
 	if n, want := strings.Count(svg.String(), `marker-end="url(#arrow)"`), 5; n != want {
 		t.Errorf("svg has %d received arrows, want %d", n, want)
 	}
-	if n := strings.Count(svg.String(), "(in flight)") / 2; n != 3 { // a halo and the text
-		t.Errorf("svg marks %d messages in flight, want 3", n)
+	if n := strings.Count(svg.String(), "(in flight in aya[1] to node 0)") / 2; n != 3 { // a halo and the text
+		t.Errorf("svg marks %d messages in flight to node 0, want 3", n)
 	}
 	for _, want := range []string{"*#1", "#9 ARE_YOU_ALIVE (dropped)", "[timeout, suspect 0]", "invalid end state"} {
 		if !strings.Contains(text.String(), want) {
@@ -406,5 +416,309 @@ func TestWrapText(t *testing.T) {
 	}
 	if lines := wrapText(strings.Repeat("x", 60), 100, 12, 4); len(lines) < 2 {
 		t.Errorf("a word wider than the line is not broken: %q", lines)
+	}
+}
+
+// fdRuns are counterexamples of the failure-detector models
+// (examples/failure-detectors), kept in testdata with what charts read:
+// the steps with their events and the processes of the final state. They
+// come from ftmc check MODEL -D ... --trail, with the defines in the
+// title.
+var fdRuns = []string{
+	"fd-overflow-R-SPLIT-1",             // Fig. 10: the ARE_YOU_ALIVE channel overflows (an assertion)
+	"fd-fig13-weak-accuracy-B-SPLIT-1",  // Fig. 13: two Task2s wait for room
+	"fd-deadlock-B-FIFO-1",              // FIFO, WAIT=UPPAAL
+	"fd-deadlock-B-FIFO-1-mcrl2",        // FIFO, WAIT=MCRL2: two steps without events
+	"fd-deadlock-B-FIFO-1-fdr2-nocrash", // FIFO, WAIT=FDR2, no crash: three probes in flight
+}
+
+func fdRun(t *testing.T, name string) (*Counterexample, string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run struct {
+		Title          string
+		Counterexample *Counterexample
+	}
+	if err := json.Unmarshal(data, &run); err != nil {
+		t.Fatal(err)
+	}
+	return run.Counterexample, run.Title
+}
+
+// lineOfPid is the lifeline of pid, or -1.
+func lineOfPid(c *Chart, pid int) int {
+	for i, l := range c.Lifelines {
+		if l.Pid == pid {
+			return i
+		}
+	}
+	return -1
+}
+
+// Every process of the run has a lifeline, idle or not, Task1 and Task2 of
+// a node under its name; init, which ended after starting them, has none,
+// and its step is named in the legend.
+func TestChartLifelinesOfEveryProcess(t *testing.T) {
+	cx, title := fdRun(t, "fd-overflow-R-SPLIT-1")
+	c := NewChart(cx, title)
+	var heads []string
+	for _, l := range c.Lifelines {
+		heads = append(heads, fmt.Sprintf("%s/%s/%d", GroupLabel(c.Groups[l.Group].Name), l.Proc, l.Pid))
+	}
+	want := "node 0/Task1/1 node 0/Task2/2 node 1/Task1/3 node 1/Task2/4 node 2/Task1/5 node 2/Task2/6"
+	if got := strings.Join(heads, " "); got != want {
+		t.Errorf("lifelines %s, want %s", got, want)
+	}
+	for _, r := range c.Rows {
+		if pid := c.Lifelines[r.Lifeline].Pid; pid == 1 || pid == 2 || pid == 4 {
+			t.Errorf("row %+v on the idle process %d", r, pid)
+		}
+	}
+	if len(c.Undrawn) != 1 || c.Undrawn[0].Step != 1 {
+		t.Errorf("undrawn %+v, want init's step 1", c.Undrawn)
+	}
+	if l := c.Legend("○"); len(l) != 1 || !strings.Contains(l[0], "step 1 by :init:") {
+		t.Errorf("legend %q does not name init's step", l)
+	}
+
+	// Without a final state, the processes that take drawn steps; with
+	// one, also those still there at the end, grouped by their node
+	// parameter, but not those that ended.
+	cx = &Counterexample{Kind: "assertion", LoopStart: -1, Steps: []Step{
+		{Num: 1, Pid: 0, Proc: ":init:", Stmt: "run A(0)"},
+		{Num: 2, Pid: 3, Proc: "A", Group: "1", Stmt: "c!1", Events: []Event{{Type: "send", Chan: "c", Msg: "1", Partner: -1}}},
+	}}
+	if c := NewChart(cx, ""); len(c.Lifelines) != 2 {
+		t.Errorf("lifelines %+v without a final state, want init's and A's", c.Lifelines)
+	}
+	cx.Final = []Var{{":init:[0]@", "end"}, {"A[1]@", "line 3 (state 2)"}, {"A[1]:node", "0"}, {"B[2]@", "end"}, {"A[3]@", "line 3 (state 2)"}, {"A[3]:node", "1"}, {"C[4]@", "line 9 (state 1)"}, {"queue 1 (c)", "[1]"}}
+	c = NewChart(cx, "")
+	heads = nil
+	for _, l := range c.Lifelines {
+		heads = append(heads, fmt.Sprintf("%s/%s/%d", c.Groups[l.Group].Name, l.Proc, l.Pid))
+	}
+	if got, want := strings.Join(heads, " "), "/:init:/0 0/A/1 1/A/3 /C/4"; got != want {
+		t.Errorf("lifelines %s, want %s", got, want)
+	}
+}
+
+// A message still in a channel at the end points to its receiver (here
+// known from the model: the Task2 that reads that channel) and ends short
+// of it, in both drawings, and its label names the channel and where it
+// goes.
+func TestChartInFlightTowardsReceiver(t *testing.T) {
+	for _, tc := range []struct {
+		run  string
+		want map[string]int // channel -> receiving pid
+	}{
+		{"fd-deadlock-B-FIFO-1-fdr2-nocrash", map[string]int{"link[2]": 4, "link[0]": 2, "link[4]": 6}},
+		{"fd-overflow-R-SPLIT-1", map[string]int{"aya[1]": 2, "aya[2]": 4, "iaa[2]": 4}},
+		{"fd-fig13-weak-accuracy-B-SPLIT-1", map[string]int{"iaa[1]": 2, "iaa[4]": 6}},
+	} {
+		cx, title := fdRun(t, tc.run)
+		c := NewChart(cx, title)
+		l := c.svgLayout()
+		var text bytes.Buffer
+		if err := c.WriteText(&text); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(text.String(), "\n")
+		col := c.textCol()
+		center := func(l int) int { return textStepW + l*col + col/2 }
+		n := 0
+		for i, m := range c.Messages {
+			if !m.InFlight() {
+				continue
+			}
+			n++
+			pid, ok := tc.want[m.Chan]
+			if !ok || m.To < 0 || c.Lifelines[m.To].Pid != pid {
+				t.Errorf("%s: message %d in %s goes to lifeline %d, want pid %d's", tc.run, m.Num, m.Chan, m.To, pid)
+				continue
+			}
+			a := l.arrows[i]
+			from, to := l.x(m.From), l.x(m.To)
+			if (a.x2-a.x1)*(to-from) <= 0 || math.Abs(a.x2-to) != svgShort {
+				t.Errorf("%s: svg arrow of message %d goes from %.0f to %.0f, want towards %.0f ending %d short", tc.run, m.Num, a.x1, a.x2, to, svgShort)
+			}
+			dest := GroupLabel(c.Groups[c.Lifelines[m.To].Group].Name)
+			if want := m.Label + " (in flight in " + m.Chan + " to " + dest + ")"; a.label.text != want {
+				t.Errorf("%s: label %q, want %q", tc.run, a.label.text, want)
+			}
+			line := []rune(lines[5+m.SendRow]) // title, groups, heads, pids, bars
+			head, at := '>', center(m.To)-2
+			if to < from {
+				head, at = '<', center(m.To)+2
+			}
+			if at >= len(line) || line[at] != head || line[center(m.To)] != '|' {
+				t.Errorf("%s: text arrow of message %d does not end short of column %d with %c:\n%s", tc.run, m.Num, center(m.To), head, string(line))
+			}
+		}
+		if n != len(tc.want) {
+			t.Errorf("%s: %d messages in flight, want %d", tc.run, n, len(tc.want))
+		}
+	}
+}
+
+// The overflow of Fig. 10: the failing step's send is drawn towards its
+// receiver and not sent, the assertion box is on the process that failed,
+// and the band says, after the assertion as written, what it means here.
+func TestChartFailedSend(t *testing.T) {
+	cx, title := fdRun(t, "fd-overflow-R-SPLIT-1")
+	c := NewChart(cx, title)
+	m := c.Messages[len(c.Messages)-1]
+	if !m.Failed || m.InFlight() || m.Chan != "aya[2]" || c.Lifelines[m.From].Pid != 5 || m.To < 0 || c.Lifelines[m.To].Pid != 4 {
+		t.Fatalf("last message %+v, want aya[2] from pid 5 to pid 4, not sent", m)
+	}
+	last := c.Rows[len(c.Rows)-1]
+	if last.Kind != RowFail || c.Lifelines[last.Lifeline].Pid != 5 {
+		t.Errorf("failing row %+v, want on pid 5", last)
+	}
+	v := c.Verdict()
+	for _, want := range []string{"assertion violated: nfull(aya[(node + 1 + ahead[node]) % 3", "in this state aya[2], the channel to node 1, is full: Task1 of node 2 cannot send ARE_YOU_ALIVE", "(3 messages in flight)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("verdict %q lacks %q", v, want)
+		}
+	}
+	var svg, text bytes.Buffer
+	c.WriteSVG(&svg)
+	c.WriteText(&text)
+	if !strings.Contains(svg.String(), "ARE_YOU_ALIVE (not sent: aya[2] full)") || !strings.Contains(text.String(), "X- ") {
+		t.Errorf("the unsent message is not drawn:\n%s", text.String())
+	}
+	// The step-4 probe still in aya[2] and the step-8 one that does not
+	// fit go to the same lifeline.
+	for _, o := range c.Messages {
+		if o.Chan == "aya[2]" && o.To != m.To {
+			t.Errorf("message %+v in aya[2] goes elsewhere than %+v", o, m)
+		}
+	}
+}
+
+// Steps with nothing to draw keep their number: a mark on the lifeline and
+// a line of the legend.
+func TestChartQuietSteps(t *testing.T) {
+	cx, title := fdRun(t, "fd-deadlock-B-FIFO-1-mcrl2")
+	c := NewChart(cx, title)
+	shown := map[int]bool{}
+	var quiet []int
+	for _, r := range c.Rows {
+		if r.FirstOfStep {
+			shown[r.Step] = true
+		}
+		if r.Kind == RowQuiet {
+			quiet = append(quiet, r.Step)
+			if l := c.Lifelines[r.Lifeline]; l.Pid != 1 {
+				t.Errorf("step %d marked on pid %d, want 1 (Task1 of node 0)", r.Step, l.Pid)
+			}
+		}
+	}
+	for _, s := range cx.Steps[1:] {
+		if !shown[s.Num] {
+			t.Errorf("step %d is not in the chart", s.Num)
+		}
+	}
+	if fmt.Sprint(quiet) != "[10 20]" {
+		t.Errorf("marked steps %v, want [10 20]", quiet)
+	}
+	var svg, text bytes.Buffer
+	c.WriteSVG(&svg)
+	c.WriteText(&text)
+	for _, want := range []string{"steps 10 and 20: no message or event", "step 1 by :init:"} {
+		if !strings.Contains(svg.String(), want) || !strings.Contains(text.String(), want) {
+			t.Errorf("legend lacks %q", want)
+		}
+	}
+	if !strings.Contains(text.String(), "   10          +") {
+		t.Errorf("text chart does not mark step 10:\n%s", text.String())
+	}
+}
+
+// The charts of the known runs: no label over a box or another label, no
+// message through a box or its own label, everything inside the picture
+// (the paper's stories must be readable).
+func TestChartKnownLayoutsClear(t *testing.T) {
+	charts := map[string]*Chart{
+		"ring":  NewChart(ring(), "ring: invalid end state"),
+		"stuck": NewChart(stuck(), "stuck"),
+	}
+	for _, name := range fdRuns {
+		cx, title := fdRun(t, name)
+		charts[name] = NewChart(cx, title)
+	}
+	for name, c := range charts {
+		for _, p := range c.SVGProblems() {
+			t.Errorf("%s: %s", name, p)
+		}
+		for _, p := range c.svgCrossings() {
+			t.Errorf("%s: %s", name, p)
+		}
+	}
+}
+
+// svgCrossings finds a message through a box.
+func TestSVGCrossingsFindsThem(t *testing.T) {
+	c := &Chart{LoopRow: -1, Groups: []ChartGroup{{First: 0, Last: 2}},
+		Lifelines: []Lifeline{{Pid: 0, Proc: "A"}, {Pid: 1, Proc: "B"}, {Pid: 2, Proc: "C"}},
+		Rows: []Row{
+			{Step: 1, FirstOfStep: true, Kind: RowSend, Lifeline: 0, Msg: 0},
+			{Step: 2, FirstOfStep: true, Kind: RowLocal, Lifeline: 1, Text: strings.Repeat("wide ", 30), Msg: -1},
+			{Step: 3, FirstOfStep: true, Kind: RowRecv, Lifeline: 2, Msg: 0},
+		},
+		Messages: []Message{{Label: "M", From: 0, To: 2, SendRow: 0, RecvRow: 2, Num: 1}},
+	}
+	if len(c.svgCrossings()) == 0 {
+		t.Error("no crossing found for a message through a box as wide as the chart")
+	}
+}
+
+// In the text chart a label goes on its arrow or where no lifeline is:
+// a lifeline's column holds its bar, except where its own row draws on it
+// (an event, a box) or an arrow crosses it.
+func TestTextChartLabelsKeepLifelines(t *testing.T) {
+	charts := map[string]*Chart{"ring": NewChart(ring(), "ring"), "stuck": NewChart(stuck(), "stuck")}
+	for _, name := range fdRuns {
+		cx, title := fdRun(t, name)
+		charts[name] = NewChart(cx, title)
+	}
+	for name, c := range charts {
+		col := c.textCol()
+		center := func(l int) int { return textStepW + l*col + col/2 }
+		var text bytes.Buffer
+		if err := c.WriteText(&text); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(text.String(), "\n")
+		for i, r := range c.Rows {
+			line := []rune(lines[5+i])
+			lo, hi := center(r.Lifeline), center(r.Lifeline)
+			if r.Kind == RowLocal || r.Kind == RowFail {
+				w := len([]rune(r.Text)) + 4
+				lo, hi = lo-w/2, hi+w/2
+			}
+			if r.Kind == RowSend {
+				m := c.Messages[r.Msg]
+				end := lo + col - 2
+				if m.To >= 0 && m.To != m.From {
+					end = center(m.To)
+				}
+				lo, hi = min(lo, end), max(hi, end)
+				if !strings.Contains(string(line), fmt.Sprintf("#%d %s", m.Num, m.Label)) {
+					t.Errorf("%s: row %d lacks the label of message %d:\n%s", name, i, m.Num, string(line))
+				}
+			}
+			for l := range c.Lifelines {
+				x := center(l)
+				if x >= lo && x <= hi {
+					continue
+				}
+				if x >= len(line) || line[x] != '|' {
+					t.Errorf("%s: row %d (step %d) hides lifeline %d:\n%s", name, i, r.Step, l, string(line))
+				}
+			}
+		}
 	}
 }
