@@ -19,9 +19,9 @@ import (
 
 const usage = `usage:
   ftmc check  MODEL.{pml,ta} [-D NAME=VALUE]... [--param N=4,T=1,F=1] [flags]
-  ftmc verify MODEL.{ta,pml,mcmt,cub} [SPEC ... | all] [flags]
-  ftmc sweep  MODEL.pml -D NAME=V1,V2,... [-D ...] [flags]
-  ftmc trace  RESULT.json [--text | --msc out.svg | --msc-text]
+  ftmc verify MODEL.{ta,mcmt,in,cub} [SPEC ... | all] [flags]
+  ftmc sweep  MODEL.pml [-D NAME=V1,V2,...]... [flags]
+  ftmc trace  RESULT.json [--text] [--msc out.svg] [--msc-text]
 
 Run 'ftmc COMMAND -h' for the flags of a command.
 Exit codes: 0 all properties hold, 1 a property is violated, 2 bad input or usage, 3 unknown.
