@@ -128,3 +128,19 @@ func FuzzParseReport(f *testing.F) {
 		WriteText(&out, rep)
 	})
 }
+
+// A send the failing step did not make says so, and why.
+func TestEventTextFailedSend(t *testing.T) {
+	for _, tc := range []struct {
+		ev   Event
+		want string
+	}{
+		{Event{Type: "send", Chan: "aya[2]", Msg: "ARE_YOU_ALIVE", Partner: 4, Failed: true, Text: "full"}, "aya[2]!ARE_YOU_ALIVE (to pid 4) (not sent: aya[2] full)"},
+		{Event{Type: "send", Chan: "c", Msg: "1", Partner: -1, Failed: true}, "c!1 (not sent)"},
+		{Event{Type: "send", Chan: "c", Msg: "1", Partner: 2}, "c!1 (to pid 2)"},
+	} {
+		if got := eventText(tc.ev); got != tc.want {
+			t.Errorf("eventText(%+v) = %q, want %q", tc.ev, got, tc.want)
+		}
+	}
+}
