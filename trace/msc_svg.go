@@ -170,6 +170,17 @@ func (r svgRect) overlap(s svgRect) float64 {
 	return w * h
 }
 
+// touches reports whether r and s share a point (edges count: a line
+// spans a rectangle without area).
+func (r svgRect) touches(s svgRect) bool {
+	return r.X0 <= s.X1 && s.X0 <= r.X1 && r.Y0 <= s.Y1 && s.Y0 <= r.Y1
+}
+
+// union is the smallest rectangle holding r and s.
+func (r svgRect) union(s svgRect) svgRect {
+	return svgRect{math.Min(r.X0, s.X0), math.Min(r.Y0, s.Y0), math.Max(r.X1, s.X1), math.Max(r.Y1, s.Y1)}
+}
+
 // clipLen is the length of the segment (x1,y1)-(x2,y2) inside r
 // (Liang-Barsky clipping).
 func (r svgRect) clipLen(x1, y1, x2, y2 float64) float64 {
@@ -227,6 +238,11 @@ type svgArrow struct {
 	style          arrowStyle
 	x1, y1, x2, y2 float64
 	label          svgLabel
+}
+
+// bounds is the rectangle an arrow's line spans.
+func (a svgArrow) bounds() svgRect {
+	return svgRect{math.Min(a.x1, a.x2), math.Min(a.y1, a.y2), math.Max(a.x1, a.x2), math.Max(a.y1, a.y2)}
 }
 
 func (a svgArrow) color() string {
@@ -412,7 +428,9 @@ func placeBox(arrows []svgArrow, x, y, w, minX float64) svgRect {
 		}
 		score := float64(i) * 0.5
 		for _, a := range arrows {
-			score += 8 * r.clipLen(a.x1, a.y1, a.x2, a.y2)
+			if math.Min(a.y1, a.y2) <= r.Y1 && math.Max(a.y1, a.y2) >= r.Y0 {
+				score += 8 * r.clipLen(a.x1, a.y1, a.x2, a.y2)
+			}
 		}
 		if score < bestScore {
 			best, bestScore = r, score
@@ -480,17 +498,35 @@ func placeLabel(arrows []svgArrow, k int, text string, taken []svgRect) svgLabel
 		e := spot{a.x2, a.y2}
 		cands = append(cands, cand{a.x2 + sx*(w/2+6), a.y2 + 4, e})
 	}
+	// Only what is near the candidates counts (long runs have thousands of
+	// messages).
+	area := svgRect{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	for _, cd := range cands {
+		area = area.union(svgRect{cd.x - w/2, cd.y - 10, cd.x + w/2, cd.y + 3})
+	}
+	var near []svgRect
+	for _, r := range taken {
+		if area.touches(r) {
+			near = append(near, r)
+		}
+	}
+	var lines []svgArrow
+	for _, b := range arrows {
+		if area.touches(b.bounds()) {
+			lines = append(lines, b)
+		}
+	}
 	best, bestScore := svgLabel{}, math.Inf(1)
 	for i, cd := range cands {
 		lb := svgLabel{text: text, x: cd.x, y: cd.y}
 		lb.svgRect = svgRect{lb.x - w/2, lb.y - 10, lb.x + w/2, lb.y + 3}
 		// Near the sender first, and near the line.
 		score := float64(i)*0.2 + 0.3*(math.Abs(lb.x-cd.near.x)+math.Abs(lb.y-3.5-cd.near.y))
-		for _, r := range taken {
+		for _, r := range near {
 			score += lb.overlap(r)
 		}
 		// A label across another arrow reads as that arrow's.
-		for _, b := range arrows {
+		for _, b := range lines {
 			score += 8 * lb.clipLen(b.x1, b.y1, b.x2, b.y2)
 		}
 		if score < bestScore {
