@@ -253,8 +253,11 @@ func (c *Chart) Legend(quiet string) []string {
 			steps = append(steps, strconv.Itoa(r.Step))
 		}
 	}
-	if len(steps) > 0 {
-		out = append(out, fmt.Sprintf("%s step%s %s: no message or event (an internal step of that process)", quiet, plural(len(steps)), joinAnd(steps)))
+	if n := len(steps); n > 0 {
+		if n > legendSteps {
+			steps = append(steps[:legendSteps-1:legendSteps-1], fmt.Sprintf("%d more", n-legendSteps+1))
+		}
+		out = append(out, fmt.Sprintf("%s step%s %s: no message or event (an internal step of that process)", quiet, plural(n), joinAnd(steps)))
 	}
 	if len(c.Undrawn) > 0 {
 		byProc := map[string][]string{}
@@ -268,12 +271,19 @@ func (c *Chart) Legend(quiet string) []string {
 		}
 		var parts []string
 		for _, k := range procs {
-			parts = append(parts, fmt.Sprintf("step%s %s by %s", plural(len(byProc[k])), joinAnd(byProc[k]), k))
+			steps := byProc[k]
+			if n := len(steps); n > legendSteps {
+				steps = append(steps[:legendSteps-1:legendSteps-1], fmt.Sprintf("%d more", n-legendSteps+1))
+			}
+			parts = append(parts, fmt.Sprintf("step%s %s by %s", plural(len(byProc[k])), joinAnd(steps), k))
 		}
 		out = append(out, "not drawn: "+strings.Join(parts, "; ")+", a process that ended without a message or event")
 	}
 	return out
 }
+
+// legendSteps is how many step numbers a line of the legend lists.
+const legendSteps = 8
 
 func joinAnd(xs []string) string {
 	switch len(xs) {

@@ -722,3 +722,19 @@ func TestTextChartLabelsKeepLifelines(t *testing.T) {
 		}
 	}
 }
+
+// A legend lists a few step numbers, not hundreds.
+func TestChartLegendShort(t *testing.T) {
+	cx := &Counterexample{Kind: "invalid end state", LoopStart: -1}
+	for i := 1; i <= 40; i++ {
+		ev := []Event{{Type: "local", Text: "MSC: x", Partner: -1}}
+		if i%2 == 0 {
+			ev = nil
+		}
+		cx.Steps = append(cx.Steps, Step{Num: i, Pid: 1, Proc: "P", Stmt: "skip", Events: ev})
+	}
+	l := NewChart(cx, "").Legend("○")
+	if len(l) != 1 || l[0] != "○ steps 2, 4, 6, 8, 10, 12, 14 and 13 more: no message or event (an internal step of that process)" {
+		t.Errorf("legend %q", l)
+	}
+}
