@@ -17,6 +17,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -135,7 +136,11 @@ func New(opts Options) (Solver, error) {
 
 // process is a solver behind a pipe. Commands are written without waiting;
 // with :print-success on, every command is answered, and the answers are
-// read (and checked for errors) before the next answer that matters.
+// read (and checked for errors) before the next answer that matters. A
+// goroutine reads the answers as they come (answers), so that the solver
+// never waits on a full pipe of acknowledgements while ftmc waits on a full
+// pipe of commands: thousands of assertions before a check-sat deadlocked
+// the two processes that way.
 type process struct {
 	opts Options
 	path string
@@ -144,7 +149,7 @@ type process struct {
 	cmd     *exec.Cmd
 	in      *bufio.Writer
 	stdin   io.WriteCloser
-	out     *bufio.Reader
+	out     *answers
 	pending int // answers ("success" or an error) not yet read
 	err     error
 	dead    bool
@@ -170,7 +175,7 @@ func (p *process) start() error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting %s: %w", p.path, err)
 	}
-	p.cmd, p.stdin, p.in, p.out = cmd, stdin, bufio.NewWriterSize(stdin, 1<<16), bufio.NewReaderSize(stdout, 1<<16)
+	p.cmd, p.stdin, p.in, p.out = cmd, stdin, bufio.NewWriterSize(stdin, 1<<16), readAnswers(bufio.NewReaderSize(stdout, 1<<16))
 	p.pending, p.err, p.dead = 0, nil, false
 	p.raw("(set-option :print-success true)")
 	if p.opts.Name == "z3" || p.opts.Name == "" {
@@ -238,15 +243,18 @@ func (p *process) Pop(n int) {
 }
 
 // drain reads the answers of the commands written so far.
-func (p *process) drain() error {
+func (p *process) drain(ctx context.Context) error {
 	if err := p.in.Flush(); err != nil {
 		p.crash(err)
 		return p.err
 	}
 	for p.pending > 0 {
-		e, err := readSexp(p.out)
+		e, err := p.out.next(ctx, nil)
 		if err != nil {
 			p.crash(err)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return p.err
 		}
 		p.pending--
@@ -306,32 +314,82 @@ func (p *process) revive() error {
 // answer reads the next answer that is not the acknowledgement of a
 // command, giving up at the deadline.
 func (p *process) answer(ctx context.Context, limit time.Duration) (Sexp, error) {
-	type result struct {
-		e   Sexp
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		e, err := readSexp(p.out)
-		ch <- result{e, err}
-	}()
 	var timer <-chan time.Time
 	if limit > 0 {
 		t := time.NewTimer(limit)
 		defer t.Stop()
 		timer = t.C
 	}
-	select {
-	case r := <-ch:
-		return r.e, r.err
-	case <-ctx.Done():
+	e, err := p.out.next(ctx, timer)
+	switch {
+	case err == nil:
+		return e, nil
+	case ctx.Err() != nil:
 		p.crash(ctx.Err())
-		<-ch
 		return Sexp{}, ctx.Err()
-	case <-timer:
+	case err == errTimeout:
 		p.crash(fmt.Errorf("no answer within %v", limit))
-		<-ch
 		return Sexp{}, errTimeout
+	}
+	return Sexp{}, err
+}
+
+// answers is what a solver process has written, read as it comes by a
+// goroutine of its own and kept until asked for.
+type answers struct {
+	mu    sync.Mutex
+	queue []answer
+	ready chan struct{} // a token when the queue may have grown
+}
+
+type answer struct {
+	e   Sexp
+	err error
+}
+
+func readAnswers(r *bufio.Reader) *answers {
+	a := &answers{ready: make(chan struct{}, 1)}
+	go func() {
+		for {
+			e, err := readSexp(r)
+			a.mu.Lock()
+			a.queue = append(a.queue, answer{e, err})
+			a.mu.Unlock()
+			select {
+			case a.ready <- struct{}{}:
+			default:
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return a
+}
+
+// next returns the oldest answer not yet taken, waiting for it until ctx
+// is done or timer fires (errTimeout). After a read error the error is
+// answered for ever.
+func (a *answers) next(ctx context.Context, timer <-chan time.Time) (Sexp, error) {
+	for {
+		a.mu.Lock()
+		if len(a.queue) > 0 {
+			r := a.queue[0]
+			if r.err == nil {
+				a.queue[0] = answer{}
+				a.queue = a.queue[1:]
+			}
+			a.mu.Unlock()
+			return r.e, r.err
+		}
+		a.mu.Unlock()
+		select {
+		case <-a.ready:
+		case <-ctx.Done():
+			return Sexp{}, ctx.Err()
+		case <-timer:
+			return Sexp{}, errTimeout
+		}
 	}
 }
 
@@ -349,7 +407,12 @@ func (p *process) Check(ctx context.Context, assumptions ...string) (Status, err
 			p.raw(fmt.Sprintf("(set-option :timeout %d)", ms))
 		}
 	}
-	if err := p.drain(); err != nil {
+	if err := p.drain(ctx); err != nil {
+		if ctx.Err() != nil {
+			p.stats.Unknown++
+			p.reason = "cancelled"
+			return Unknown, ctx.Err()
+		}
 		if p.dead {
 			p.stats.Unknown++
 			return Unknown, nil
@@ -414,7 +477,7 @@ func (p *process) reasonUnknown() string {
 		p.crash(err)
 		return p.reason
 	}
-	e, err := readSexp(p.out)
+	e, err := p.out.next(context.Background(), nil)
 	if err != nil {
 		p.crash(err)
 		return p.reason
@@ -439,7 +502,7 @@ func (p *process) Values(terms ...string) ([]Value, error) {
 	if p.dead {
 		return nil, errors.New(p.reason)
 	}
-	if err := p.drain(); err != nil {
+	if err := p.drain(context.Background()); err != nil {
 		return nil, err
 	}
 	p.in.WriteString("(get-value (" + strings.Join(terms, " ") + "))\n")
@@ -447,7 +510,7 @@ func (p *process) Values(terms ...string) ([]Value, error) {
 		p.crash(err)
 		return nil, err
 	}
-	e, err := readSexp(p.out)
+	e, err := p.out.next(context.Background(), nil)
 	if err != nil {
 		p.crash(err)
 		return nil, err
@@ -476,7 +539,7 @@ func (p *process) UnsatCore() ([]string, error) {
 	if p.dead {
 		return nil, errors.New(p.reason)
 	}
-	if err := p.drain(); err != nil {
+	if err := p.drain(context.Background()); err != nil {
 		return nil, err
 	}
 	p.in.WriteString("(get-unsat-assumptions)\n")
@@ -484,7 +547,7 @@ func (p *process) UnsatCore() ([]string, error) {
 		p.crash(err)
 		return nil, err
 	}
-	e, err := readSexp(p.out)
+	e, err := p.out.next(context.Background(), nil)
 	if err != nil {
 		p.crash(err)
 		return nil, err

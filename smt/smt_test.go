@@ -3,6 +3,9 @@ package smt
 import (
 	"bufio"
 	"context"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -198,4 +201,48 @@ func TestTerms(t *testing.T) {
 	if got := Sym("nsnt"); got != "nsnt" {
 		t.Error(got)
 	}
+}
+
+// TestManyCommands sends more commands before a check-sat than the pipes
+// hold acknowledgements of. The solver here is a shell loop that answers
+// each line at once, as z3 does when its input comes faster than it is
+// read: unread answers used to block it while ftmc blocked writing to it.
+func TestManyCommands(t *testing.T) {
+	sh := testenv.NeedBinary(t, "sh")
+	script := filepath.Join(t.TempDir(), "solver")
+	loop := `while IFS= read -r line; do
+  case "$line" in
+  "(check-sat"*) echo sat ;;
+  "(exit)"*) exit 0 ;;
+  *) echo success ;;
+  esac
+done
+`
+	if err := os.WriteFile(script, []byte("#!"+sh+"\n"+loop), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Name: "z3", Path: script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not closed on failure: Close would wait on the same full pipe.
+	done := make(chan struct{})
+	var st Status
+	go func() {
+		defer close(done)
+		// 8 bytes of "success\n" each: several times what a pipe holds.
+		for i := 0; i < 40000; i++ {
+			s.Assert("(>= x " + strconv.Itoa(i) + ")")
+		}
+		st, err = s.Check(context.Background())
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the solver and ftmc wait on each other")
+	}
+	if err != nil || st != Sat {
+		t.Fatalf("check after many commands: %v %v", st, err)
+	}
+	s.Close()
 }
