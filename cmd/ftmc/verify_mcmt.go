@@ -230,6 +230,9 @@ func boundedMCMT(ctx context.Context, sys *system.System, k int, maxStates int64
 			switch {
 			case res.Unsafe != nil:
 				r.Verdict, r.Kind, r.Counterexample = trace.Violated, res.Unsafe.Kind, res.Unsafe
+			case res.Complete && res.States == 0:
+				// No run to check: holds would be vacuous and say nothing.
+				r.Verdict, r.Reason = trace.Unknown, fmt.Sprintf("the instance with %s has no initial state: no assignment satisfies the initial formula, so nothing was checked", processes(int64(k)))
 			case res.Complete:
 				r.Verdict = trace.Holds
 			default:

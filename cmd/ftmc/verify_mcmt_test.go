@@ -268,3 +268,14 @@ func TestVerifyMCMTDefaultMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// An instance without an initial state has no run to check: --bounded says
+// unknown, not a vacuous holds.
+func TestVerifyMCMTBoundedNoInitialState(t *testing.T) {
+	path := writeModel(t, "home.cub", "var Home : proc\narray A[proc] : bool\ninit (p) { Home <> p && A[p] = False }\n"+
+		"unsafe (i) { A[i] = True }\ntransition t (i)\nrequires { A[i] = False }\n{ A[i] := True }\n")
+	out, errs, code := runText(t, "verify", path, "--bounded", "2")
+	if code != trace.ExitUnknown || !strings.Contains(out, "unsafe: unknown: the instance with 2 processes has no initial state") {
+		t.Errorf("exit %d, output %q %s; want unknown for an instance without initial states", code, out, errs)
+	}
+}
