@@ -125,6 +125,19 @@ func (p *parser) mcmtOptions() {
 			return
 		}
 		name := p.ident("an option name")
+		if _, ok := optionValue(name.text); !ok {
+			// An option block holds only options: one ftmc does not
+			// know is reported and skipped, not fatal (MCMT versions
+			// differ in their options).
+			o := system.Option{Name: name.text, Pos: name.pos, Unknown: true,
+				Hint: hint(":"+name.text, optionNames(":"), "MCMT's options are")}
+			if t := p.peek(); t.kind == tNum || t.kind == tIdent {
+				p.next()
+				o.Value = t.text
+			}
+			p.sys.Options = append(p.sys.Options, o)
+			continue
+		}
 		p.mcmtOption(name, name.text)
 	}
 }

@@ -177,9 +177,13 @@ func editDistance(a, b string) int {
 // search options, Cubicle's number_procs), in one line, or "" when there
 // are none: ftmc's search is tuned by its own flags.
 func Note(sys *system.System) string {
-	var opts []string
+	var opts, unknown []string
 	procs := ""
 	for _, o := range sys.Options {
+		if o.Unknown {
+			unknown = append(unknown, fmt.Sprintf("%s: :%s is not an MCMT option ftmc knows (%s); ignored", o.Pos, o.Name, o.Hint))
+			continue
+		}
 		if o.Name == "number_procs" {
 			procs = o.Value
 			continue
@@ -190,12 +194,12 @@ func Note(sys *system.System) string {
 		}
 		opts = append(opts, s)
 	}
-	var parts []string
-	if len(opts) > 0 {
+	parts := unknown
+	switch {
+	case len(opts) == 1:
+		parts = append(parts, fmt.Sprintf("MCMT option %s has no effect (ftmc's search is set by its flags)", opts[0]))
+	case len(opts) > 1:
 		parts = append(parts, fmt.Sprintf("MCMT options %s have no effect (ftmc's search is set by its flags)", strings.Join(opts, ", ")))
-		if len(opts) == 1 {
-			parts[0] = fmt.Sprintf("MCMT option %s has no effect (ftmc's search is set by its flags)", opts[0])
-		}
 	}
 	if procs != "" {
 		parts = append(parts, fmt.Sprintf("number_procs %s has no effect: the proof covers every number of processes (--bounded %s checks the instance with %s)", procs, procs, procs))

@@ -217,6 +217,10 @@ type Transition struct {
 type Option struct {
 	Name, Value string
 	Pos         Pos
+	// Unknown is set for a name that is not one of MCMT's options; Hint
+	// is the nearest option's name or the list of them.
+	Unknown bool
+	Hint    string
 }
 
 // System is an array-based system with one safety property: the unsafe
