@@ -120,17 +120,23 @@ func (sc *smtCheck) covered(ctx context.Context, c *cube, clauses [][]lit) (bool
 			}
 		}
 	}
+	// One assertion for the whole query: the solver answers every command
+	// and those answers are only read at the check, so thousands of
+	// commands (one per clause) would fill the pipe from the solver while
+	// it waits for its answers to be read, and both sides would block.
 	sc.s.Push()
+	conj := make([]string, 0, len(c.lits)+len(clauses))
 	for _, l := range c.lits {
-		sc.s.Assert(sc.lit(l))
+		conj = append(conj, sc.lit(l))
 	}
 	for _, cl := range clauses {
 		ts := make([]string, len(cl))
 		for i, l := range cl {
 			ts[i] = sc.lit(l)
 		}
-		sc.s.Assert(smt.Not(smt.And(ts...)))
+		conj = append(conj, smt.Not(smt.And(ts...)))
 	}
+	sc.s.Assert(smt.And(conj...))
 	sc.calls++
 	st, err := sc.s.Check(ctx)
 	sc.s.Pop(1)
