@@ -70,39 +70,12 @@ func TestBenchmarks(t *testing.T) {
 	}
 }
 
-// replays checks a counterexample on an instance of the system, step by
-// step through the state.Model interface: each step is a successor, and
-// the last state is unsafe.
+// replays checks a counterexample on an instance of the system (see
+// checkTrace).
 func replays(t *testing.T, s *system.System, cx *trace.Counterexample) {
 	t.Helper()
-	n := int(cx.Params["processes"])
-	in, err := system.NewInstance(s, n)
-	if err != nil {
+	if err := checkTrace(s, cx); err != nil {
 		t.Fatal(err)
-	}
-	var cur []byte
-	in.Initial(func(st []byte) {
-		if cur == nil && sameVars(in.Decode(st), cx.Initial) {
-			cur = append([]byte(nil), st...)
-		}
-	})
-	if cur == nil {
-		t.Fatalf("the counterexample's initial state is not an initial state of the instance with %d processes", n)
-	}
-	for _, step := range cx.Steps {
-		var next []byte
-		in.Next(cur, sinkFunc(func(tr state.Trans, st []byte) {
-			if next == nil && in.Explain(tr, nil, nil).Stmt == step.Stmt && sameVars(trace.Diff(in.Decode(cur), in.Decode(st)), step.Changes) {
-				next = append([]byte(nil), st...)
-			}
-		}))
-		if next == nil {
-			t.Fatalf("step %d (%s) is not a transition of the instance", step.Num, step.Stmt)
-		}
-		cur = next
-	}
-	if _, _, bad := in.Check(cur); !bad {
-		t.Fatalf("the counterexample ends in a state that is not unsafe")
 	}
 }
 
