@@ -279,3 +279,14 @@ func TestVerifyMCMTBoundedNoInitialState(t *testing.T) {
 		t.Errorf("exit %d, output %q %s; want unknown for an instance without initial states", code, out, errs)
 	}
 }
+
+// A counter that outgrows the instance's bytes stops the bounded search
+// with unknown, not with a usage error and no verdict.
+func TestVerifyMCMTBoundedOutOfRange(t *testing.T) {
+	path := writeModel(t, "count.cub", "var C : int\narray A[proc] : bool\ninit (p) { C = 0 && A[p] = False }\n"+
+		"unsafe (i) { A[i] = True && C < 0 }\ntransition inc (i)\nrequires { A[i] = False }\n{ C := C + 1 }\n")
+	out, errs, code := runText(t, "verify", path, "--bounded", "1")
+	if code != trace.ExitUnknown || !strings.Contains(out, "unsafe: unknown: inc(") || !strings.Contains(out, "a value leaves -128..127") {
+		t.Errorf("exit %d, output %q %s; want unknown naming the transition whose value left the range", code, out, errs)
+	}
+}

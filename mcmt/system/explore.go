@@ -3,6 +3,7 @@ package system
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"ftmc/state"
 	"ftmc/trace"
@@ -129,6 +130,13 @@ func Explore(ctx context.Context, in *Instance, opts ExploreOptions) (*ExploreRe
 		sink.fail = ""
 		in.Next(get(head), sink)
 		if sink.fail != "" {
+			if strings.HasSuffix(sink.fail, outOfRange) {
+				// An unbounded counter, say: the search cannot go on,
+				// and what it has seen is no verdict.
+				res.States = int64(len(parent))
+				res.Reason = strings.TrimPrefix(sink.fail, state.KindRuntime+": ") + " (ftmc keeps values in a byte): the instance is not explored to the end"
+				return res, nil
+			}
 			return nil, fmt.Errorf("%s", sink.fail)
 		}
 		for k, t := range sink.succ {

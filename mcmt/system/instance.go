@@ -105,6 +105,10 @@ func Trans(ti int, params []int) state.Trans {
 	return t
 }
 
+// outOfRange ends the message of a successor whose values do not fit the
+// state vector's bytes: the instance is too large to explore, not wrong.
+const outOfRange = "a value leaves -128..127"
+
 func (in *Instance) Next(s []byte, sink state.Sink) {
 	in.vals = in.decode(s, in.vals)
 	if in.env == nil {
@@ -116,7 +120,7 @@ func (in *Instance) Next(s []byte, sink state.Sink) {
 			err := in.C.Apply(ti, params, in.vals, func(next []int64) {
 				var ok bool
 				if in.buf, ok = Encode(next, in.buf); !ok {
-					sink.Fail(tr, state.KindRuntime, fmt.Sprintf("%s: a value leaves -128..127", in.C.Describe(ti, params)))
+					sink.Fail(tr, state.KindRuntime, fmt.Sprintf("%s: %s", in.C.Describe(ti, params), outOfRange))
 					return
 				}
 				sink.Succ(tr, in.buf)
