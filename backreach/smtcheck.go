@@ -120,10 +120,8 @@ func (sc *smtCheck) covered(ctx context.Context, c *cube, clauses [][]lit) (bool
 			}
 		}
 	}
-	// One assertion for the whole query: the solver answers every command
-	// and those answers are only read at the check, so thousands of
-	// commands (one per clause) would fill the pipe from the solver while
-	// it waits for its answers to be read, and both sides would block.
+	// One assertion for the whole query: one command, and one answer from
+	// the solver, instead of one per instance (thousands, at times).
 	sc.s.Push()
 	conj := make([]string, 0, len(c.lits)+len(clauses))
 	for _, l := range c.lits {

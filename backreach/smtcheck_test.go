@@ -9,10 +9,10 @@ import (
 	"ftmc/smt"
 )
 
-// A fixpoint check with thousands of instances goes to the solver as one
-// query. Sent as one command per instance, each answered by the solver
-// and the answers read only at the check, it filled the pipe back from
-// the solver: both sides waited for the other, and the search hung.
+// A fixpoint check with thousands of instances gets its answer. Sent as
+// one command per instance, each answered by the solver and the answers
+// read only at the check, it once filled the pipe back from the solver:
+// both sides waited for the other, and the search hung.
 func TestSMTManyClauses(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	s := parse(t, "many.cub", "var X : int\narray B[proc] : bool\nunsafe (i) { B[i] = True }")
