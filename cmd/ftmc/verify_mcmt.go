@@ -43,6 +43,7 @@ func verifyMCMT(e *env, args []string) int {
 	maxStates := fs.Int64("max-states", 10000000, "state limit of --bounded (0: no limit)")
 	quiet := fs.Bool("q", false, "no progress on the terminal")
 	logFile := fs.String("log", "", "write the backward search, cube by cube, to this file")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the search to `FILE` (go tool pprof reads it)")
 	fs.Lookup("j").Usage = "parallel workers: backward reachability and --bounded run on one, and only 1 is accepted"
 	fs.Lookup("memory").Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory, as ftmc check; 0: no limit)", explore.DefaultMemoryShare*100)
 	pos, err := parseArgs(fs, args)
@@ -98,6 +99,12 @@ func verifyMCMT(e *env, args []string) int {
 	if note := mcmt.Note(sys); note != "" {
 		rep.Warnings = append(rep.Warnings, note)
 	}
+	stopProfile, err := startProfile(*profile)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
+	defer stopProfile()
 	start := time.Now()
 	if *bounded > 0 {
 		rep.Engine = "explicit"

@@ -290,3 +290,16 @@ func TestVerifyMCMTBoundedOutOfRange(t *testing.T) {
 		t.Errorf("exit %d, output %q %s; want unknown naming the transition whose value left the range", code, out, errs)
 	}
 }
+
+// --cpuprofile writes a profile of the backward search, as for ftmc check.
+func TestVerifyMCMTCPUProfile(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	if _, errs, code := runText(t, "verify", lock, "--cpuprofile", prof); code != trace.ExitHolds {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Errorf("profile: %v, want a non-empty file", err)
+	}
+}
