@@ -2,6 +2,7 @@ package backreach
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -235,6 +236,101 @@ func TestSolver(t *testing.T) {
 		if got, _ := sv.check(tc.lits, false); got != tc.want {
 			t.Errorf("%v: %v, want %v", tc.lits, got, tc.want)
 		}
+	}
+}
+
+// The local solver against enumeration: random conjunctions of difference
+// constraints and disequalities over four atoms with values 0..3 (and two
+// process identifiers, which differ and are compared with each other and
+// with constants only, so that 0..7 holds a solution if any) are
+// satisfiable exactly when some assignment satisfies them; a model it
+// returns is one. Case splits relax their new edge incrementally; the
+// disequalities here nest them several deep.
+func TestSolverRandom(t *testing.T) {
+	s := parse(t, "v.cub", "array A[proc] : int\nunsafe (i) { A[i] = 0 }")
+	voc := &vocabulary{sys: s, doms: []domain{{0, 3}}}
+	sv := newSolver(voc)
+	atoms := []atom{readAtom(0, 0), readAtom(0, 1), readAtom(0, 2), readAtom(0, 3), procAtom(0), procAtom(1)}
+	r := rand.New(rand.NewPCG(1, 2))
+	counts := map[status]int{}
+	for iter := 0; iter < 5000; iter++ {
+		var lits []lit
+		for range 1 + r.IntN(7) {
+			x := atoms[r.IntN(len(atoms))]
+			l := lit{x: x, op: lop(r.IntN(4)), c: int64(r.IntN(7) - 3)}
+			if r.IntN(3) > 0 {
+				y := atoms[r.IntN(len(atoms))]
+				if y == x || x.isProc() != y.isProc() {
+					continue
+				}
+				l.y = y
+				if l.op == opGe {
+					l.op = opLe
+				}
+				if (l.op == opEq || l.op == opNe) && l.x > l.y {
+					l.x, l.y, l.c = l.y, l.x, -l.c
+				}
+			}
+			lits = append(lits, l)
+		}
+		got, model := sv.check(lits, true)
+		counts[got]++
+		if got == undecided {
+			continue
+		}
+		// Enumerate: array entries 0..3, identifiers 0..7.
+		want := unsat
+		val := make(map[atom]int64)
+		var rec func(i int) bool
+		rec = func(i int) bool {
+			if i == len(atoms) {
+				if val[atoms[4]] == val[atoms[5]] {
+					return false
+				}
+				for _, l := range lits {
+					y := int64(0)
+					if l.y != 0 {
+						y = val[l.y]
+					}
+					if !holdsLit(l, val[l.x], y) {
+						return false
+					}
+				}
+				return true
+			}
+			hi := int64(3)
+			if atoms[i].isProc() {
+				hi = 7
+			}
+			for v := int64(0); v <= hi; v++ {
+				val[atoms[i]] = v
+				if rec(i + 1) {
+					return true
+				}
+			}
+			return false
+		}
+		if rec(0) {
+			want = sat
+		}
+		if got != want {
+			t.Fatalf("%v: %v, enumeration says %v", lits, got, want)
+		}
+		if got == sat {
+			for _, l := range lits {
+				y := int64(0)
+				if l.y != 0 {
+					y = model[l.y]
+				}
+				if !holdsLit(l, model[l.x], y) {
+					t.Fatalf("%v: model %v falsifies %v", lits, model, l)
+				}
+			}
+		}
+	}
+	// Seven literals never need the 256 splits of the budget.
+	if counts[sat] < 500 || counts[unsat] < 500 || counts[undecided] > 0 {
+		t.Errorf("answers %v: want many sat and unsat, no undecided", counts)
 	}
 }
 

@@ -33,6 +33,12 @@ type solver struct {
 	diseqs []diseq
 	budget int
 	calls  int64
+	// The base edges leaving each node (out[start[i]:start[i+1]]), and
+	// the scratch space of relaxFrom.
+	start  []int32
+	out    []int32
+	queue  []int32
+	queued []bool
 }
 
 func newSolver(voc *vocabulary) *solver {
@@ -112,6 +118,83 @@ func (s *solver) relax(dist []int64, edges []edge) bool {
 	return false
 }
 
+// adjacency lists the edges leaving each node, for relaxFrom.
+func (s *solver) adjacency() {
+	n := len(s.nodes)
+	s.start = append(s.start[:0], make([]int32, n+1)...)
+	for _, e := range s.edges {
+		s.start[e.from+1]++
+	}
+	for i := 0; i < n; i++ {
+		s.start[i+1] += s.start[i]
+	}
+	s.out = append(s.out[:0], make([]int32, len(s.edges))...)
+	next := append([]int32(nil), s.start[:n]...)
+	for k, e := range s.edges {
+		s.out[next[e.from]] = int32(k)
+		next[e.from]++
+	}
+	if cap(s.queued) < n {
+		s.queued = make([]bool, n)
+	}
+	s.queued = s.queued[:n]
+}
+
+// relaxFrom restores the potential dist, which satisfies every edge but
+// the last one of edges (a case split's new edge): only the nodes whose
+// distance the new edge lowers are visited, through the adjacency lists
+// for the base edges and by a scan of the few edges earlier splits pushed.
+// It reaches the potential that relax would, without relax's passes over
+// every edge. A negative cycle must use the new edge, so it shows as soon
+// as the new edge's source would be lowered: false.
+func (s *solver) relaxFrom(dist []int64, edges []edge) bool {
+	e := edges[len(edges)-1]
+	d := dist[e.from] + e.w
+	if d >= dist[e.to] {
+		return true
+	}
+	if e.from == e.to {
+		return false
+	}
+	dist[e.to] = d
+	base := len(s.edges)
+	q := append(s.queue[:0], int32(e.to))
+	s.queued[e.to] = true
+	ok := true
+	for head := 0; head < len(q) && ok; head++ {
+		u := q[head]
+		s.queued[u] = false
+		visit := func(f edge) {
+			if nd := dist[u] + f.w; nd < dist[f.to] {
+				if f.to == e.from {
+					ok = false
+					return
+				}
+				dist[f.to] = nd
+				if !s.queued[f.to] {
+					s.queued[f.to] = true
+					q = append(q, int32(f.to))
+				}
+			}
+		}
+		for _, k := range s.out[s.start[u]:s.start[u+1]] {
+			if visit(s.edges[k]); !ok {
+				break
+			}
+		}
+		for _, f := range edges[base : len(edges)-1] {
+			if f.from == int(u) && ok {
+				visit(f)
+			}
+		}
+	}
+	for _, u := range q {
+		s.queued[u] = false
+	}
+	s.queue = q
+	return ok
+}
+
 // check decides the conjunction of lits. With model set, it returns the
 // value of every atom of a solution.
 func (s *solver) check(lits []lit, model bool) (status, map[atom]int64) {
@@ -122,6 +205,7 @@ func (s *solver) check(lits []lit, model bool) (status, map[atom]int64) {
 		return unsat, nil
 	}
 	s.budget = 256
+	s.adjacency()
 	// split pushes the edges of its branches on this copy as on a stack.
 	edges := make([]edge, len(s.edges), len(s.edges)+16)
 	copy(edges, s.edges)
@@ -154,7 +238,7 @@ func (s *solver) split(dist []int64, edges []edge) (status, []int64) {
 			// The branch's edges extend edges in place: deeper branches
 			// write beyond them only, and nothing keeps them afterwards.
 			es := append(edges, e)
-			if !s.relax(d, es) {
+			if !s.relaxFrom(d, es) {
 				continue
 			}
 			st, sol := s.split(d, es)
