@@ -560,6 +560,14 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 	}
 	if len(clauses) <= localLimit {
 		budget := 300
+		if e.smt != nil && !e.bounded {
+			// Once the solver runs, a query takes it a few
+			// milliseconds, while a case split tests every open clause
+			// at each branch: over a few hundred clauses, a split that
+			// runs out of 300 branches costs more than the query it
+			// then makes anyway. The budget shrinks with the clauses.
+			budget = min(300, max(30, 10000/len(clauses)))
+		}
 		switch e.coverLocal(c, clauses, &budget) {
 		case unsat:
 			e.stats.CoveredLocal++
