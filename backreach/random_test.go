@@ -25,7 +25,27 @@ import (
 // FTMC_RANDOM_MODELS sets the number of models (default 150),
 // FTMC_RANDOM_SEED the first seed (default 1), FTMC_RANDOM_PROCS the
 // largest instance (default 3); FTMC_RANDOM_PROGRESS=1 prints each seed
-// as it starts and the reason of each unknown verdict.
+// as it starts and the reason of each unknown verdict. The models take the
+// searches of randomSearches in turn; FTMC_RANDOM_SEARCH=NAME runs one of
+// them on every model.
+
+// randomSearches are the searches the test compares with the instances:
+// without invariant search, with candidates proved or dropped, proved or
+// else guessed (ftmc verify's default), and guessed without a proof, from
+// the instance with 3 processes and from those with 1 and 2, whose
+// candidates are often wrong: such guesses must be found reachable and
+// banned, never kept in a "holds".
+var randomSearches = []struct {
+	name string
+	opts Options
+}{
+	{"plain", Options{}},
+	{"prove", Options{Approx: 3}},
+	{"guess", Options{Approx: 3, Guess: true}},
+	{"guess-only", Options{Approx: 3, Guess: true, LemmaBudget: -1}},
+	{"guess-1", Options{Approx: 1, Guess: true, LemmaBudget: -1}},
+	{"guess-2", Options{Approx: 2, Guess: true, LemmaBudget: -1}},
+}
 
 // randomSystem writes a random Cubicle system. Every variable has a finite
 // range on the instances (the counter N stays within 0..2), so that they
@@ -301,15 +321,37 @@ func TestRandomDifferential(t *testing.T) {
 	first := envInt(t, "FTMC_RANDOM_SEED", 1)
 	procs := envInt(t, "FTMC_RANDOM_PROCS", 3)
 	progress := os.Getenv("FTMC_RANDOM_PROGRESS") != ""
-	var tally struct{ holds, violated, unknown, unknownUnsafe, limits int }
+	only := -1
+	if name := os.Getenv("FTMC_RANDOM_SEARCH"); name != "" {
+		for i, s := range randomSearches {
+			if s.name == name {
+				only = i
+			}
+		}
+		if only < 0 {
+			var names []string
+			for _, s := range randomSearches {
+				names = append(names, s.name)
+			}
+			t.Fatalf("FTMC_RANDOM_SEARCH=%s: expected one of %s", name, strings.Join(names, ", "))
+		}
+	}
+	var tally struct {
+		holds, violated, unknown, unknownUnsafe, limits int
+		guessed, banned, lemmas                         int // models whose search guessed, guesses banned, models with lemmas
+	}
 	for seed := first; seed < first+models; seed++ {
 		src := randomSystem(uint64(seed))
 		if progress {
 			fmt.Fprintf(os.Stderr, "seed %d\n", seed)
 		}
+		search := only
+		if search < 0 {
+			search = seed % len(randomSearches)
+		}
 		fail := func(format string, args ...any) {
 			t.Helper()
-			t.Errorf("seed %d: %s\n%s", seed, fmt.Sprintf(format, args...), src)
+			t.Errorf("seed %d (search %s): %s\n%s", seed, randomSearches[search].name, fmt.Sprintf(format, args...), src)
 		}
 		s, err := mcmt.Parse(fmt.Sprintf("random%d.cub", seed), []byte(src), "")
 		if err != nil {
@@ -336,7 +378,7 @@ func TestRandomDifferential(t *testing.T) {
 				break
 			}
 		}
-		opts := []Options{{}, {Approx: 3}, {Approx: 3, Guess: true}}[seed%3]
+		opts := randomSearches[search].opts
 		opts.MaxNodes = 1000
 		opts.Solver = smt.Options{Timeout: 10 * time.Second}
 		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
@@ -346,6 +388,13 @@ func TestRandomDifferential(t *testing.T) {
 			fail("backward search: %v", err)
 			continue
 		}
+		if r.Stats.Guesses > 0 || r.Stats.Banned > 0 {
+			tally.guessed++
+		}
+		if r.Stats.Lemmas > 0 {
+			tally.lemmas++
+		}
+		tally.banned += r.Stats.Banned
 		switch r.Verdict {
 		case trace.Holds:
 			tally.holds++
@@ -378,8 +427,14 @@ func TestRandomDifferential(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d models from seed %d: holds %d, violated %d, unknown %d (%d of them at a limit, %d with an unsafe instance of at most %d processes)",
-		models, first, tally.holds, tally.violated, tally.unknown, tally.limits, tally.unknownUnsafe, procs)
+	searches := "the searches in turn"
+	if only >= 0 {
+		searches = "search " + randomSearches[only].name
+	}
+	t.Logf("%d models from seed %d, %s: holds %d, violated %d, unknown %d (%d of them at a limit, %d with an unsafe instance of at most %d processes); "+
+		"lemmas proved in %d models, guesses made in %d, %d guesses banned",
+		models, first, searches, tally.holds, tally.violated, tally.unknown, tally.limits, tally.unknownUnsafe, procs,
+		tally.lemmas, tally.guessed, tally.banned)
 }
 
 // checkTrace replays a counterexample on an instance of the system, step
