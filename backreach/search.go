@@ -33,11 +33,14 @@ type Options struct {
 	// processes satisfies; see brab.go.
 	Approx int
 	// Guess uses such a sub-cube unproved, when a bounded search can
-	// neither prove nor refute it (Cubicle's BRAB: a wrong guess is found
-	// out later and costs a restart).
+	// neither prove nor refute it (Cubicle's BRAB): the guess becomes a
+	// root of the property's search, so a "holds" proves it too, and one
+	// found reachable is banned at the cost of a restart. ftmc verify
+	// sets it unless --guess=false.
 	Guess bool
 	// LemmaBudget bounds the cubes of the search that proves a lemma (0:
-	// 30; negative: guess without trying to prove).
+	// 30; negative: no proof, every candidate is a guess, whatever Guess
+	// says).
 	LemmaBudget int
 	// Confirm, when larger than Approx, is the size of a second instance
 	// that a candidate must not reach either: the first instance filters

@@ -36,8 +36,8 @@ func verifyMCMT(e *env, args []string) int {
 	brab := fs.Int("brab", 3, "look for invariants among sub-cubes that no reachable state of an instance with this many processes satisfies (0: off)")
 	confirm := fs.Int("confirm", 0, "also require candidate invariants to be unreachable on an instance with this many processes")
 	brabLits := fs.Int("brab-lits", 0, "at most this many literals in a candidate invariant (0: 3; -1: no bound)")
-	guess := fs.Bool("guess", false, "use candidate invariants unproved (Cubicle's BRAB: a wrong one is found out later and costs a restart)")
-	lemmaBudget := fs.Int("lemma-budget", 0, "cubes of the bounded search that proves a candidate invariant (0: 30; -1: do not prove, guess)")
+	guess := fs.Bool("guess", true, "use a candidate invariant that its bounded proof neither proves nor refutes as a guess, proved together with the property (Cubicle's BRAB: a wrong guess is found reachable and costs a restart); --guess=false: proved candidates only")
+	lemmaBudget := fs.Int("lemma-budget", 0, "cubes of the bounded search that tries to prove a candidate invariant (0: 30; -1: no proof, every candidate is a guess)")
 	noCand := fs.Bool("no-candidates", false, "ignore the model's suggested negated invariants")
 	bounded := fs.Int("bounded", 0, "check the instance with this many processes explicitly instead (0: prove for every number)")
 	maxStates := fs.Int64("max-states", 10000000, "state limit of --bounded (0: no limit)")
@@ -53,6 +53,14 @@ func verifyMCMT(e *env, args []string) int {
 	if err := checkMCMTFlags(lim, *solver, *solverTimeout, map[string]int64{"--bounded": int64(*bounded),
 		"--max-states": *maxStates, "--max-nodes": int64(*maxNodes), "--brab": int64(*brab), "--confirm": int64(*confirm)}); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
+	switch {
+	case *lemmaBudget < -1:
+		fmt.Fprintf(e.stderr, "ftmc verify: --lemma-budget %d: expected -1 (no proof, every candidate a guess), 0 (30 cubes) or a positive budget\n", *lemmaBudget)
+		return 2
+	case *lemmaBudget == -1 && !*guess:
+		fmt.Fprintln(e.stderr, "ftmc verify: --lemma-budget -1 makes every candidate a guess, --guess=false uses proved candidates only: give one of them")
 		return 2
 	}
 	if len(pos) == 0 {
@@ -125,7 +133,7 @@ func verifyMCMT(e *env, args []string) int {
 			Approx:           *brab,
 			Confirm:          *confirm,
 			ApproxLits:       *brabLits,
-			Guess:            *guess || *lemmaBudget < 0,
+			Guess:            *guess,
 			LemmaBudget:      *lemmaBudget,
 		}
 		if *logFile != "" {

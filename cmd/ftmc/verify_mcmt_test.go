@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"ftmc/internal/expect"
 	"ftmc/internal/testenv"
 	"ftmc/trace"
 )
@@ -66,6 +67,77 @@ func TestVerifyMCMTShared(t *testing.T) {
 	}
 }
 
+// The invariant search's modes give every array-based model its expected
+// verdict: candidates proved or else guessed (the default), proved only
+// (--guess=false), and guessed without a proof (--lemma-budget -1). The
+// models are the seed and the shared benchmarks (all safe) and
+// examples/mcmt, with the verdict their header gives the plain verify
+// run. On the seed the default guesses (its bounded proofs leave
+// candidates open) and --guess=false does not.
+func TestVerifyMCMTSearchModes(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	shared := testenv.Shared(t)
+	seed := filepath.Join(shared, "seeds/002_89f49e16422360b2.txt")
+	type model struct {
+		args []string
+		want expect.Outcome
+	}
+	holds := expect.Outcome{Verdict: string(trace.Holds)}
+	models := []model{
+		{[]string{"--lang", "mcmt", seed}, holds},
+		{[]string{filepath.Join(shared, "benchmarks/mcmt/crash.in")}, holds},
+		{[]string{filepath.Join(shared, "benchmarks/mcmt/crash.cub")}, holds},
+		{[]string{filepath.Join(shared, "benchmarks/mcmt/mutex.cub")}, holds},
+	}
+	examples, err := filepath.Glob(filepath.Join(testenv.RepoRoot(t), "examples/mcmt/*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range examples {
+		if _, ok := modelCommand[filepath.Ext(path)]; !ok {
+			continue
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := expect.Parse(f, "verify")
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		i := slices.IndexFunc(runs, func(r expect.Run) bool { return slices.Equal(r.Args, []string{"verify"}) && r.Overall != nil })
+		if i < 0 {
+			t.Errorf("%s: no expected verdict for ftmc verify", path)
+			continue
+		}
+		models = append(models, model{[]string{path}, *runs[i].Overall})
+	}
+	for _, mode := range [][]string{nil, {"--guess=false"}, {"--lemma-budget", "-1"}} {
+		for _, m := range models {
+			args := append(append([]string{"verify"}, m.args...), mode...)
+			rep, code, errs := runFtmc(t.Context(), args)
+			if rep == nil {
+				t.Errorf("ftmc %v: exit %d: %s", args, code, errs)
+				continue
+			}
+			if got := overall(rep.Verdicts); !matches(m.want, got) {
+				t.Errorf("ftmc %v: %s, want %s", args, got, m.want)
+			}
+			if m.args[len(m.args)-1] != seed {
+				continue
+			}
+			figs := map[string]float64{}
+			for _, f := range rep.Stats.Extra {
+				figs[f.Name] = f.Value
+			}
+			if guessed := figs["guessed_invariants"] > 0; guessed != !slices.Equal(mode, []string{"--guess=false"}) {
+				t.Errorf("ftmc %v: %v guessed invariants", args, figs["guessed_invariants"])
+			}
+		}
+	}
+}
+
 // runText runs ftmc with args and returns its text output and exit code.
 func runText(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
@@ -100,6 +172,8 @@ func TestVerifyMCMTBadFlags(t *testing.T) {
 		{[]string{"--max-nodes", "-1"}, "--max-nodes -1"},
 		{[]string{"--brab", "-2"}, "--brab -2"},
 		{[]string{"--confirm", "-1"}, "--confirm -1"},
+		{[]string{"--lemma-budget", "-2"}, "--lemma-budget -2: expected -1"},
+		{[]string{"--lemma-budget", "-1", "--guess=false"}, "--lemma-budget -1 makes every candidate a guess, --guess=false uses proved candidates only"},
 		{[]string{"--time", "-1s"}, "must not be negative"},
 		{[]string{"--solver-timeout", "-1s"}, "must not be negative"},
 		{[]string{"-j", "4"}, "-j 4: backward reachability and --bounded run on one worker"},
