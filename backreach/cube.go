@@ -180,15 +180,7 @@ func (e *engine) summarize(c *cube) *summary {
 		return c.sum
 	}
 	s := &summary{}
-	bounds := e.solver.bounds(c.lits)
-	for a := range bounds {
-		s.atoms = append(s.atoms, a)
-	}
-	slices.Sort(s.atoms)
-	s.doms = make([]domain, len(s.atoms))
-	for i, a := range s.atoms {
-		s.doms[i] = bounds[a]
-	}
+	s.atoms, s.doms = e.solver.bounds(c.lits)
 	for _, l := range c.lits {
 		switch {
 		case l.y != 0:

@@ -1,5 +1,10 @@
 package backreach
 
+import (
+	stdcmp "cmp"
+	"slices"
+)
+
 // A decision procedure for conjunctions of literals: integer difference
 // constraints (Bellman-Ford on the constraint graph) with disequalities
 // decided by case splits (x != y + c becomes x < y + c or x > y + c) when
@@ -254,9 +259,10 @@ func (s *solver) split(dist []int64, edges []edge) (status, []int64) {
 	return sat, dist
 }
 
-// bounds returns, for each atom of a satisfiable conjunction, the tightest
-// bounds its difference constraints imply (disequalities aside).
-func (s *solver) bounds(lits []lit) map[atom]domain {
+// bounds returns the atoms of a satisfiable conjunction, sorted, and the
+// tightest bounds its difference constraints imply on each (disequalities
+// aside).
+func (s *solver) bounds(lits []lit) ([]atom, []domain) {
 	s.load(lits)
 	n := len(s.nodes)
 	up := make([]int64, n)   // shortest path from zero: upper bounds
@@ -283,11 +289,14 @@ func (s *solver) bounds(lits []lit) map[atom]domain {
 			break
 		}
 	}
-	out := make(map[atom]domain, n-1)
-	for i, a := range s.nodes {
-		if i == 0 {
-			continue
-		}
+	order := make([]int, 0, n-1)
+	for i := 1; i < n; i++ {
+		order = append(order, i)
+	}
+	slices.SortFunc(order, func(a, b int) int { return stdcmp.Compare(s.nodes[a], s.nodes[b]) })
+	atoms := make([]atom, len(order))
+	doms := make([]domain, len(order))
+	for k, i := range order {
 		d := domain{-inf, inf}
 		if up[i] < inf {
 			d.hi = up[i]
@@ -295,7 +304,7 @@ func (s *solver) bounds(lits []lit) map[atom]domain {
 		if down[i] < inf {
 			d.lo = -down[i]
 		}
-		out[a] = d
+		atoms[k], doms[k] = s.nodes[i], d
 	}
-	return out
+	return atoms, doms
 }
