@@ -128,7 +128,11 @@ type Result struct {
 	Proved, Refuted []string
 	// Lemmas are the negated invariants found and proved by the search,
 	// as cubes over processes #1, #2, ...
-	Lemmas   []string
+	Lemmas []string
+	// Guesses are the negated invariants the last search guessed, as
+	// cubes like Lemmas; with the verdict holds, that search proved them
+	// together with the property.
+	Guesses  []string
 	Warnings []string
 }
 
@@ -180,6 +184,8 @@ type engine struct {
 	oracle  *oracle
 	confirm *oracle
 	banned  []*cube
+	// guesses are those of the last search that ran to its end.
+	guesses []*cube
 	opts    Options
 	stats   Stats
 	tooMany bool
@@ -719,6 +725,7 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool, property bool)
 	}
 	e.stats.Nodes = int64(live)
 	e.stats.Guesses = len(guesses)
+	e.guesses = guesses
 	if e.tooMany {
 		return outcome{verdict: trace.Unknown, refuted: -1,
 			reason: fmt.Sprintf("pre-images needed more than %d processes in a cube", maxProcs)}, nil
@@ -874,6 +881,9 @@ func (e *engine) finish(res *Result, out outcome, inPlay map[int]bool) *Result {
 	}
 	for _, l := range e.lemmas {
 		res.Lemmas = append(res.Lemmas, e.voc.cubeString(l))
+	}
+	for _, g := range e.guesses {
+		res.Guesses = append(res.Guesses, e.voc.cubeString(g))
 	}
 	res.Warnings = e.warnings
 	e.stats.Seconds = time.Since(e.start).Seconds()

@@ -197,6 +197,11 @@ func verifyMCMT(e *env, args []string) int {
 		for _, l := range res.Lemmas {
 			rep.Warnings = append(rep.Warnings, "unreachable (proved and used): "+l)
 		}
+		if res.Verdict == trace.Holds {
+			for _, g := range res.Guesses {
+				rep.Warnings = append(rep.Warnings, "unreachable (guessed, proved with the property): "+g)
+			}
+		}
 		for _, p := range res.Refuted {
 			rep.Warnings = append(rep.Warnings, "suggested invariant is not one (reachable), dropped: "+p)
 		}

@@ -73,7 +73,8 @@ func TestVerifyMCMTShared(t *testing.T) {
 // models are the seed and the shared benchmarks (all safe) and
 // examples/mcmt, with the verdict their header gives the plain verify
 // run. On the seed the default guesses (its bounded proofs leave
-// candidates open) and --guess=false does not.
+// candidates open), names each guess in a note, and --guess=false does not
+// guess.
 func TestVerifyMCMTSearchModes(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	shared := testenv.Shared(t)
@@ -133,6 +134,15 @@ func TestVerifyMCMTSearchModes(t *testing.T) {
 			}
 			if guessed := figs["guessed_invariants"] > 0; guessed != !slices.Equal(mode, []string{"--guess=false"}) {
 				t.Errorf("ftmc %v: %v guessed invariants", args, figs["guessed_invariants"])
+			}
+			notes := 0
+			for _, w := range rep.Warnings {
+				if strings.HasPrefix(w, "unreachable (guessed, proved with the property): ") {
+					notes++
+				}
+			}
+			if float64(notes) != figs["guessed_invariants"] {
+				t.Errorf("ftmc %v: %d notes on guesses, %v guessed invariants", args, notes, figs["guessed_invariants"])
 			}
 		}
 	}
