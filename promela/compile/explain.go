@@ -127,12 +127,9 @@ func (md *Model) events(k int, path []pathStep) []trace.Event {
 	if s.t.kind != tSend && s.t.kind != tRecv {
 		return nil
 	}
-	m.use(k)
-	if s.pid >= len(m.procs) {
+	if !md.enter(k, s.pid) {
 		return nil
 	}
-	m.pid, m.base = s.pid, int(m.procs[s.pid])
-	m.fault = ""
 	defer func() { m.fault = "" }()
 	partner := -1
 	if s.t.kind == tSend {
@@ -141,17 +138,13 @@ func (md *Model) events(k int, path []pathStep) []trace.Event {
 		if off < 0 {
 			return nil
 		}
-		var vals []string
 		ct := md.p.segAt(m.vec, off).ch
-		for j, a := range s.t.send.args {
-			vals = append(vals, md.valueString(ct.ftypes, j, ct.fields[j].trunc(a(m))))
-		}
 		if ct.cap == 0 && k+1 < len(path) {
 			partner = path[k+1].pid
 		} else if ct.cap > 0 {
 			partner = md.reader(id)
 		}
-		return []trace.Event{{Type: "send", Chan: md.chanName(id), Msg: strings.Join(vals, ","), Partner: partner}}
+		return []trace.Event{{Type: "send", Chan: md.chanName(id), Msg: md.sendValues(ct, s.t.send), Partner: partner}}
 	}
 	id := s.t.recv.ch(m)
 	off := m.chanOff(id, "receive")
@@ -239,12 +232,9 @@ func (md *Model) refusedSend(k int, path []pathStep) []trace.Event {
 		return nil
 	}
 	m := &md.m
-	m.use(k)
-	if s.pid >= len(m.procs) {
+	if !md.enter(k, s.pid) {
 		return nil
 	}
-	m.pid, m.base = s.pid, int(m.procs[s.pid])
-	m.fault = ""
 	defer func() { m.fault = "" }()
 	op := ts[0].send
 	id := op.ch(m)
@@ -256,14 +246,35 @@ func (md *Model) refusedSend(k int, path []pathStep) []trace.Event {
 	if ct.cap == 0 || m.chanLen(off, ct) < ct.slots || len(op.args) != len(ct.fields) {
 		return nil
 	}
-	var vals []string
-	for j, a := range op.args {
-		vals = append(vals, md.valueString(ct.ftypes, j, ct.fields[j].trunc(a(m))))
-	}
+	msg := md.sendValues(ct, op)
 	if m.fault != "" {
 		return nil
 	}
-	return []trace.Event{{Type: "send", Chan: md.chanName(id), Msg: strings.Join(vals, ","), Partner: md.reader(id), Failed: true, Text: "full"}}
+	return []trace.Event{{Type: "send", Chan: md.chanName(id), Msg: msg, Partner: md.reader(id), Failed: true, Text: "full"}}
+}
+
+// enter sets the machine to the state at level k of the path being
+// explained, in process pid; false when pid does not exist there. The
+// caller clears m.fault when done.
+func (md *Model) enter(k, pid int) bool {
+	m := &md.m
+	m.use(k)
+	if pid >= len(m.procs) {
+		return false
+	}
+	m.pid, m.base = pid, int(m.procs[pid])
+	m.fault = ""
+	return true
+}
+
+// sendValues is the message of send op on a channel of type ct, evaluated
+// in the process the machine is set to, as charts show it.
+func (md *Model) sendValues(ct *chanType, op *sendOp) string {
+	var vals []string
+	for j, a := range op.args {
+		vals = append(vals, md.valueString(ct.ftypes, j, ct.fields[j].trunc(a(&md.m))))
+	}
+	return strings.Join(vals, ",")
 }
 
 // valueString shows a value of a message field or variable: mtype

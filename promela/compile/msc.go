@@ -27,12 +27,9 @@ func (md *Model) localEvents(k int, path []pathStep) []trace.Event {
 		return nil
 	}
 	m := &md.m
-	m.use(k)
-	if s.pid >= len(m.procs) {
+	if !md.enter(k, s.pid) {
 		return nil
 	}
-	m.pid, m.base = s.pid, int(m.procs[s.pid])
-	m.fault = ""
 	defer func() { m.fault = "" }()
 	c := &comp{p: md.p, pt: s.t.pt}
 	nerr := len(md.p.errs)
