@@ -217,7 +217,7 @@ func Verify(ctx context.Context, sys *system.System, opts Options) (*Result, err
 		switch {
 		case err != nil:
 			if ctx.Err() != nil {
-				return &Result{Property: sys.Property, Verdict: trace.Unknown, Reason: "stopped: " + ctx.Err().Error(), Stats: e.stats}, nil
+				return &Result{Property: sys.Property, Verdict: trace.Unknown, Reason: stoppedExploring(ctx, opts.Approx), Stats: e.stats}, nil
 			}
 			e.warnings = append(e.warnings, fmt.Sprintf("no invariants guessed: %v", err))
 		default:
@@ -229,7 +229,7 @@ func Verify(ctx context.Context, sys *system.System, opts Options) (*Result, err
 			switch {
 			case err != nil:
 				if ctx.Err() != nil {
-					return &Result{Property: sys.Property, Verdict: trace.Unknown, Reason: "stopped: " + ctx.Err().Error(), Stats: e.stats}, nil
+					return &Result{Property: sys.Property, Verdict: trace.Unknown, Reason: stoppedExploring(ctx, opts.Confirm), Stats: e.stats}, nil
 				}
 				e.warnings = append(e.warnings, fmt.Sprintf("candidates not confirmed on %d processes: %v", opts.Confirm, err))
 			default:
@@ -650,7 +650,7 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool, property bool)
 		queue[head] = nil
 		if head&63 == 0 {
 			if err := ctx.Err(); err != nil {
-				return outcome{verdict: trace.Unknown, reason: "stopped: " + err.Error(), refuted: -1}, nil
+				return outcome{verdict: trace.Unknown, reason: e.stopped(ctx), refuted: -1}, nil
 			}
 			e.progress(live, len(queue)-head)
 		}
@@ -678,7 +678,7 @@ func (e *engine) search(ctx context.Context, inPlay map[int]bool, property bool)
 		cov, err := e.covered(ctx, nd.c, visited)
 		if err != nil {
 			if ctx.Err() != nil {
-				return outcome{verdict: trace.Unknown, reason: "stopped: " + ctx.Err().Error(), refuted: -1}, nil
+				return outcome{verdict: trace.Unknown, reason: e.stopped(ctx), refuted: -1}, nil
 			}
 			return outcome{}, err
 		}
@@ -812,7 +812,7 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 				fmt.Fprintf(e.opts.Log, "suggested invariants proved: %d\n", len(e.invs))
 			}
 		} else if ctx.Err() != nil {
-			out.reason = "stopped: " + ctx.Err().Error()
+			out.reason = e.stopped(ctx)
 			return e.finish(res, out, inPlay), nil
 		}
 	}
@@ -897,4 +897,30 @@ func describe(q *system.Quant, i int) string {
 		name = fmt.Sprintf("candidate %d", i+1)
 	}
 	return fmt.Sprintf("%s: %s", name, q.Body)
+}
+
+// stopped is the reason of a search that ctx ended: the cause ctx was
+// cancelled with (ftmc verify's time and memory limits say which limit,
+// with the figure reached) and the cubes visited by then.
+func (e *engine) stopped(ctx context.Context) string {
+	cause := context.Cause(ctx)
+	if cause == ctx.Err() {
+		return "stopped: " + cause.Error()
+	}
+	return fmt.Sprintf("%v after %d cubes", cause, e.stats.Nodes)
+}
+
+// stoppedExploring is the reason of a search that ctx ended while it
+// explored the instance with k processes that candidate invariants come
+// from, before any cube.
+func stoppedExploring(ctx context.Context, k int) string {
+	cause := context.Cause(ctx)
+	if cause == ctx.Err() {
+		return "stopped: " + cause.Error()
+	}
+	procs := fmt.Sprintf("%d processes", k)
+	if k == 1 {
+		procs = "1 process"
+	}
+	return fmt.Sprintf("%v while the instance with %s that candidate invariants come from was explored (--brab %d)", cause, procs, k)
 }

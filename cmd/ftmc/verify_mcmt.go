@@ -162,10 +162,10 @@ func verifyMCMT(e *env, args []string) int {
 		if opts.Progress != nil {
 			fmt.Fprint(e.stderr, "\r\033[K")
 		}
-		if err != nil && limitCause(ctx) != nil {
+		if l := limitCause(ctx); err != nil && l != nil {
 			// A limit cut the search short where it could not say so
 			// itself (a solver process interrupted): unknown all the same.
-			res, err = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: "stopped: " + ctx.Err().Error()}, nil
+			res, err = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: l.msg}, nil
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ftmc verify: %s: %v\n", file, err)
@@ -173,15 +173,6 @@ func verifyMCMT(e *env, args []string) int {
 				return 2
 			}
 			return 3
-		}
-		if l := limitCause(ctx); l != nil && res.Verdict == trace.Unknown && strings.HasPrefix(res.Reason, "stopped: ") {
-			// The search stops at ctx.Err(), which does not say which
-			// limit ended it; ftmc set the limit and knows.
-			if res.Stats.Nodes == 0 && res.Stats.Generated == 0 && *brab > 0 {
-				res.Reason = fmt.Sprintf("%s while the instance with %s that candidate invariants come from was explored (--brab %d)", l.msg, processes(int64(*brab)), *brab)
-			} else {
-				res.Reason = fmt.Sprintf("%s after %d cubes", l.msg, res.Stats.Nodes)
-			}
 		}
 		r := trace.Result{Property: res.Property, Verdict: res.Verdict, Reason: res.Reason, Counterexample: res.Trace}
 		if res.Trace != nil {
