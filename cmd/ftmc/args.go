@@ -203,3 +203,10 @@ func (l *limits) register(fs *flag.FlagSet) {
 	fs.Var(&l.memory, "memory", "stop when memory use reaches this with verdict unknown (e.g. 8GB; 0: no limit)")
 	fs.IntVar(&l.jobs, "j", 1, "number of parallel workers")
 }
+
+// flagGiven reports whether the command line set the flag name.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

@@ -97,11 +97,7 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 // memoryGiven reports whether the command line set --memory (0 included,
 // which means no limit).
 func (o *explicitOptions) memoryGiven() bool {
-	given := false
-	if o.flags != nil {
-		o.flags.Visit(func(f *flag.Flag) { given = given || f.Name == "memory" })
-	}
-	return given
+	return o.flags != nil && flagGiven(o.flags, "memory")
 }
 
 // runExplicit searches the states of m, prints the report (statistics, the

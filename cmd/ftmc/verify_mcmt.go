@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -327,13 +326,6 @@ func limitCause(ctx context.Context) *limitReached {
 // memoryEvery is how often watchMemory samples the memory in use, as often
 // as the explicit search does.
 const memoryEvery = 50 * time.Millisecond
-
-// flagGiven reports whether the command line set the flag name.
-func flagGiven(fs *flag.FlagSet, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given
-}
 
 // watchMemory returns a context that is cancelled, with a limitReached
 // cause, when the memory the Go runtime holds (as explore's sampler reads
