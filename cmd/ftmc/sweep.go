@@ -95,7 +95,7 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
 		return trace.ExitUsage
 	}
-	fs.Visit(func(f *flag.Flag) { o.memoryGiven = o.memoryGiven || f.Name == "memory" })
+	o.memoryGiven = flagGiven(fs, "memory")
 	if !o.memoryGiven {
 		// The checks that run at once share the machine: each gets its
 		// part of the default.
