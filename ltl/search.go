@@ -79,7 +79,11 @@ func Check(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, 
 	if len(a.States) > 1<<16-1 {
 		return trace.Result{}, trace.Stats{}, fmt.Errorf("ltl: automaton has %d states; at most 65535 are supported", len(a.States))
 	}
-	s := newSearch(ctx, m, withoutEnds(a), atoms, opts)
+	a = withoutEnds(a)
+	if sink, ok := sinks(a); ok {
+		return checkPrefix(ctx, m, a, sink, atoms, opts)
+	}
+	s := newSearch(ctx, m, a, atoms, opts)
 	s.kind = state.KindAcceptCycle
 	return s.run()
 }

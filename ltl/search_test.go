@@ -3,6 +3,8 @@ package ltl
 import (
 	"context"
 	"math/rand"
+	"strconv"
+	"strings"
 	"testing"
 
 	"ftmc/state"
@@ -48,8 +50,9 @@ func validateLasso(t *testing.T, m state.Model, c *trace.Counterexample) {
 		t.Fatal("violation without a counterexample")
 	}
 	// The cycle is steps[LoopStart:], or the final state repeated when
-	// LoopStart == len(Steps).
-	if c.LoopStart < 0 || c.LoopStart > len(c.Steps) {
+	// LoopStart == len(Steps); a bad prefix has none.
+	prefix := strings.HasPrefix(c.Message, "bad prefix")
+	if (c.LoopStart < 0 && !prefix) || c.LoopStart > len(c.Steps) {
 		t.Fatalf("loop start %d with %d steps", c.LoopStart, len(c.Steps))
 	}
 	for k, st := range c.Steps {
@@ -373,10 +376,80 @@ func TestCheckRandom(t *testing.T) {
 			}
 			if r.Verdict == trace.Violated {
 				validateLasso(t, m, r.Counterexample)
+				if c := r.Counterexample; c.LoopStart < 0 {
+					checkBadPrefix(t, rng, m, val, f, c)
+				}
 			}
 		}
 	}
 }
+
+// checkBadPrefix checks a bad prefix of a random model on a few of its
+// continuations: f is false on each. The model's state is v0 alone.
+func checkBadPrefix(t *testing.T, rng *rand.Rand, m *gcModel, val []uint64, f *Formula, c *trace.Counterexample) {
+	t.Helper()
+	at := func(vs []trace.Var) byte {
+		for _, v := range vs {
+			if v.Name == "v0" {
+				n, _ := strconv.Atoi(v.Value)
+				return byte(n)
+			}
+		}
+		t.Fatalf("no v0 in %v", vs)
+		return 0
+	}
+	run := []byte{at(c.Initial)}
+	for _, st := range c.Steps {
+		s := run[len(run)-1]
+		if len(st.Changes) > 0 {
+			s = at(st.Changes)
+		}
+		run = append(run, s)
+	}
+	if last := at(c.Final); last != run[len(run)-1] {
+		t.Fatalf("the final state %d is not where the steps lead (%v)", last, run)
+	}
+	for k := 0; k < 10; k++ {
+		// A random walk from the last state until a state repeats (or the
+		// final state of a run that ends, which repeats).
+		walk := append([]byte(nil), run...)
+		seen := map[byte]int{}
+		loop := -1
+		for loop < 0 {
+			s := walk[len(walk)-1]
+			if i, ok := seen[s]; ok {
+				loop = i
+				walk = walk[:len(walk)-1]
+				break
+			}
+			seen[s] = len(walk) - 1
+			var next []byte
+			m.Next([]byte{s}, sinkFunc(func(v []byte) { next = append(next, v[0]) }))
+			if len(next) == 0 {
+				walk = append(walk, s)
+				continue
+			}
+			walk = append(walk, next[rng.Intn(len(next))])
+		}
+		var w Lasso
+		for i, s := range walk {
+			if i < loop {
+				w.Prefix = append(w.Prefix, val[s])
+			} else {
+				w.Loop = append(w.Loop, val[s])
+			}
+		}
+		if f.Holds(w, testAtoms) {
+			t.Fatalf("%s holds on a continuation %v (loop at %d) of the bad prefix %v", f, walk, loop, run)
+		}
+	}
+}
+
+// sinkFunc collects successors (state.Sink).
+type sinkFunc func(v []byte)
+
+func (f sinkFunc) Succ(_ state.Trans, v []byte)     { f(v) }
+func (f sinkFunc) Fail(state.Trans, string, string) {}
 
 func remapValuation(v uint64, atoms []string) uint64 {
 	var r uint64
@@ -388,4 +461,40 @@ func remapValuation(v uint64, atoms []string) uint64 {
 		}
 	}
 	return r
+}
+
+// The violation of a safety property is its shortest bad prefix, found
+// breadth-first, with or without fairness; a property whose automaton is
+// no safety automaton keeps its lasso.
+func TestCheckBadPrefix(t *testing.T) {
+	m := counter(4)
+	preds := map[string]Predicate{"x == 2": eq(0, 2), "x == 3": eq(0, 3), "x == 0": eq(0, 0)}
+	for _, fair := range []bool{false, true} {
+		r := check(t, m, "[]!(x == 2)", preds, Options{Fairness: fair})
+		c := r.Counterexample
+		if r.Verdict != trace.Violated || r.Kind != state.KindAcceptCycle || c == nil {
+			t.Fatalf("fair %v: %s (%s)", fair, r.Verdict, r.Kind)
+		}
+		if c.LoopStart != -1 || len(c.Steps) != 2 || c.Final[0].Value != "2" {
+			t.Errorf("fair %v: %d steps, loop start %d, final %v; want the 2 steps to x == 2", fair, len(c.Steps), c.LoopStart, c.Final)
+		}
+		// [](x == 2 -> [](x != 0)): bad once x is 0 after 2.
+		r = check(t, m, "[]((x == 2) -> []!(x == 0))", preds, Options{Fairness: fair})
+		if c := r.Counterexample; r.Verdict != trace.Violated || c.LoopStart != -1 || len(c.Steps) != 4 {
+			t.Errorf("fair %v: %s with %+v", fair, r.Verdict, c)
+		}
+		r = check(t, m, "<>[](x == 3)", preds, Options{Fairness: fair})
+		if c := r.Counterexample; r.Verdict != trace.Violated || c.LoopStart < 0 {
+			t.Errorf("fair %v: <>[]: %s with %+v", fair, r.Verdict, c)
+		}
+	}
+	// A model whose one run ends after a step.
+	stop := &gcModel{
+		name: "stop", vars: []string{"x"}, init: [][]byte{{0}},
+		procs: [][]gcmd{{{name: "x = 1", guard: func(s []byte) bool { return s[0] == 0 }, act: func(s []byte) { s[0] = 1 }}}},
+	}
+	r := check(t, stop, "[]!(x == 1)", map[string]Predicate{"x == 1": eq(0, 1)}, Options{})
+	if c := r.Counterexample; r.Verdict != trace.Violated || len(c.Steps) != 1 || c.LoopStart != -1 {
+		t.Errorf("stop: %s with %+v", r.Verdict, c)
+	}
 }

@@ -398,7 +398,11 @@ func NewChart(cx *Counterexample, title string) *Chart {
 		}
 		last := i == len(cx.Steps)-1
 		failing := last && !c.Deadlock && cx.Kind != "" && cx.LoopStart < 0
-		if len(items) == n0 && !failing && s.Stmt != "" && s.Pid >= 0 {
+		// A bad prefix of an LTL property: its last step is a step like
+		// the others, after which the property is violated whatever the
+		// run does.
+		badPrefix := failing && cx.Kind == "acceptance cycle"
+		if len(items) == n0 && (!failing || badPrefix) && s.Stmt != "" && s.Pid >= 0 {
 			kind := RowStmt
 			if marked {
 				kind = RowQuiet
@@ -411,7 +415,11 @@ func NewChart(cx *Counterexample, title string) *Chart {
 			if s.Note != "" {
 				c.Message = s.Note
 			}
-			items = append(items, item{step: i, pid: s.Pid, kind: RowFail, text: cx.Kind})
+			text := cx.Kind
+			if badPrefix {
+				text = "violated whatever follows"
+			}
+			items = append(items, item{step: i, pid: s.Pid, kind: RowFail, text: text})
 		}
 		if len(items) > n0 {
 			items[n0].first = true

@@ -191,8 +191,13 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		if err != nil {
 			return fail("%s: %v", p.Name, err)
 		}
-		if r.Counterexample != nil {
-			r.Counterexample.Message = fmt.Sprintf("%s violates %s", map[bool]string{true: "this weakly fair run", false: "this run"}[fair], p.Text)
+		if c := r.Counterexample; c != nil {
+			if c.LoopStart < 0 {
+				// A bad prefix: fairness plays no part.
+				c.Message = fmt.Sprintf("every run that begins with these steps violates %s", p.Text)
+			} else {
+				c.Message = fmt.Sprintf("%s violates %s", map[bool]string{true: "this weakly fair run", false: "this run"}[fair], p.Text)
+			}
 		}
 		add(r, st)
 	}

@@ -1,0 +1,238 @@
+package ltl
+
+import (
+	"context"
+	"encoding/binary"
+
+	"ftmc/explore"
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// sinks marks the accepting states of a that accept whatever follows: an
+// edge guarded by true leads back to the state itself. It reports whether
+// every accepting state is such a sink. Then a has an accepting run from a
+// product state exactly when a product state with a sink is reachable (the
+// model can always go on, if only by repeating a final state), so the
+// violations of the property are its bad prefixes, and a breadth-first
+// search finds the shortest. The negations of safety properties
+// ([] p, [](p -> [] q), p U q with its violations) translate so; never
+// claims that run to their end do too.
+func sinks(a *Automaton) ([]bool, bool) {
+	sink := make([]bool, len(a.States))
+	for i, s := range a.States {
+		if !s.Accepting {
+			continue
+		}
+		for _, e := range s.Edges {
+			if !e.Else && e.Guard == (Cube{}) && e.To == i {
+				sink[i] = true
+			}
+		}
+		if !sink[i] {
+			return nil, false
+		}
+	}
+	return sink, true
+}
+
+// checkPrefix searches the product of m and a breadth-first for a state of a
+// sink of a (see sinks), with explore's search: the product is itself a
+// state.Model whose vectors are the model's followed by the automaton
+// state, and a sink is its state.Checker's violation. The counterexample
+// is the shortest bad prefix. Under weak fairness the verdict is the same
+// (every prefix extends to a weakly fair run: one that keeps going round a
+// bottom strongly connected component of the model's graph), as with
+// Spin, which reports a claim that reaches its end whatever -f says.
+func checkPrefix(ctx context.Context, m state.Model, a *Automaton, sink []bool, atoms []Predicate, opts Options) (trace.Result, trace.Stats, error) {
+	p := &productModel{m: m, a: a, sink: sink, atoms: atoms, toSink: make([]bool, len(a.States))}
+	for i, st := range a.States {
+		for _, e := range st.Edges {
+			p.toSink[i] = p.toSink[i] || sink[e.To]
+		}
+	}
+	p.excl, _ = m.(Exclusive)
+	eo := explore.Options{
+		Order:            explore.BreadthFirst,
+		Property:         opts.Property,
+		TimeLimit:        opts.TimeLimit,
+		MemoryLimit:      opts.MemoryLimit,
+		MaxDepth:         opts.MaxDepth,
+		ExpectedStates:   opts.ExpectedStates,
+		Progress:         opts.Progress,
+		ProgressInterval: opts.ProgressInterval,
+	}
+	if eo.Property == "" {
+		eo.Property = "ltl"
+	}
+	r, st, err := explore.Run(ctx, p, eo)
+	if c := r.Counterexample; c != nil {
+		prefixCounterexample(c)
+	}
+	return r, st, err
+}
+
+// prefixCounterexample rewords explore's counterexample of a product
+// search: the steps where the model had ended and only the automaton moved
+// are dropped, and the final state then repeats.
+func prefixCounterexample(c *trace.Counterexample) {
+	c.Kind = state.KindAcceptCycle
+	c.Message = "bad prefix: every run that begins with these steps violates the property"
+	steps := c.Steps[:0]
+	ended := false
+	for _, s := range c.Steps {
+		if s.Pid == stutterPid {
+			ended = true
+			continue
+		}
+		s.Note = ""
+		s.Num = len(steps) + 1
+		steps = append(steps, s)
+	}
+	c.Steps = steps
+	if ended {
+		c.Message = "bad prefix: the run ends here, and its final state repeating forever violates the property"
+		c.LoopStart = len(c.Steps)
+	}
+}
+
+// stutterPid marks, in a step of a product counterexample, the repetition
+// of a final model state.
+const stutterPid = -2
+
+// productModel is the synchronous product of a model and an automaton as a
+// state.Model, for explore's searches. It follows search.expand: the
+// automaton reads each model state before the model leaves it, a final
+// model state repeats, and the automaton stays put inside an atomic
+// sequence.
+type productModel struct {
+	m     state.Model
+	a     *Automaton
+	sink  []bool
+	atoms []Predicate
+	excl  Exclusive
+
+	toSink []bool // an edge leads to a sink
+
+	out   state.Sink
+	claim []int
+	check []int
+	vec   []byte
+	n     int // successors of the model in the current expansion
+}
+
+func (p *productModel) Name() string { return p.m.Name() }
+
+func (p *productModel) split(v []byte) ([]byte, int) {
+	n := len(v) - 2
+	return v[:n], int(binary.LittleEndian.Uint16(v[n:]))
+}
+
+func (p *productModel) join(model []byte, q int) []byte {
+	p.vec = append(p.vec[:0], model...)
+	p.vec = binary.LittleEndian.AppendUint16(p.vec, uint16(q))
+	return p.vec
+}
+
+func (p *productModel) Initial(emit func([]byte)) error {
+	return p.m.Initial(func(v []byte) { emit(p.join(v, p.a.Init)) })
+}
+
+func (p *productModel) Next(v []byte, out state.Sink) {
+	model, q := p.split(v)
+	var val uint64
+	for k, pr := range p.atoms {
+		if pr(model) {
+			val |= 1 << k
+		}
+	}
+	excl := p.excl != nil && p.excl.Exclusive(model)
+	if excl {
+		p.claim = append(p.claim[:0], q)
+	} else if p.claim = p.a.Next(q, val, p.claim[:0]); len(p.claim) == 0 {
+		return // the claim blocks: no run goes on from here
+	}
+	p.out, p.n = out, 0
+	p.m.Next(model, p)
+	p.out = nil
+	if p.n > 0 {
+		return
+	}
+	if excl {
+		// Atomicity is lost; the claim moves after all.
+		if p.claim = p.a.Next(q, val, p.claim[:0]); len(p.claim) == 0 {
+			return
+		}
+	}
+	for _, q2 := range p.claim {
+		out.Succ(state.Trans{Proc: -1, ID: -1, Aux: -1}, p.join(model, q2))
+	}
+}
+
+// Succ forwards a successor of the model once per move of the automaton.
+func (p *productModel) Succ(t state.Trans, v []byte) {
+	p.n++
+	for _, q2 := range p.claim {
+		p.out.Succ(t, p.join(v, q2))
+	}
+}
+
+// Fail: a failing transition has no successor in the product; the safety
+// search reports it.
+func (p *productModel) Fail(state.Trans, string, string) {}
+
+// ValidEnd: a product state without successors is one where the claim
+// blocks, which ends no violating run.
+func (p *productModel) ValidEnd([]byte) bool { return true }
+
+func (p *productModel) Explain(t state.Trans, from, to []byte) trace.Step {
+	mf, _ := p.split(from)
+	mt, _ := p.split(to)
+	if t.Proc == -1 && t.ID == -1 && string(mf) == string(mt) {
+		return trace.Step{Pid: stutterPid, Stmt: "(the run has ended: its final state repeats)"}
+	}
+	step := p.m.Explain(t, mf, mt)
+	if len(step.Changes) == 0 {
+		step.Changes = trace.Diff(p.m.Decode(mf), p.m.Decode(mt))
+	}
+	return step
+}
+
+func (p *productModel) Decode(v []byte) []trace.Var {
+	model, _ := p.split(v)
+	return p.m.Decode(model)
+}
+
+func (p *productModel) Fork() state.Model {
+	f := &productModel{m: p.m.Fork(), a: p.a, sink: p.sink, toSink: p.toSink, atoms: p.atoms}
+	f.excl, _ = f.m.(Exclusive)
+	return f
+}
+
+// Check reports the product states whose automaton state is a sink, or
+// moves to one on reading the model state (it always can move: the model
+// goes on, or its final state repeats): the prefix up to here is bad, and
+// the counterexample ends in the state that makes it so.
+func (p *productModel) Check(v []byte) (kind, msg string, bad bool) {
+	model, q := p.split(v)
+	if !p.sink[q] {
+		if !p.toSink[q] || (p.excl != nil && p.excl.Exclusive(model)) {
+			return "", "", false
+		}
+		var val uint64
+		for k, pr := range p.atoms {
+			if pr(model) {
+				val |= 1 << k
+			}
+		}
+		p.check = p.a.Next(q, val, p.check[:0])
+		found := false
+		for _, q2 := range p.check {
+			found = found || p.sink[q2]
+		}
+		if !found {
+			return "", "", false
+		}
+	}
+	return state.KindAcceptCycle, "the property's automaton accepts whatever follows", true
+}
