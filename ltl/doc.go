@@ -31,7 +31,11 @@
 //     and CheckNonProgress looks for non-progress cycles (Spin's -l). Both
 //     use explore.Store for the product states and return a verdict with a
 //     lasso counterexample whose cycle starts at
-//     trace.Counterexample.LoopStart.
+//     trace.Counterexample.LoopStart. When every accepting state of the
+//     automaton accepts whatever follows (a true self-loop: the negation of
+//     a safety property), Check searches the product breadth-first with
+//     explore's engine instead, and the counterexample is the shortest bad
+//     prefix (LoopStart -1).
 //
 // The product follows Spin: the automaton reads each model state before the
 // model leaves it, and a state without successors repeats for ever (so

@@ -347,7 +347,7 @@ func chartProcs(cx *Counterexample) map[int]*chartProc {
 
 // NewChart lays out cx. title is drawn above the chart (e.g. the model).
 func NewChart(cx *Counterexample, title string) *Chart {
-	c := &Chart{Title: title, LoopRow: -1, Kind: cx.Kind, Message: cx.Message}
+	c := &Chart{Title: title, LoopRow: -1, Kind: cx.Label(), Message: cx.Message}
 	c.Deadlock = cx.Kind == "invalid end state"
 
 	marked := false

@@ -738,3 +738,31 @@ func TestChartLegendShort(t *testing.T) {
 		t.Errorf("legend %q", l)
 	}
 }
+
+// A bad prefix of an LTL property: the last step is drawn like the others,
+// then the mark that the property is lost; the band names a bad prefix.
+func TestChartBadPrefix(t *testing.T) {
+	cx := &Counterexample{Kind: "acceptance cycle", Message: "every run that begins with these steps violates [](x < 2)", LoopStart: -1, Steps: []Step{
+		{Num: 1, Pid: 0, Proc: "P", Stmt: "x = 1"},
+		{Num: 2, Pid: 0, Proc: "P", Stmt: "x = 2"},
+	}}
+	c := NewChart(cx, "")
+	var kinds []RowKind
+	for _, r := range c.Rows {
+		kinds = append(kinds, r.Kind)
+	}
+	if len(kinds) != 3 || kinds[0] != RowStmt || kinds[1] != RowStmt || kinds[2] != RowFail {
+		t.Fatalf("rows = %v, want two statements and the mark", kinds)
+	}
+	if c.Rows[2].Text != "violated whatever follows" {
+		t.Errorf("mark = %q", c.Rows[2].Text)
+	}
+	if v := c.Verdict(); v != "bad prefix: "+cx.Message {
+		t.Errorf("verdict band = %q", v)
+	}
+	var b strings.Builder
+	WriteCounterexample(&b, cx)
+	if !strings.HasPrefix(b.String(), "counterexample: bad prefix: every run") {
+		t.Errorf("text starts %q", b.String()[:40])
+	}
+}

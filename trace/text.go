@@ -91,7 +91,7 @@ func formatFigure(v float64) string {
 // process, the source position and the statement, then what the step
 // changed, indented. A lasso's cycle is marked where it starts.
 func WriteCounterexample(w io.Writer, c *Counterexample) {
-	fmt.Fprintf(w, "counterexample: %s", c.Kind)
+	fmt.Fprintf(w, "counterexample: %s", c.Label())
 	if c.Message != "" && c.Message != c.Kind {
 		fmt.Fprintf(w, ": %s", c.Message)
 	}

@@ -79,6 +79,16 @@ type Counterexample struct {
 	Final []Var `json:"final,omitempty"`
 }
 
+// Label names what the counterexample shows: its Kind, except for an
+// acceptance cycle without a cycle, which is a bad prefix of an LTL
+// property (every run that begins so violates it).
+func (c *Counterexample) Label() string {
+	if c.Kind == "acceptance cycle" && c.LoopStart < 0 {
+		return "bad prefix"
+	}
+	return c.Kind
+}
+
 // Step is one transition of a counterexample.
 type Step struct {
 	Num   int    `json:"num"`             // 1-based

@@ -123,6 +123,9 @@ if want charts; then
 	chart fig12-oscillation-1.svg weak-completeness.pml -D PROP=WC -D OSC=1 -D CHAN=I -D ORDER=SPLIT -D BUF=1
 	chart fig12-oscillation-2.svg weak-completeness.pml -D PROP=WC -D OSC=2 -D CHAN=I -D ORDER=SPLIT -D BUF=1
 	chart fifo-weak-completeness-B-FIFO-1.svg weak-completeness.pml -D CHAN=B -D ORDER=FIFO -D BUF=1
+	if grep -q 'permanent_suspicion' fd-tasks.h; then
+		chart ltl-permanent-suspicion.svg weak-completeness.pml --ltl permanent_suspicion --fairness weak -D PROP=LTL -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2
+	fi
 	chart fifo-weak-completeness-R-FIFO-1.svg weak-completeness.pml -D CHAN=R -D ORDER=FIFO -D BUF=1
 	if grep -q 'WAIT' fd-state.h; then
 		chart fifo-weak-completeness-B-FIFO-1-mcrl2.svg weak-completeness.pml -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=MCRL2

@@ -158,7 +158,7 @@
  * minutes, 6.5 GB; not in the tests): its deadlocks break the assumption
  * that rounds go on, and are the safety search's business.
  * Suspicion of the crashed process is not permanent (Fig. 12's
- * oscillation, as a lasso). This algorithm provides neither strong
+ * oscillation: the shortest bad prefix, 6 steps). This algorithm provides neither strong
  * completeness (process 2 suspects 1 only while it suspects 0) nor
  * accuracy (its timeout never grows, so it suspects correct processes
  * again and again):
