@@ -149,7 +149,11 @@ func (p *params) Set(s string) error {
 		if err != nil {
 			return fmt.Errorf("--param %s: %q is not an integer", s, val)
 		}
-		(*p)[strings.TrimSpace(name)] = n
+		name = strings.TrimSpace(name)
+		if old, dup := (*p)[name]; dup {
+			return fmt.Errorf("--param: %s is given twice (%d and %d)", name, old, n)
+		}
+		(*p)[name] = n
 	}
 	return nil
 }

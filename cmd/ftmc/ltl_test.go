@@ -199,3 +199,17 @@ func TestTable21(t *testing.T) {
 		})
 	}
 }
+
+// A parameter given twice is a usage error, not the last value silently.
+func TestParamGivenTwice(t *testing.T) {
+	model := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "fmcad13", "bcast-byz.pml")
+	for _, args := range [][]string{
+		{"--param", "N=7,T=2,F=2,F=3"},
+		{"--param", "N=7,T=2", "--param", "F=2,T=1"},
+	} {
+		_, errs, code := runText(t, append([]string{"check", model, "--ltl", "corr"}, args...)...)
+		if code != trace.ExitUsage || !strings.Contains(errs, "given twice") {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}
