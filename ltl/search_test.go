@@ -221,6 +221,20 @@ func TestCheckLimits(t *testing.T) {
 	if r.Verdict == trace.Holds {
 		t.Errorf("a cancelled search says holds")
 	}
+	// The same for the breadth-first search of a safety property (which
+	// holds when the search is complete).
+	preds["x == 250"] = eq(0, 250)
+	if r := check(t, m, "[]!(x == 250)", preds, Options{}); r.Verdict != trace.Holds {
+		t.Fatalf("complete search: %s", r.Verdict)
+	}
+	for name, o := range map[string]Options{
+		"depth":  {MaxDepth: 10},
+		"memory": {MemoryLimit: 1},
+	} {
+		if r := check(t, m, "[]!(x == 250)", preds, o); r.Verdict != trace.Unknown || r.Reason == "" {
+			t.Errorf("%s-limited safety search: %s (%s)", name, r.Verdict, r.Reason)
+		}
+	}
 }
 
 // randModel is a random graph: states are one byte, process p has a few
