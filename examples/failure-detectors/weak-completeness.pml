@@ -150,7 +150,7 @@
  * of fd-tasks.h), in the deadlock-free FIFO setting, under weak fairness.
  * Weak completeness holds when the crashed process eventually takes its
  * predecessor's messages and the predecessor's mutex is fair (7,318,231
- * states); under weak fairness alone it fails (the crashed process takes
+ * states, about 35 s); under weak fairness alone it fails (the crashed process takes
  * only 2's probes for ever and 0 waits for room; or 0's Task2 takes the
  * mutex often enough that Task1's timeout, never enabled for good, never
  * comes).
@@ -165,7 +165,6 @@
  *
  * ftmc: check --ltl weak_completeness --fairness weak -D PROP=LTL -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2
  * expect: holds
- * expect: slow
  * ftmc: check --ltl weak_completeness_wf --fairness weak -D PROP=LTL -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2
  * expect: violated (acceptance cycle)
  * ftmc: check --ltl permanent_suspicion --fairness weak -D PROP=LTL -D CHAN=B -D ORDER=FIFO -D BUF=1 -D WAIT=FDR2
