@@ -13,7 +13,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,12 +199,13 @@ func fifoTable(out string) (string, error) {
 	var b strings.Builder
 	b.WriteString("| algorithm | WAIT | BUF | verdict | states (BFS) | steps | seconds |\n")
 	b.WriteString("|---|---|---:|---|---:|---:|---:|\n")
-	n := 0
+	n, files := 0, 0
 	for _, a := range algs {
 		rows, err := readCSV(filepath.Join(out, "fifo-"+a+".csv"))
 		if os.IsNotExist(err) {
 			continue
 		}
+		files++
 		if err != nil {
 			return "", err
 		}
@@ -210,6 +213,9 @@ func fifoTable(out string) (string, error) {
 			n++
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", a, r["WAIT"], r["BUF"], verdict(r), num(r["states"]), r["depth"], secs(r["seconds"]))
 		}
+	}
+	if files == 0 {
+		return "", fmt.Errorf("no fifo-*.csv in %s: %w", out, fs.ErrNotExist)
 	}
 	if n == 0 {
 		return "(the models have no WAIT macro)\n", nil
@@ -410,8 +416,28 @@ func page(out, path string) error {
 		return err
 	}
 	lines := strings.SplitAfter(string(data), "\n")
+	// A table whose run did not happen in OUT (STEPS chose other steps)
+	// keeps its text; the models line then says which tables are newer.
+	texts := map[string]string{}
+	var done, kept []string
+	for name, gen := range tables {
+		if name == "models" {
+			continue
+		}
+		text, err := gen()
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			kept = append(kept, name)
+		case err != nil:
+			return fmt.Errorf("table %s: %v", name, err)
+		default:
+			texts[name] = text
+			done = append(done, name)
+		}
+	}
+	sort.Strings(done)
+	sort.Strings(kept)
 	var b strings.Builder
-	var done []string
 	for i := 0; i < len(lines); i++ {
 		b.WriteString(lines[i])
 		name, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), "<!-- generated: ")
@@ -423,20 +449,39 @@ func page(out, path string) error {
 		if !ok {
 			return fmt.Errorf("%s: unknown table %q", path, name)
 		}
-		text, err := gen()
-		if err != nil {
-			return fmt.Errorf("table %s: %v", name, err)
-		}
-		b.WriteString(text)
+		start := i + 1
 		for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "<!-- end -->" {
 			i++
 		}
 		if i+1 == len(lines) {
 			return fmt.Errorf("%s: table %s has no <!-- end --> line", path, name)
 		}
-		done = append(done, name)
+		old := strings.Join(lines[start:i+1], "")
+		text, ok := texts[name]
+		switch {
+		case name == "models" && len(done) == 0:
+			text = old
+		case name == "models" && len(kept) == 0:
+			if text, err = gen(); err != nil {
+				return fmt.Errorf("table %s: %v", name, err)
+			}
+		case name == "models":
+			rev, err := os.ReadFile(filepath.Join(out, "models.rev"))
+			if err != nil {
+				return err
+			}
+			first, _, _ := strings.Cut(strings.TrimSpace(old), "; the tables ")
+			text = fmt.Sprintf("%s; the tables %s are from the models of commit %s.\n",
+				strings.TrimSuffix(first, "."), strings.Join(done, ", "), strings.TrimSpace(string(rev)))
+		case !ok:
+			text = old
+		}
+		b.WriteString(text)
 	}
-	sort.Strings(done)
-	fmt.Fprintf(os.Stderr, "fd: tables %s written into %s\n", strings.Join(done, ", "), path)
+	fmt.Fprintf(os.Stderr, "fd: tables %s written into %s", strings.Join(done, ", "), path)
+	if len(kept) > 0 {
+		fmt.Fprintf(os.Stderr, " (%s kept: their runs are not in %s)", strings.Join(kept, ", "), out)
+	}
+	fmt.Fprintln(os.Stderr)
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

@@ -68,6 +68,27 @@ func TestPage(t *testing.T) {
 	if again, _ := os.ReadFile(pg); string(again) != got {
 		t.Errorf("a second run changed the page")
 	}
+	// A run of some steps only: the other tables stay, and the models line
+	// says where the new ones come from.
+	partial := t.TempDir()
+	os.WriteFile(filepath.Join(partial, "models.rev"), []byte("def5678 (2026-11-25)\n"), 0o644)
+	os.WriteFile(filepath.Join(partial, "claims.json"), []byte(`[{"model":"weak-completeness","args":["check","-D","PROP=WC"],"expected":"holds","got":"safety: holds","states":43,"seconds":0.5}]`), 0o644)
+	for k := 0; k < 2; k++ {
+		if err := page(partial, pg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ = os.ReadFile(pg)
+	got = string(data)
+	for _, want := range []string{
+		"| weak-completeness | B | SPLIT | 1 | **deadlock** | 68,794 |",
+		"| weak-completeness | `ftmc check -D PROP=WC` | holds | safety: holds | 43 |",
+		"models of commit abc1234 (2026-11-23); the tables ltl, monitors are from the models of commit def5678 (2026-11-25).\n<!-- end -->",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("partial run: page lacks %q:\n%s", want, got)
+		}
+	}
 	os.WriteFile(pg, []byte("<!-- generated: results -->\nno end\n"), 0o644)
 	if err := page(out, pg); err == nil {
 		t.Error("a table without its end marker is not an error")
