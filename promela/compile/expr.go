@@ -271,7 +271,10 @@ func (c *comp) remotePid(x *promela.RemoteRef, pt *procType) evalFn {
 			}
 		}
 		if found < 0 {
-			m.failf("%s: no process runs %s", promela.ExprString(x), pt.name)
+			// The process has ended and been removed (or has not
+			// started): Spin reads its cleared memory, zeros, and it is
+			// at no label.
+			return int32(len(m.procs))
 		}
 		return found
 	}
