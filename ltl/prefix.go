@@ -45,7 +45,7 @@ func sinks(a *Automaton) ([]bool, bool) {
 // bottom strongly connected component of the model's graph), as with
 // Spin, which reports a claim that reaches its end whatever -f says.
 func checkPrefix(ctx context.Context, m state.Model, a *Automaton, sink []bool, atoms []Predicate, opts Options) (trace.Result, trace.Stats, error) {
-	p := &productModel{m: m, a: a, sink: sink, atoms: atoms, toSink: make([]bool, len(a.States))}
+	p := &productModel{m: m, a: a, sink: sink, atoms: atoms, toSink: make([]bool, len(a.States)), failures: opts.Failures, fault: opts.Fault}
 	for i, st := range a.States {
 		for _, e := range st.Edges {
 			p.toSink[i] = p.toSink[i] || sink[e.To]
@@ -66,7 +66,7 @@ func checkPrefix(ctx context.Context, m state.Model, a *Automaton, sink []bool, 
 		eo.Property = "ltl"
 	}
 	r, st, err := explore.Run(ctx, p, eo)
-	if c := r.Counterexample; c != nil {
+	if c := r.Counterexample; c != nil && r.Kind == state.KindAcceptCycle {
 		prefixCounterexample(c)
 	}
 	return r, st, err
@@ -112,7 +112,9 @@ type productModel struct {
 	atoms []Predicate
 	excl  Exclusive
 
-	toSink []bool // an edge leads to a sink
+	toSink   []bool // an edge leads to a sink
+	failures bool   // Options.Failures
+	fault    func() string
 
 	out   state.Sink
 	claim []int
@@ -146,6 +148,12 @@ func (p *productModel) Next(v []byte, out state.Sink) {
 			val |= 1 << k
 		}
 	}
+	if p.fault != nil {
+		if msg := p.fault(); msg != "" {
+			out.Fail(propositionTrans, state.KindRuntime, "a proposition of the property cannot be evaluated: "+msg)
+			return
+		}
+	}
 	excl := p.excl != nil && p.excl.Exclusive(model)
 	if excl {
 		p.claim = append(p.claim[:0], q)
@@ -177,9 +185,18 @@ func (p *productModel) Succ(t state.Trans, v []byte) {
 	}
 }
 
-// Fail: a failing transition has no successor in the product; the safety
-// search reports it.
-func (p *productModel) Fail(state.Trans, string, string) {}
+// Fail: a failing transition has no successor in the product; it is a
+// violation with Options.Failures, else the safety search reports it.
+func (p *productModel) Fail(t state.Trans, kind, msg string) {
+	if p.failures {
+		p.n++
+		p.out.Fail(t, kind, msg)
+	}
+}
+
+// propositionTrans is the failing "step" of a state whose propositions
+// cannot be evaluated.
+var propositionTrans = state.Trans{Proc: -1, ID: -1, Aux: -2}
 
 // ValidEnd: a product state without successors is one where the claim
 // blocks, which ends no violating run.
@@ -188,6 +205,9 @@ func (p *productModel) ValidEnd([]byte) bool { return true }
 func (p *productModel) Explain(t state.Trans, from, to []byte) trace.Step {
 	mf, _ := p.split(from)
 	mt, _ := p.split(to)
+	if t == propositionTrans {
+		return trace.Step{Pid: -1, Stmt: "(the property's propositions are evaluated)"}
+	}
 	if t.Proc == -1 && t.ID == -1 && string(mf) == string(mt) {
 		return trace.Step{Pid: stutterPid, Stmt: "(the run has ended: its final state repeats)"}
 	}
@@ -204,7 +224,7 @@ func (p *productModel) Decode(v []byte) []trace.Var {
 }
 
 func (p *productModel) Fork() state.Model {
-	f := &productModel{m: p.m.Fork(), a: p.a, sink: p.sink, toSink: p.toSink, atoms: p.atoms}
+	f := &productModel{m: p.m.Fork(), a: p.a, sink: p.sink, toSink: p.toSink, atoms: p.atoms, failures: p.failures, fault: p.fault}
 	f.excl, _ = f.m.(Exclusive)
 	return f
 }
@@ -223,6 +243,11 @@ func (p *productModel) Check(v []byte) (kind, msg string, bad bool) {
 		for k, pr := range p.atoms {
 			if pr(model) {
 				val |= 1 << k
+			}
+		}
+		if p.fault != nil {
+			if msg := p.fault(); msg != "" {
+				return state.KindRuntime, "a proposition of the property cannot be evaluated: " + msg, true
 			}
 		}
 		p.check = p.a.Next(q, val, p.check[:0])

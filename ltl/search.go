@@ -52,6 +52,16 @@ type Options struct {
 	MaxDepth int
 	// ExpectedStates sizes the state store up front.
 	ExpectedStates int
+	// Failures makes a failing transition of the model (an assertion, a
+	// run-time error: state.Sink.Fail) a violation, as pan -a reports
+	// them, with a counterexample that ends in it. Without it such a
+	// transition has no successor, and is the safety search's business.
+	Failures bool
+	// Fault, when set, is called after the atoms of a state have been
+	// evaluated: a non-empty message says that one could not be (an array
+	// index out of bounds), which is a run-time error in that state, as
+	// with Spin. The call clears it.
+	Fault func() string
 	// Progress, when set, is called about every ProgressInterval (default
 	// one second) with the search's figures.
 	Progress         func(explore.Progress)
@@ -196,7 +206,12 @@ type search struct {
 	stop                        string
 	lasso                       []explore.Index
 	lassoTr                     []state.Trans
-	loopAt                      int
+	// a failing transition or proposition (Options.Failures, Fault): the
+	// state it fails in, and why
+	failKind, failMsg string
+	failTr            state.Trans
+	failState         bool // set when the failure is a proposition's, not a step's
+	loopAt            int
 
 	start, deadline time.Time
 	budget          int
@@ -307,8 +322,13 @@ func (s *search) Succ(t state.Trans, v []byte) {
 }
 
 // Fail: a failing transition (an assertion, a run-time error) has no
-// successor in the product; the safety search reports it.
-func (s *search) Fail(state.Trans, string, string) {}
+// successor in the product; it is a violation with Options.Failures, else
+// the safety search reports it.
+func (s *search) Fail(t state.Trans, kind, msg string) {
+	if s.opts.Failures && s.failKind == "" {
+		s.failKind, s.failMsg, s.failTr = kind, msg, t
+	}
+}
 
 func (s *search) isEnabled(pid int) bool {
 	return pid < 256 && s.enabled[pid>>6]&(1<<(pid&63)) != 0
@@ -322,6 +342,12 @@ func (s *search) expand(i explore.Index) {
 	for k, p := range s.atoms {
 		if p(model) {
 			val |= 1 << k
+		}
+	}
+	if s.opts.Fault != nil {
+		if msg := s.opts.Fault(); msg != "" && s.failKind == "" {
+			s.failKind, s.failMsg, s.failState = state.KindRuntime, "a proposition of the property cannot be evaluated: "+msg, true
+			return
 		}
 	}
 	excl := s.excl != nil && s.excl.Exclusive(model)
@@ -425,6 +451,10 @@ func (s *search) pop(stack []frame) []frame {
 func (s *search) dfs(root explore.Index) {
 	s.flags[root] |= fVisited | fOnStack
 	s.outer = s.push(s.outer[:0], root, stutter)
+	if s.failKind != "" {
+		s.foundFail(false)
+		return
+	}
 	for len(s.outer) > 0 && s.stop == "" {
 		if d := int64(len(s.outer) - 1); d > s.depth {
 			s.depth = d
@@ -450,6 +480,10 @@ func (s *search) dfs(root explore.Index) {
 			}
 			s.flags[j] |= fVisited | fOnStack
 			s.outer = s.push(s.outer, j, t)
+			if s.failKind != "" {
+				s.foundFail(false)
+				return
+			}
 			continue
 		}
 		if s.accepting(f.idx) && s.innerDFS(f.idx) {
@@ -476,6 +510,10 @@ func (s *search) innerDFS(seed explore.Index) bool {
 			if s.flags[j]&fInner == 0 {
 				s.flags[j] |= fInner
 				s.inner = s.push(s.inner, j, t)
+				if s.failKind != "" {
+					s.foundFail(true)
+					return true
+				}
 			}
 			continue
 		}
@@ -491,6 +529,22 @@ func (s *search) stackPos(j explore.Index) int {
 		}
 	}
 	return -1
+}
+
+// foundFail makes the stack (the outer one, then the inner one's) the
+// path to the state where a step or a proposition failed.
+func (s *search) foundFail(inner bool) {
+	for _, f := range s.outer {
+		s.lasso = append(s.lasso, f.idx)
+		s.lassoTr = append(s.lassoTr, f.tr)
+	}
+	if inner {
+		for _, g := range s.inner[1:] {
+			s.lasso = append(s.lasso, g.idx)
+			s.lassoTr = append(s.lassoTr, g.tr)
+		}
+	}
+	s.loopAt = -1
 }
 
 func (s *search) foundOuter(j explore.Index, t state.Trans) {
@@ -578,6 +632,9 @@ func (s *search) result() trace.Result {
 	case s.lasso != nil:
 		r.Verdict = trace.Violated
 		r.Kind = s.kind
+		if s.failKind != "" {
+			r.Kind = s.failKind
+		}
 		r.Counterexample = s.counterexample()
 	case s.stop != "":
 		r.Verdict, r.Reason = trace.Unknown, s.stop
@@ -616,13 +673,15 @@ func (s *search) stats() trace.Stats {
 // counterexample turns the lasso of product states into model steps.
 func (s *search) counterexample() *trace.Counterexample {
 	c := &trace.Counterexample{Kind: s.kind, LoopStart: s.loopAt, Steps: []trace.Step{}}
-	switch s.kind {
-	case state.KindNonProgress:
+	switch {
+	case s.failKind != "":
+		c.Kind, c.Message = s.failKind, s.failMsg
+	case s.kind == state.KindNonProgress:
 		c.Message = "non-progress cycle: from the marked step on, the run repeats forever without passing a progress label"
 	default:
 		c.Message = "acceptance cycle: from the marked step on, the run repeats forever and violates the property"
 	}
-	if s.opts.Fairness {
+	if s.opts.Fairness && s.failKind == "" {
 		c.Message += " (every process moves or is blocked in the cycle)"
 	}
 	models := make([][]byte, len(s.lasso))
@@ -654,5 +713,16 @@ func (s *search) counterexample() *trace.Counterexample {
 		c.LoopStart = len(c.Steps)
 	}
 	c.Final = s.m.Decode(models[last])
+	switch {
+	case s.failKind != "" && !s.failState:
+		// The failing step has no successor: it is explained as a step
+		// from the last state to itself.
+		step := s.m.Explain(s.failTr, models[last], models[last])
+		step.Note = s.failMsg
+		step.Num = len(c.Steps) + 1
+		c.Steps = append(c.Steps, step)
+	case s.failKind != "" && len(c.Steps) > 0:
+		c.Steps[len(c.Steps)-1].Note = s.failMsg
+	}
 	return c
 }

@@ -134,7 +134,13 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 	if c.opts.bfs || c.opts.dfs {
 		rep.Warnings = append(rep.Warnings, "--bfs/--dfs: LTL properties are checked by nested depth-first search")
 	}
-	lo := ltl.Options{Fairness: fair, TimeLimit: so.TimeLimit, MemoryLimit: so.MemoryLimit, MaxDepth: so.MaxDepth}
+	// As pan -a, a search for one property also reports failing
+	// assertions and run-time errors; without an LTL flag the safety
+	// search below reports them once.
+	lo := ltl.Options{Fairness: fair, TimeLimit: so.TimeLimit, MemoryLimit: so.MemoryLimit, MaxDepth: so.MaxDepth, Failures: f.given()}
+	if pf, ok := any(m).(interface{ PredicateFault() string }); ok {
+		lo.Fault = pf.PredicateFault
+	}
 	var bar *progressLine
 	if e.terminal && !c.opts.quiet && !c.opts.json {
 		bar = &progressLine{w: e.stderr}
@@ -191,7 +197,7 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		if err != nil {
 			return fail("%s: %v", p.Name, err)
 		}
-		if c := r.Counterexample; c != nil {
+		if c := r.Counterexample; c != nil && r.Kind == state.KindAcceptCycle {
 			if c.LoopStart < 0 {
 				// A bad prefix: fairness plays no part.
 				c.Message = fmt.Sprintf("every run that begins with these steps violates %s", p.Text)

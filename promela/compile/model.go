@@ -20,6 +20,10 @@ type Model struct {
 	// rec, when set, is called with every successor and failure together
 	// with the steps that led to it (for Explain).
 	rec *recorder
+
+	// predFault is the first fault of a predicate (Predicate) since
+	// PredicateFault last read it.
+	predFault string
 }
 
 func newModel(p *program) *Model {

@@ -40,9 +40,25 @@ func (md *Model) Predicate(x promela.Expr) (func(s []byte) bool, error) {
 		m.fault = ""
 		v := f(m)
 		// An expression that cannot be evaluated (an index out of
-		// bounds) is false, as a guard that cannot execute.
-		return v != 0 && m.fault == ""
+		// bounds) is false, as a guard that cannot execute, and the
+		// fault is kept for PredicateFault.
+		if m.fault != "" {
+			if md.predFault == "" {
+				md.predFault = promela.ExprString(x) + ": " + m.fault
+			}
+			return false
+		}
+		return v != 0
 	}, nil
+}
+
+// PredicateFault returns the first fault met by a predicate of md since the
+// last call ("" if none), and clears it: a proposition that cannot be
+// evaluated in a state is a run-time error there, as with Spin.
+func (md *Model) PredicateFault() string {
+	f := md.predFault
+	md.predFault = ""
+	return f
 }
 
 // quantifier compiles ByMC's all(e), some(e) and card(e): e is evaluated
