@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -193,6 +194,9 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 	for _, p := range props {
 		opts := lo
 		opts.Property = p.Name
+		// The previous search's states are garbage now: collect them, so
+		// that the memory limit counts this search's alone.
+		debug.FreeOSMemory()
 		r, st, err := ltl.Check(e.ctx, m, p.Automaton, p.Atoms, opts)
 		if err != nil {
 			return fail("%s: %v", p.Name, err)
