@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -29,7 +30,13 @@ type ltlFlags struct {
 
 func (f *ltlFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.name, "ltl", "", "check only the ltl block (or never claim) `NAME` (default: every ltl block and never claim, one verdict each, and safety)")
-	fs.StringVar(&f.formula, "ltl-formula", "", "check the LTL `FORMULA` (Spin's syntax; propositions are the model's expressions)")
+	fs.Func("ltl-formula", "check the LTL `FORMULA` (Spin's syntax; propositions are the model's expressions)", func(v string) error {
+		if strings.TrimSpace(v) == "" {
+			return errors.New("expected an LTL formula")
+		}
+		f.formula = v
+		return nil
+	})
 	fs.StringVar(&f.fairness, "fairness", "", "`weak`: only runs that are weakly fair to every process count (Spin's -f); none: all runs")
 	fs.BoolVar(&f.nonProgress, "non-progress", false, "look for cycles that pass no progress label (Spin's -l)")
 	fs.Var(&f.assume, "assume", "check each property φ as `NAME` -> φ, for an ltl block NAME such as ByMC's fairness (repeatable)")
@@ -278,6 +285,7 @@ func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *c
 		text += "\n"
 	}
 	lines := strings.Count(text, "\n")
+	flines := strings.Count(formula, "\n") + 1
 	name := formulaName
 	for k := 1; strings.Contains(text, "ltl "+name); k++ {
 		name = formulaName + "_" + strconv.Itoa(k)
@@ -296,25 +304,29 @@ func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *c
 		m, err = compile.Compile(prog)
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, formulaErrors(err.Error(), c.path, lines))
+		fmt.Fprintln(e.stderr, formulaErrors(err.Error(), c.path, lines, flines))
 		return nil, nil, "", trace.ExitUsage
 	}
 	return prog, m, name, -1
 }
 
 // formulaErrors rewrites positions past the end of the model file, which
-// are in the appended formula, as positions in --ltl-formula.
-func formulaErrors(msg, path string, lines int) string {
+// are in the appended formula (its flines lines, after the line that opens
+// the ltl block), as positions in --ltl-formula; the block's closing brace
+// is the end of the formula.
+func formulaErrors(msg, path string, lines, flines int) string {
 	var out []string
 	for _, l := range strings.Split(msg, "\n") {
 		if rest, ok := strings.CutPrefix(l, path+":"); ok {
 			ln, tail, _ := strings.Cut(rest, ":")
 			if n, err := strconv.Atoi(ln); err == nil && n > lines {
-				switch {
-				case n == lines+2:
-					l = "--ltl-formula:1:" + tail
+				switch k := n - lines - 1; {
+				case k >= 1 && k <= flines:
+					l = "--ltl-formula:" + strconv.Itoa(k) + ":" + tail
 				default:
-					l = "--ltl-formula: " + strings.TrimSpace(tail[strings.Index(tail, ":")+1:])
+					_, what, _ := strings.Cut(tail, ":")
+					what = strings.ReplaceAll(strings.TrimSpace(what), "found '}'", "found the end of the formula")
+					l = "--ltl-formula: at the end: " + what
 				}
 			}
 		}
