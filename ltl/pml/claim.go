@@ -80,6 +80,7 @@ type cnode struct {
 	accept  bool
 	end     bool
 	instant bool // inside atomic, after its first statement
+	branch  bool // an if or a do: eps are its options
 	label   string
 	pos     promela.Pos
 }
@@ -210,6 +211,7 @@ func (b *claimBuilder) stmt(s promela.Stmt, next int, instant bool) int {
 	case *promela.IfStmt:
 		n := b.node()
 		b.nodes[n].pos = s.Pos()
+		b.nodes[n].branch = true
 		for _, o := range s.Options {
 			b.nodes[n].eps = append(b.nodes[n].eps, b.seq(o.Stmts, next, false))
 		}
@@ -217,6 +219,7 @@ func (b *claimBuilder) stmt(s promela.Stmt, next int, instant bool) int {
 	case *promela.DoStmt:
 		n := b.node()
 		b.nodes[n].pos = s.Pos()
+		b.nodes[n].branch = true
 		b.breaks = append(b.breaks, next)
 		for _, o := range s.Options {
 			b.nodes[n].eps = append(b.nodes[n].eps, b.seq(o.Stmts, n, false))
@@ -237,32 +240,71 @@ func (b *claimBuilder) stmt(s promela.Stmt, next int, instant bool) int {
 
 // closure returns the edges of node n: its own and those of the nodes it
 // reaches without a step.
+//
+// An else among the edges holds when none of the others does, which is
+// Spin's else only when they are all options of the else's own if or do:
+// an else in an if that is an option of another if or do (with options
+// of its own) is refused.
 func (b *claimBuilder) closure(n int) ([]cedge, error) {
 	var out []cedge
-	seen := map[int]bool{}
-	var walk func(int, int) error
-	walk = func(v, depth int) error {
+	var from []int // the innermost if or do of each edge (-1: none)
+	seen, onPath := map[int]bool{}, map[int]bool{}
+	cycle := false
+	var walk func(int, int, int) error
+	walk = func(v, depth, br int) error {
+		if onPath[v] {
+			cycle = true
+		}
 		if seen[v] {
 			return nil
 		}
+		onPath[v] = true
+		defer delete(onPath, v)
 		if depth > len(b.nodes) {
 			return &Error{Pos: b.nodes[n].pos, Msg: "never claim: a loop of gotos without a statement"}
 		}
 		seen[v] = true
-		out = append(out, b.nodes[v].edges...)
+		for _, e := range b.nodes[v].edges {
+			out = append(out, e)
+			from = append(from, br)
+		}
 		if b.nodes[v].end {
 			// The end of the claim, reached without a step.
 			out = append(out, cedge{to: b.end})
+			from = append(from, br)
+		}
+		if b.nodes[v].branch {
+			br = v
 		}
 		for _, w := range b.nodes[v].eps {
-			if err := walk(w, depth+1); err != nil {
+			if err := walk(w, depth+1, br); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if err := walk(n, 0); err != nil {
+	if err := walk(n, 0, -1); err != nil {
 		return nil, err
+	}
+	if cycle && len(out) == 0 {
+		pos := b.nodes[n].pos
+		for _, g := range b.gotos {
+			if seen[g.node] {
+				pos = g.pos
+				break
+			}
+		}
+		return nil, &Error{Pos: pos, Msg: "never claim: an infinite loop of gotos without a statement"}
+	}
+	for i, e := range out {
+		if !e.els {
+			continue
+		}
+		for j := range out {
+			if from[j] != from[i] {
+				return nil, &Error{Pos: b.nodes[from[i]].pos, Msg: "never claim: else in an if or do that is an option of another if or do is not supported (move the options into one if)"}
+			}
+		}
 	}
 	return out, nil
 }

@@ -186,6 +186,9 @@ func TestClaimShapes(t *testing.T) {
 		{"never { goto nowhere }", 0, "nowhere"},
 		{"never { atomic { x > 0 -> x > 1 } }", 0, "can block"},
 		{"never { do :: assert(x < 5) od }", 2, ""},
+		{"never { L: goto L }", 0, "infinite loop of gotos"},
+		{"never { T0: if :: if :: x == 1 -> goto T0 :: else -> goto accept_A fi :: x == 2 -> goto T0 fi; accept_A: do :: true od }", 0, "else in an if or do that is an option of another"},
+		{"never { do :: if :: x == 1 -> break :: else fi od }", 2, ""},
 	} {
 		prog, err := promela.Parse("t.pml", []byte("byte x; active proctype P() { x++ }\n"+c.claim), promela.Options{})
 		if err != nil {
