@@ -217,3 +217,18 @@ func TestParamGivenTwice(t *testing.T) {
 		}
 	}
 }
+
+// An atomic sequence that loops until the step bound fails as one step;
+// its text lists the first and last statements, not the hundred thousand
+// in between.
+func TestLongAtomicStepText(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "loop.pml")
+	src := "byte x;\nactive proctype A() { atomic { do :: x = 1 - x od } }\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runText(t, "check", model)
+	if code != 1 || !strings.Contains(out, "statements ...; x = 1 - x") || len(out) > 20000 {
+		t.Errorf("exit %d, %d bytes:\n%.2000s", code, len(out), out)
+	}
+}

@@ -115,9 +115,19 @@ func (md *Model) describe(path []pathStep, note string) *trace.Step {
 	if note != "" {
 		st.Events = append(st.Events, md.refusedSend(len(path)-1, path)...)
 	}
+	if n := len(texts); n > maxStmtTexts {
+		// An atomic sequence that went round a loop many times (until
+		// the step bound): its first and last statements, and how many
+		// are left out.
+		keep := maxStmtTexts / 2
+		texts = append(append(texts[:keep:keep], fmt.Sprintf("... %d statements ...", n-2*keep)), texts[n-keep:]...)
+	}
 	st.Stmt = strings.Join(texts, "; ")
 	return st
 }
+
+// maxStmtTexts bounds the statements a step's text lists.
+const maxStmtTexts = 40
 
 // events lists the message events of step k of a path (the state before
 // it is at level k).
