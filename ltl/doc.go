@@ -35,7 +35,10 @@
 //     automaton accepts whatever follows (a true self-loop: the negation of
 //     a safety property), Check searches the product breadth-first with
 //     explore's engine instead, and the counterexample is the shortest bad
-//     prefix (LoopStart -1).
+//     prefix (LoopStart -1). With Options.Failures a failing assertion or
+//     run-time error of the model is a violation too (as pan -a reports
+//     it), and Options.Fault makes a proposition that cannot be evaluated
+//     a run-time error in its state.
 //
 // The product follows Spin: the automaton reads each model state before the
 // model leaves it, and a state without successors repeats for ever (so
