@@ -138,6 +138,7 @@ func checkTA(e *env, args []string) int {
 		}
 	case opts.quiet:
 		writeVerdicts(e.stdout, rep.Verdicts)
+		writeWarnings(e.stderr, rep.Warnings)
 	default:
 		trace.WriteText(e.stdout, rep)
 	}

@@ -64,7 +64,7 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep; the verdict is then unknown unless a violation is found (0: no bound)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	fs.StringVar(&o.trail, "trail", "", "also save the report with its counterexample as JSON in `FILE` (ftmc trace reads it)")
-	fs.BoolVar(&o.quiet, "quiet", false, "print only the verdict lines")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only the verdict lines (and warnings, on standard error)")
 	fs.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of the search to `FILE` (go tool pprof reads it)")
 	o.chart.register(fs)
 }
@@ -152,6 +152,7 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 		}
 	case opts.quiet:
 		writeVerdicts(e.stdout, rep.Verdicts)
+		writeWarnings(e.stderr, rep.Warnings)
 	default:
 		trace.WriteText(e.stdout, rep)
 	}

@@ -261,6 +261,7 @@ func (c *pmlCheck) printLTL(e *env, rep *trace.Report) int {
 		}
 	case c.opts.quiet:
 		writeVerdicts(e.stdout, rep.Verdicts)
+		writeWarnings(e.stderr, rep.Warnings)
 	default:
 		trace.WriteText(e.stdout, rep)
 	}

@@ -232,3 +232,14 @@ func TestLongAtomicStepText(t *testing.T) {
 		t.Errorf("exit %d, %d bytes:\n%.2000s", code, len(out), out)
 	}
 }
+
+// --quiet keeps the verdict lines on standard output and the warnings that
+// qualify them (here: the parameters violate the model's assume) on
+// standard error.
+func TestQuietKeepsWarnings(t *testing.T) {
+	model := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "fmcad13", "bcast-byz.pml")
+	out, errs, code := runText(t, "check", model, "--param", "N=3,T=1,F=1", "--ltl", "corr", "--assume", "fairness", "--quiet")
+	if code != 0 || out != "corr: holds\n" || !strings.Contains(errs, "warning: ") || !strings.Contains(errs, "violates assume(N > 3 * T)") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
