@@ -2,6 +2,7 @@ package pml
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -242,16 +243,16 @@ func (b *claimBuilder) stmt(s promela.Stmt, next int, instant bool) int {
 // reaches without a step.
 //
 // An else among the edges holds when none of the others does, which is
-// Spin's else only when they are all options of the else's own if or do:
-// an else in an if that is an option of another if or do (with options
-// of its own) is refused.
+// Spin's else only when the others all come from options of the else's
+// own if or do (possibly nested in them): an else in an if that is an
+// option of another if or do with options of its own is refused.
 func (b *claimBuilder) closure(n int) ([]cedge, error) {
 	var out []cedge
-	var from []int // the innermost if or do of each edge (-1: none)
+	var from [][]int // the ifs and dos each edge is an option of, outermost first
 	seen, onPath := map[int]bool{}, map[int]bool{}
 	cycle := false
-	var walk func(int, int, int) error
-	walk = func(v, depth, br int) error {
+	var walk func(int, int, []int) error
+	walk = func(v, depth int, br []int) error {
 		if onPath[v] {
 			cycle = true
 		}
@@ -274,7 +275,7 @@ func (b *claimBuilder) closure(n int) ([]cedge, error) {
 			from = append(from, br)
 		}
 		if b.nodes[v].branch {
-			br = v
+			br = append(br[:len(br):len(br)], v)
 		}
 		for _, w := range b.nodes[v].eps {
 			if err := walk(w, depth+1, br); err != nil {
@@ -283,7 +284,7 @@ func (b *claimBuilder) closure(n int) ([]cedge, error) {
 		}
 		return nil
 	}
-	if err := walk(n, 0, -1); err != nil {
+	if err := walk(n, 0, nil); err != nil {
 		return nil, err
 	}
 	if cycle && len(out) == 0 {
@@ -297,12 +298,13 @@ func (b *claimBuilder) closure(n int) ([]cedge, error) {
 		return nil, &Error{Pos: pos, Msg: "never claim: an infinite loop of gotos without a statement"}
 	}
 	for i, e := range out {
-		if !e.els {
+		if !e.els || len(from[i]) == 0 {
 			continue
 		}
+		own := from[i][len(from[i])-1]
 		for j := range out {
-			if from[j] != from[i] {
-				return nil, &Error{Pos: b.nodes[from[i]].pos, Msg: "never claim: else in an if or do that is an option of another if or do is not supported (move the options into one if)"}
+			if !slices.Contains(from[j], own) {
+				return nil, &Error{Pos: b.nodes[own].pos, Msg: "never claim: else in an if or do that is an option of another if or do is not supported (move the options into one if)"}
 			}
 		}
 	}

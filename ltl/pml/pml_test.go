@@ -189,6 +189,8 @@ func TestClaimShapes(t *testing.T) {
 		{"never { L: goto L }", 0, "infinite loop of gotos"},
 		{"never { T0: if :: if :: x == 1 -> goto T0 :: else -> goto accept_A fi :: x == 2 -> goto T0 fi; accept_A: do :: true od }", 0, "else in an if or do that is an option of another"},
 		{"never { do :: if :: x == 1 -> break :: else fi od }", 2, ""},
+		{"never { do :: else :: if :: x > 1 -> skip fi od }", 2, ""},
+		{"never { if :: else -> goto L :: if :: x > 1 fi fi; L: skip }", 3, ""},
 	} {
 		prog, err := promela.Parse("t.pml", []byte("byte x; active proctype P() { x++ }\n"+c.claim), promela.Options{})
 		if err != nil {
