@@ -142,17 +142,10 @@ func (p *productModel) Initial(emit func([]byte)) error {
 
 func (p *productModel) Next(v []byte, out state.Sink) {
 	model, q := p.split(v)
-	var val uint64
-	for k, pr := range p.atoms {
-		if pr(model) {
-			val |= 1 << k
-		}
-	}
-	if p.fault != nil {
-		if msg := p.fault(); msg != "" {
-			out.Fail(propositionTrans, state.KindRuntime, "a proposition of the property cannot be evaluated: "+msg)
-			return
-		}
+	val, fault := valuation(p.atoms, p.fault, model)
+	if fault != "" {
+		out.Fail(propositionTrans, state.KindRuntime, fault)
+		return
 	}
 	excl := p.excl != nil && p.excl.Exclusive(model)
 	if excl {
@@ -239,16 +232,9 @@ func (p *productModel) Check(v []byte) (kind, msg string, bad bool) {
 		if !p.toSink[q] || (p.excl != nil && p.excl.Exclusive(model)) {
 			return "", "", false
 		}
-		var val uint64
-		for k, pr := range p.atoms {
-			if pr(model) {
-				val |= 1 << k
-			}
-		}
-		if p.fault != nil {
-			if msg := p.fault(); msg != "" {
-				return state.KindRuntime, "a proposition of the property cannot be evaluated: " + msg, true
-			}
+		val, fault := valuation(p.atoms, p.fault, model)
+		if fault != "" {
+			return state.KindRuntime, fault, true
 		}
 		p.check = p.a.Next(q, val, p.check[:0])
 		found := false

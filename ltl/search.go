@@ -334,21 +334,31 @@ func (s *search) isEnabled(pid int) bool {
 	return pid < 256 && s.enabled[pid>>6]&(1<<(pid&63)) != 0
 }
 
-// expand appends the product successors of state i to succIdx/succTr.
-func (s *search) expand(i explore.Index) {
-	s.cur = append(s.cur[:0], s.store.Get(i)...)
-	model, q, fair := s.split(s.cur)
+// valuation evaluates the atoms on a model state (bit k: atoms[k]) and,
+// with a fault hook (Options.Fault), says why one could not be evaluated.
+func valuation(atoms []Predicate, fault func() string, model []byte) (uint64, string) {
 	var val uint64
-	for k, p := range s.atoms {
+	for k, p := range atoms {
 		if p(model) {
 			val |= 1 << k
 		}
 	}
-	if s.opts.Fault != nil {
-		if msg := s.opts.Fault(); msg != "" && s.failKind == "" {
-			s.failKind, s.failMsg, s.failState = state.KindRuntime, "a proposition of the property cannot be evaluated: "+msg, true
-			return
+	if fault != nil {
+		if msg := fault(); msg != "" {
+			return val, "a proposition of the property cannot be evaluated: " + msg
 		}
+	}
+	return val, ""
+}
+
+// expand appends the product successors of state i to succIdx/succTr.
+func (s *search) expand(i explore.Index) {
+	s.cur = append(s.cur[:0], s.store.Get(i)...)
+	model, q, fair := s.split(s.cur)
+	val, fault := valuation(s.atoms, s.opts.Fault, model)
+	if fault != "" {
+		s.failKind, s.failMsg, s.failState = state.KindRuntime, fault, true
+		return
 	}
 	excl := s.excl != nil && s.excl.Exclusive(model)
 	if !excl {
