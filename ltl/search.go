@@ -541,9 +541,9 @@ func (s *search) stackPos(j explore.Index) int {
 	return -1
 }
 
-// foundFail makes the stack (the outer one, then the inner one's) the
-// path to the state where a step or a proposition failed.
-func (s *search) foundFail(inner bool) {
+// stackPath makes the outer stack, and with inner the inner one's after
+// its seed, the counterexample's path.
+func (s *search) stackPath(inner bool) {
 	for _, f := range s.outer {
 		s.lasso = append(s.lasso, f.idx)
 		s.lassoTr = append(s.lassoTr, f.tr)
@@ -554,28 +554,22 @@ func (s *search) foundFail(inner bool) {
 			s.lassoTr = append(s.lassoTr, g.tr)
 		}
 	}
+}
+
+// foundFail: the path ends where a step or a proposition failed.
+func (s *search) foundFail(inner bool) {
+	s.stackPath(inner)
 	s.loopAt = -1
 }
 
-func (s *search) foundOuter(j explore.Index, t state.Trans) {
-	for _, f := range s.outer {
-		s.lasso = append(s.lasso, f.idx)
-		s.lassoTr = append(s.lassoTr, f.tr)
-	}
-	s.lasso = append(s.lasso, j)
-	s.lassoTr = append(s.lassoTr, t)
-	s.loopAt = s.stackPos(j)
-}
+// foundOuter and foundInner: the step t to j on the outer stack closes the
+// cycle.
+func (s *search) foundOuter(j explore.Index, t state.Trans) { s.closeCycle(false, j, t) }
 
-func (s *search) foundInner(j explore.Index, t state.Trans) {
-	for _, f := range s.outer {
-		s.lasso = append(s.lasso, f.idx)
-		s.lassoTr = append(s.lassoTr, f.tr)
-	}
-	for _, g := range s.inner[1:] {
-		s.lasso = append(s.lasso, g.idx)
-		s.lassoTr = append(s.lassoTr, g.tr)
-	}
+func (s *search) foundInner(j explore.Index, t state.Trans) { s.closeCycle(true, j, t) }
+
+func (s *search) closeCycle(inner bool, j explore.Index, t state.Trans) {
+	s.stackPath(inner)
 	s.lasso = append(s.lasso, j)
 	s.lassoTr = append(s.lassoTr, t)
 	s.loopAt = s.stackPos(j)
