@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -209,11 +210,17 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 			return fail("%s: %v", p.Name, err)
 		}
 		if c := r.Counterexample; c != nil && r.Kind == state.KindAcceptCycle {
+			// The formula as checked has its macros expanded: say which
+			// block of the source it is.
+			what := p.Text
+			if f.formula == "" && p.Pos.IsValid() && !strings.HasPrefix(p.Text, "never claim") {
+				what = fmt.Sprintf("ltl %s (%s:%d): %s", p.Name, filepath.Base(p.Pos.Filename()), p.Pos.Line, p.Text)
+			}
 			if c.LoopStart < 0 {
 				// A bad prefix: fairness plays no part.
-				c.Message = fmt.Sprintf("every run that begins with these steps violates %s", p.Text)
+				c.Message = fmt.Sprintf("every run that begins with these steps violates %s", what)
 			} else {
-				c.Message = fmt.Sprintf("%s violates %s", map[bool]string{true: "this weakly fair run", false: "this run"}[fair], p.Text)
+				c.Message = fmt.Sprintf("%s violates %s", map[bool]string{true: "this weakly fair run", false: "this run"}[fair], what)
 			}
 		}
 		add(r, st)

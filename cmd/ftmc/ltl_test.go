@@ -128,6 +128,7 @@ func TestLTLCommandLine(t *testing.T) {
 	}{
 		{[]string{"check", model, "--ltl", "recur"}, 0, "recur: holds"},
 		{[]string{"check", model, "--ltl", "persist"}, 1, "<<<<< START OF CYCLE >>>>>"},
+		{[]string{"check", model, "--ltl", "persist"}, 1, "this run violates ltl persist (counter_cycle.pml:"},
 		{[]string{"check", model, "--ltl-formula", "[]<>(x == 2)"}, 0, "formula: holds"},
 		{[]string{"check", model, "--ltl-formula", "<>[](x == 2)"}, 1, "formula: violated (acceptance cycle)"},
 		{[]string{"check", model, "--ltl-formula", "[] (y > 2)"}, 2, "--ltl-formula:1:5"},

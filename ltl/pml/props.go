@@ -32,6 +32,8 @@ type Property struct {
 	// Text is the property as checked, in Spin's syntax (with its
 	// assumptions), or "never claim NAME".
 	Text string
+	// Pos is where the ltl block or never claim is.
+	Pos promela.Pos
 	// Automaton accepts the runs that violate the property: the
 	// translation of its negation, or the never claim.
 	Automaton *ltl.Automaton
@@ -121,7 +123,7 @@ func Properties(prog *promela.Program, m Model, sel Selection) ([]Property, erro
 		if err != nil {
 			return err
 		}
-		out = append(out, Property{Name: name, Text: f.String(), Automaton: a, Atoms: preds})
+		out = append(out, Property{Name: name, Text: f.String(), Pos: d.LTL, Automaton: a, Atoms: preds})
 		return nil
 	}
 	addClaim := func(name string, d *promela.ProcDecl) error {
@@ -136,7 +138,7 @@ func Properties(prog *promela.Program, m Model, sel Selection) ([]Property, erro
 		if err != nil {
 			return err
 		}
-		out = append(out, Property{Name: name, Text: "never claim " + name, Automaton: a, Atoms: preds})
+		out = append(out, Property{Name: name, Text: "never claim " + name, Pos: d.Pos(), Automaton: a, Atoms: preds})
 		return nil
 	}
 
