@@ -82,7 +82,9 @@ func (s *search) flush() {
 		for k := range evs {
 			e := &evs[k]
 			if e.kind == evSucc {
-				if w := table[e.h>>shift]; w>>32 == e.h>>32 {
+				// An empty slot (0) is no stored state, even for a hash
+				// whose tag is 0.
+				if w := table[e.h>>shift]; w != 0 && w>>32 == e.h>>32 {
 					if i := Index(w) - 1; st.nexc == 0 || !st.isExc(i) {
 						touch += uint64(f.chunks[i>>f.shift][int(i&f.mask)*f.width])
 					}

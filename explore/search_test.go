@@ -259,3 +259,41 @@ func varString(vs []trace.Var) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// zeroTag is a model of two states whose second has a hash with tag 0 (its
+// upper 32 bits), the value of an empty slot of the store's table.
+type zeroTag struct{}
+
+var zeroTagVec = []byte{0x29, 0x91, 0x61, 0x7e, 0, 0, 0, 0}
+
+func (zeroTag) Name() string { return "zero-tag" }
+func (zeroTag) Initial(emit func([]byte)) error {
+	emit(make([]byte, 8))
+	return nil
+}
+func (zeroTag) Next(s []byte, sink state.Sink) {
+	if string(s) != string(zeroTagVec) {
+		sink.Succ(state.Trans{Proc: 0}, zeroTagVec)
+	}
+}
+func (zeroTag) ValidEnd([]byte) bool { return true }
+func (zeroTag) Explain(state.Trans, []byte, []byte) trace.Step {
+	return trace.Step{Pid: 0, Proc: "p", Stmt: "step"}
+}
+func (zeroTag) Decode(s []byte) []trace.Var { return nil }
+func (z zeroTag) Fork() state.Model         { return z }
+
+// A successor whose hash has tag 0 and whose home slot is empty is a new
+// state, not a match with the empty slot (the search read a stored state
+// at index -1 and panicked).
+func TestZeroTagSuccessor(t *testing.T) {
+	if Hash(zeroTagVec)>>32 != 0 {
+		t.Fatalf("the test vector's tag is %#x, not 0: the hash changed; find another", Hash(zeroTagVec)>>32)
+	}
+	for _, o := range []Options{{}, {Workers: 2}, {Order: DepthFirst}} {
+		r, st, err := Run(context.Background(), zeroTag{}, o)
+		if err != nil || r.Verdict != trace.Holds || st.States != 2 {
+			t.Errorf("%+v: %s, %d states, %v", o, r.Verdict, st.States, err)
+		}
+	}
+}
