@@ -142,16 +142,20 @@ func (p *productModel) Initial(emit func([]byte)) error {
 
 func (p *productModel) Next(v []byte, out state.Sink) {
 	model, q := p.split(v)
-	val, fault := valuation(p.atoms, p.fault, model)
-	if fault != "" {
-		out.Fail(propositionTrans, state.KindRuntime, fault)
-		return
+	r := read(p.atoms, p.fault, model)
+	claim := func() bool {
+		var fault string
+		if p.claim, fault = p.a.next(q, r, p.claim[:0]); fault != "" {
+			out.Fail(propositionTrans, state.KindRuntime, fault)
+			return false
+		}
+		return len(p.claim) > 0 // else the claim blocks: no run goes on from here
 	}
 	excl := p.excl != nil && p.excl.Exclusive(model)
 	if excl {
 		p.claim = append(p.claim[:0], q)
-	} else if p.claim = p.a.Next(q, val, p.claim[:0]); len(p.claim) == 0 {
-		return // the claim blocks: no run goes on from here
+	} else if !claim() {
+		return
 	}
 	p.out, p.n = out, 0
 	p.m.Next(model, p)
@@ -159,11 +163,10 @@ func (p *productModel) Next(v []byte, out state.Sink) {
 	if p.n > 0 {
 		return
 	}
-	if excl {
-		// Atomicity is lost; the claim moves after all.
-		if p.claim = p.a.Next(q, val, p.claim[:0]); len(p.claim) == 0 {
-			return
-		}
+	if excl && !claim() {
+		// Atomicity is lost, and the claim, which moves after all,
+		// blocks or fails.
+		return
 	}
 	for _, q2 := range p.claim {
 		out.Succ(state.Trans{Proc: -1, ID: -1, Aux: -1}, p.join(model, q2))
@@ -232,11 +235,10 @@ func (p *productModel) Check(v []byte) (kind, msg string, bad bool) {
 		if !p.toSink[q] || (p.excl != nil && p.excl.Exclusive(model)) {
 			return "", "", false
 		}
-		val, fault := valuation(p.atoms, p.fault, model)
-		if fault != "" {
+		var fault string
+		if p.check, fault = p.a.next(q, read(p.atoms, p.fault, model), p.check[:0]); fault != "" {
 			return state.KindRuntime, fault, true
 		}
-		p.check = p.a.Next(q, val, p.check[:0])
 		found := false
 		for _, q2 := range p.check {
 			found = found || p.sink[q2]

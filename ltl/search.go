@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
+	"slices"
 	"time"
 
 	"ftmc/explore"
@@ -334,38 +336,73 @@ func (s *search) isEnabled(pid int) bool {
 	return pid < 256 && s.enabled[pid>>6]&(1<<(pid&63)) != 0
 }
 
-// valuation evaluates the atoms on a model state (bit k: atoms[k]) and,
-// with a fault hook (Options.Fault), says why one could not be evaluated.
-func valuation(atoms []Predicate, fault func() string, model []byte) (uint64, string) {
-	var val uint64
+// reading is what the automaton reads in a model state: the atoms' values
+// (bit k: atoms[k]), and, with a fault hook (Options.Fault), those that
+// could not be evaluated and why.
+type reading struct {
+	val, faulty uint64
+	fault       string
+}
+
+func read(atoms []Predicate, fault func() string, model []byte) reading {
+	var r reading
 	for k, p := range atoms {
 		if p(model) {
-			val |= 1 << k
+			r.val |= 1 << k
 		}
-	}
-	if fault != nil {
+		if fault == nil {
+			continue
+		}
 		if msg := fault(); msg != "" {
-			return val, "a proposition of the property cannot be evaluated: " + msg
+			r.faulty |= 1 << k
+			if r.fault == "" {
+				r.fault = "a proposition of the property cannot be evaluated: " + msg
+			}
 		}
 	}
-	return val, ""
+	r.val &^= r.faulty
+	return r
+}
+
+// next appends the automaton's moves from q on r to out. When they depend
+// on a proposition that could not be evaluated, it also returns why: Spin's
+// claim would have evaluated it, a run-time error. (One that does not
+// matter there, as a[k] in [](k < 3 -> a[k] == 0) when k >= 3, Spin's
+// claim skips.)
+func (a *Automaton) next(q int, r reading, out []int) ([]int, string) {
+	n := len(out)
+	out = a.Next(q, r.val, out)
+	if r.faulty == 0 {
+		return out, ""
+	}
+	if bits.OnesCount64(r.faulty) > 8 {
+		return out, r.fault
+	}
+	var alt []int
+	for sub := r.faulty; sub != 0; sub = (sub - 1) & r.faulty {
+		if alt = a.Next(q, r.val|sub, alt[:0]); !slices.Equal(out[n:], alt) {
+			return out, r.fault
+		}
+	}
+	return out, ""
 }
 
 // expand appends the product successors of state i to succIdx/succTr.
 func (s *search) expand(i explore.Index) {
 	s.cur = append(s.cur[:0], s.store.Get(i)...)
 	model, q, fair := s.split(s.cur)
-	val, fault := valuation(s.atoms, s.opts.Fault, model)
-	if fault != "" {
-		s.failKind, s.failMsg, s.failState = state.KindRuntime, fault, true
-		return
+	r := read(s.atoms, s.opts.Fault, model)
+	claim := func() bool {
+		var fault string
+		if s.claim, fault = s.a.next(q, r, s.claim[:0]); fault != "" {
+			s.failKind, s.failMsg, s.failState = state.KindRuntime, fault, true
+			return false
+		}
+		return len(s.claim) > 0 // else the claim blocks: this run is not accepted
 	}
 	excl := s.excl != nil && s.excl.Exclusive(model)
-	if !excl {
-		s.claim = s.a.Next(q, val, s.claim[:0])
-		if len(s.claim) == 0 {
-			return // the claim blocks: this run is not accepted
-		}
+	if !excl && !claim() {
+		return
 	}
 	s.mvec, s.mend, s.mtr = s.mvec[:0], s.mend[:0], s.mtr[:0]
 	s.enabled = [4]uint64{}
@@ -375,8 +412,7 @@ func (s *search) expand(i explore.Index) {
 		if excl {
 			// Atomicity is lost; the claim moves after all.
 			excl = false
-			s.claim = s.a.Next(q, val, s.claim[:0])
-			if len(s.claim) == 0 {
+			if !claim() {
 				return
 			}
 		}
