@@ -250,7 +250,7 @@ func (c *comp) compileRef(x promela.Expr) (*ref, bool) {
 }
 
 // remotePid compiles the process of a remote reference: P[i] is pid i;
-// P alone is the one process running P.
+// P alone is the process running P with the lowest pid (as Spin).
 func (c *comp) remotePid(x *promela.RemoteRef, pt *procType) evalFn {
 	if x.Index != nil {
 		return c.expr(x.Index)
@@ -260,23 +260,16 @@ func (c *comp) remotePid(x *promela.RemoteRef, pt *procType) evalFn {
 		return func(m *machine) int32 { return int32(m.qpid) }
 	}
 	return func(m *machine) int32 {
-		found := int32(-1)
+		// With several processes running P, Spin takes the one with the
+		// lowest pid.
 		for pid := range m.procs {
 			if m.procTypeOf(pid) == pt {
-				if found >= 0 {
-					m.failf("%s: more than one process runs %s; give its pid", promela.ExprString(x), pt.name)
-					return -1
-				}
-				found = int32(pid)
+				return int32(pid)
 			}
 		}
-		if found < 0 {
-			// The process has ended and been removed (or has not
-			// started): Spin reads its cleared memory, zeros, and it is
-			// at no label.
-			return int32(len(m.procs))
-		}
-		return found
+		// The process has ended and been removed (or has not started):
+		// Spin reads its cleared memory, zeros, and it is at no label.
+		return int32(len(m.procs))
 	}
 }
 
