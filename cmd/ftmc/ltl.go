@@ -120,7 +120,7 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		return fail("%s: the Promela compiler cannot evaluate propositions yet, so LTL properties cannot be checked", c.path)
 	}
 
-	rep := &trace.Report{Model: c.path, Defines: c.defines.Map(), Engine: "nested dfs"}
+	rep := &trace.Report{Model: c.path, Defines: c.defines.Map(), Engine: "nested dfs (bfs for safety properties)"}
 	if len(c.params) > 0 {
 		rep.Params = map[string]int64(c.params)
 	}
