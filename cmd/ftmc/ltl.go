@@ -141,7 +141,7 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the parallel search is not there yet; one worker searched", c.opts.limits.jobs))
 	}
 	if c.opts.bfs || c.opts.dfs {
-		rep.Warnings = append(rep.Warnings, "--bfs/--dfs: LTL properties are checked by nested depth-first search")
+		rep.Warnings = append(rep.Warnings, "--bfs/--dfs: an LTL property is checked by nested depth-first search, a safety property breadth-first")
 	}
 	// As pan -a, a search for one property also reports failing
 	// assertions and run-time errors; without an LTL flag the safety
