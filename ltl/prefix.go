@@ -36,21 +36,17 @@ func sinks(a *Automaton) ([]bool, bool) {
 	return sink, true
 }
 
-// checkPrefix searches the product of m and a breadth-first for a state of a
-// sink of a (see sinks), with explore's search: the product is itself a
-// state.Model whose vectors are the model's followed by the automaton
-// state, and a sink is its state.Checker's violation. The counterexample
-// is the shortest bad prefix. Under weak fairness the verdict is the same
+// checkPrefix searches the product of m and a breadth-first for a state
+// from which a moves into a sink (see sinks), with explore's search: the
+// product is itself a state.Model whose vectors are the model's followed by
+// the automaton state, and such a move is a failing transition of it. The
+// counterexample is the shortest bad prefix, ending in the state that makes
+// it bad. Under weak fairness the verdict is the same
 // (every prefix extends to a weakly fair run: one that keeps going round a
 // bottom strongly connected component of the model's graph), as with
 // Spin, which reports a claim that reaches its end whatever -f says.
 func checkPrefix(ctx context.Context, m state.Model, a *Automaton, sink []bool, atoms []Predicate, opts Options) (trace.Result, trace.Stats, error) {
-	p := &productModel{m: m, a: a, sink: sink, atoms: atoms, toSink: make([]bool, len(a.States)), failures: opts.Failures, fault: opts.Fault}
-	for i, st := range a.States {
-		for _, e := range st.Edges {
-			p.toSink[i] = p.toSink[i] || sink[e.To]
-		}
-	}
+	p := &productModel{m: m, a: a, sink: sink, atoms: atoms, failures: opts.Failures, fault: opts.Fault}
 	p.excl, _ = m.(Exclusive)
 	eo := explore.Options{
 		Order:            explore.BreadthFirst,
@@ -66,30 +62,44 @@ func checkPrefix(ctx context.Context, m state.Model, a *Automaton, sink []bool, 
 		eo.Property = "ltl"
 	}
 	r, st, err := explore.Run(ctx, p, eo)
-	if c := r.Counterexample; c != nil && r.Kind == state.KindAcceptCycle {
-		prefixCounterexample(c)
+	if c := r.Counterexample; c != nil {
+		prefixCounterexample(c, r.Kind == state.KindAcceptCycle)
 	}
 	return r, st, err
 }
 
 // prefixCounterexample rewords explore's counterexample of a product
-// search: the steps where the model had ended and only the automaton moved
-// are dropped, and the final state then repeats.
-func prefixCounterexample(c *trace.Counterexample) {
-	c.Kind = state.KindAcceptCycle
-	c.Message = "bad prefix: every run that begins with these steps violates the property"
+// search: the steps that are the product's, not the model's, are dropped
+// (the automaton's move into a sink; a proposition that fails, whose
+// message goes to the last step; the repetition of a final state, which
+// then repeats for ever).
+func prefixCounterexample(c *trace.Counterexample, bad bool) {
 	steps := c.Steps[:0]
 	ended := false
 	for _, s := range c.Steps {
-		if s.Pid == stutterPid {
+		switch s.Pid {
+		case stutterPid:
 			ended = true
 			continue
+		case acceptPid:
+			continue
+		case propositionPid:
+			if len(steps) > 0 {
+				steps[len(steps)-1].Note = s.Note
+			}
+			continue
 		}
-		s.Note = ""
+		if bad {
+			s.Note = ""
+		}
 		s.Num = len(steps) + 1
 		steps = append(steps, s)
 	}
 	c.Steps = steps
+	if !bad {
+		return
+	}
+	c.Message = "bad prefix: every run that begins with these steps violates the property"
 	if ended {
 		c.Message = "bad prefix: the run ends here, and its final state repeating forever violates the property"
 		c.LoopStart = len(c.Steps)
@@ -97,8 +107,13 @@ func prefixCounterexample(c *trace.Counterexample) {
 }
 
 // stutterPid marks, in a step of a product counterexample, the repetition
-// of a final model state.
-const stutterPid = -2
+// of a final model state; acceptPid the automaton's move into a sink;
+// propositionPid a proposition that cannot be evaluated.
+const (
+	stutterPid     = -2
+	acceptPid      = -3
+	propositionPid = -4
+)
 
 // productModel is the synchronous product of a model and an automaton as a
 // state.Model, for explore's searches. It follows search.expand: the
@@ -112,13 +127,11 @@ type productModel struct {
 	atoms []Predicate
 	excl  Exclusive
 
-	toSink   []bool // an edge leads to a sink
-	failures bool   // Options.Failures
+	failures bool // Options.Failures
 	fault    func() string
 
 	out   state.Sink
 	claim []int
-	check []int
 	vec   []byte
 	n     int // successors of the model in the current expansion
 }
@@ -149,6 +162,14 @@ func (p *productModel) Next(v []byte, out state.Sink) {
 			out.Fail(propositionTrans, state.KindRuntime, fault)
 			return false
 		}
+		for _, q2 := range p.claim {
+			if p.sink[q2] {
+				// Whatever the model does next (if only repeat its
+				// final state), the automaton accepts from here on.
+				out.Fail(acceptTrans, state.KindAcceptCycle, "the property's automaton accepts whatever follows")
+				return false
+			}
+		}
 		return len(p.claim) > 0 // else the claim blocks: no run goes on from here
 	}
 	excl := p.excl != nil && p.excl.Exclusive(model)
@@ -169,7 +190,7 @@ func (p *productModel) Next(v []byte, out state.Sink) {
 		return
 	}
 	for _, q2 := range p.claim {
-		out.Succ(state.Trans{Proc: -1, ID: -1, Aux: -1}, p.join(model, q2))
+		out.Succ(stutter, p.join(model, q2))
 	}
 }
 
@@ -191,8 +212,11 @@ func (p *productModel) Fail(t state.Trans, kind, msg string) {
 }
 
 // propositionTrans is the failing "step" of a state whose propositions
-// cannot be evaluated.
-var propositionTrans = state.Trans{Proc: -1, ID: -1, Aux: -2}
+// cannot be evaluated; acceptTrans the automaton's move into a sink.
+var (
+	propositionTrans = state.Trans{Proc: -1, ID: -1, Aux: -2}
+	acceptTrans      = state.Trans{Proc: -1, ID: -1, Aux: -3}
+)
 
 // ValidEnd: a product state without successors is one where the claim
 // blocks, which ends no violating run.
@@ -201,10 +225,12 @@ func (p *productModel) ValidEnd([]byte) bool { return true }
 func (p *productModel) Explain(t state.Trans, from, to []byte) trace.Step {
 	mf, _ := p.split(from)
 	mt, _ := p.split(to)
-	if t == propositionTrans {
-		return trace.Step{Pid: -1, Stmt: "(the property's propositions are evaluated)"}
-	}
-	if t.Proc == -1 && t.ID == -1 && string(mf) == string(mt) {
+	switch t {
+	case propositionTrans:
+		return trace.Step{Pid: propositionPid, Stmt: "(the property's propositions are evaluated)"}
+	case acceptTrans:
+		return trace.Step{Pid: acceptPid, Stmt: "(the property's automaton accepts)"}
+	case stutter:
 		return trace.Step{Pid: stutterPid, Stmt: "(the run has ended: its final state repeats)"}
 	}
 	step := p.m.Explain(t, mf, mt)
@@ -220,32 +246,7 @@ func (p *productModel) Decode(v []byte) []trace.Var {
 }
 
 func (p *productModel) Fork() state.Model {
-	f := &productModel{m: p.m.Fork(), a: p.a, sink: p.sink, toSink: p.toSink, atoms: p.atoms, failures: p.failures, fault: p.fault}
+	f := &productModel{m: p.m.Fork(), a: p.a, sink: p.sink, atoms: p.atoms, failures: p.failures, fault: p.fault}
 	f.excl, _ = f.m.(Exclusive)
 	return f
-}
-
-// Check reports the product states whose automaton state is a sink, or
-// moves to one on reading the model state (it always can move: the model
-// goes on, or its final state repeats): the prefix up to here is bad, and
-// the counterexample ends in the state that makes it so.
-func (p *productModel) Check(v []byte) (kind, msg string, bad bool) {
-	model, q := p.split(v)
-	if !p.sink[q] {
-		if !p.toSink[q] || (p.excl != nil && p.excl.Exclusive(model)) {
-			return "", "", false
-		}
-		var fault string
-		if p.check, fault = p.a.next(q, read(p.atoms, p.fault, model), p.check[:0]); fault != "" {
-			return state.KindRuntime, fault, true
-		}
-		found := false
-		for _, q2 := range p.check {
-			found = found || p.sink[q2]
-		}
-		if !found {
-			return "", "", false
-		}
-	}
-	return state.KindAcceptCycle, "the property's automaton accepts whatever follows", true
 }
