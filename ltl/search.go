@@ -515,7 +515,7 @@ func (s *search) dfs(root explore.Index) {
 				// is accepting, it is an accepting cycle (Schwoon and
 				// Esparza's early detection).
 				if s.flags[j]&fOnStack != 0 && (s.accepting(f.idx) || s.accepting(j)) {
-					s.foundOuter(j, t)
+					s.closeCycle(false, j, t)
 					return
 				}
 				continue
@@ -550,7 +550,7 @@ func (s *search) innerDFS(seed explore.Index) bool {
 			j, t := s.succIdx[g.next], s.succTr[g.next]
 			g.next++
 			if s.flags[j]&fOnStack != 0 {
-				s.foundInner(j, t)
+				s.closeCycle(true, j, t)
 				return true
 			}
 			if s.flags[j]&fInner == 0 {
@@ -598,12 +598,8 @@ func (s *search) foundFail(inner bool) {
 	s.loopAt = -1
 }
 
-// foundOuter and foundInner: the step t to j on the outer stack closes the
-// cycle.
-func (s *search) foundOuter(j explore.Index, t state.Trans) { s.closeCycle(false, j, t) }
-
-func (s *search) foundInner(j explore.Index, t state.Trans) { s.closeCycle(true, j, t) }
-
+// closeCycle: the step t to j, a state on the outer stack, closes the
+// cycle (found by the outer search, or with inner by the inner one).
 func (s *search) closeCycle(inner bool, j explore.Index, t state.Trans) {
 	s.stackPath(inner)
 	s.lasso = append(s.lasso, j)
