@@ -1,10 +1,38 @@
 package explore
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"runtime/metrics"
 	"time"
 )
+
+// ErrInterrupted and ErrTerminated are the causes with which the command
+// line cancels a run's context on SIGINT and SIGTERM (context.Cause).
+var (
+	ErrInterrupted = errors.New("interrupted")
+	ErrTerminated  = errors.New("terminated")
+)
+
+// StopCause says why ctx is done, in the words of a verdict's reason:
+// "interrupted", "terminated", "deadline reached", or the cause's own text.
+// It is "" while ctx is live.
+func StopCause(ctx context.Context) string {
+	if ctx.Err() == nil {
+		return ""
+	}
+	cause := context.Cause(ctx)
+	switch {
+	case errors.Is(cause, ErrTerminated):
+		return "terminated"
+	case errors.Is(cause, ErrInterrupted), errors.Is(cause, context.Canceled):
+		return "interrupted"
+	case errors.Is(cause, context.DeadlineExceeded):
+		return "deadline reached"
+	}
+	return cause.Error()
+}
 
 // memoryEvery is how often the search samples the runtime's memory figures
 // (cheap, but not free).

@@ -248,7 +248,7 @@ func (p *parallel) run() {
 			p.sampleMemory(&sampler)
 			return
 		case <-p.ctx.Done():
-			p.halt(fmt.Sprintf("interrupted after %d states", p.states()))
+			p.halt(fmt.Sprintf("%s after %d states", StopCause(p.ctx), p.states()))
 			<-finished
 			return
 		case now := <-tick.C:

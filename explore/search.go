@@ -343,11 +343,8 @@ func (s *search) dfs() {
 // poll checks the context, the clock and memory, and reports progress.
 func (s *search) poll() {
 	s.budget = pollEvery
-	if err := s.ctx.Err(); err != nil {
-		s.stop = fmt.Sprintf("interrupted after %d states", s.store.Len())
-		if errors.Is(err, context.DeadlineExceeded) {
-			s.stop = fmt.Sprintf("deadline reached after %d states", s.store.Len())
-		}
+	if s.ctx.Err() != nil {
+		s.stop = fmt.Sprintf("%s after %d states", StopCause(s.ctx), s.store.Len())
 		return
 	}
 	now := time.Now()

@@ -621,8 +621,8 @@ func (s *search) stopFull() {
 func (s *search) poll() {
 	s.budget = 1 << 12
 	now := time.Now()
-	if err := s.ctx.Err(); err != nil && s.stop == "" {
-		s.stop = fmt.Sprintf("interrupted after %d states (%v)", s.store.Len(), err)
+	if s.ctx.Err() != nil && s.stop == "" {
+		s.stop = fmt.Sprintf("%s after %d states", explore.StopCause(s.ctx), s.store.Len())
 	}
 	if !s.deadline.IsZero() && now.After(s.deadline) && s.stop == "" {
 		s.stop = fmt.Sprintf("time limit %v reached after %d states", s.opts.TimeLimit, s.store.Len())

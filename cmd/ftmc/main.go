@@ -15,6 +15,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
+
+	"ftmc/explore"
+	"ftmc/trace"
 )
 
 const usage = `usage:
@@ -37,10 +41,39 @@ type env struct {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext()
 	defer stop()
 	e := &env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}
 	os.Exit(run(e, os.Args[1:]))
+}
+
+// signalContext is the run's context: SIGINT cancels it with the cause
+// explore.ErrInterrupted, SIGTERM with explore.ErrTerminated, so that every
+// engine stops with the verdict unknown, its reason and its statistics, and
+// kills the solvers it started. A second signal exits at once.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig, ok := <-sigs
+		if !ok {
+			return
+		}
+		if sig == syscall.SIGTERM {
+			cancel(explore.ErrTerminated)
+		} else {
+			cancel(explore.ErrInterrupted)
+		}
+		if _, ok := <-sigs; ok {
+			os.Exit(trace.ExitUnknown)
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(sigs)
+		cancel(nil)
+	}
 }
 
 func run(e *env, args []string) int {
