@@ -37,7 +37,8 @@
 //     explore's engine instead, and the counterexample is the shortest bad
 //     prefix (LoopStart -1). With Options.Failures a failing assertion or
 //     run-time error of the model is a violation too (as pan -a reports
-//     it), and Options.Fault makes a proposition that cannot be evaluated
+//     it, and also where the automaton blocks, where Spin stops looking:
+//     the search goes on with the model alone), and Options.Fault makes a proposition that cannot be evaluated
 //     a run-time error in its state.
 //
 // The product follows Spin: the automaton reads each model state before the

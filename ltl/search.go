@@ -92,6 +92,9 @@ func Check(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, 
 		return trace.Result{}, trace.Stats{}, fmt.Errorf("ltl: automaton has %d states; at most 65535 are supported", len(a.States))
 	}
 	a = withoutEnds(a)
+	if opts.Failures {
+		a = withDeadClaim(a)
+	}
 	if sink, ok := sinks(a); ok {
 		return checkPrefix(ctx, m, a, sink, atoms, opts)
 	}
@@ -126,6 +129,25 @@ func CheckNonProgress(ctx context.Context, m state.Model, opts Options) (trace.R
 	s.kind = state.KindNonProgress
 	s.noStutter = true
 	return s.run()
+}
+
+// withDeadClaim adds to a state that the automaton enters where it would
+// block: the property can no longer be violated on this run, but a failing
+// step of the model still can (Options.Failures), so the search goes on
+// with the model alone. Without it, a property whose automaton blocks at
+// once, as the negation of [] true, would explore nothing and miss a
+// failing assertion.
+func withDeadClaim(a *Automaton) *Automaton {
+	b := *a
+	b.States = append([]State(nil), a.States...)
+	dead := len(b.States)
+	for i := range b.States {
+		if !slices.ContainsFunc(b.States[i].Edges, func(e Edge) bool { return e.Else }) {
+			b.States[i].Edges = append(slices.Clip(b.States[i].Edges), Edge{Else: true, To: dead})
+		}
+	}
+	b.States = append(b.States, State{Name: "dead", Edges: []Edge{{To: dead}}})
+	return &b
 }
 
 // withoutEnds replaces each End state (the claim has terminated, which
