@@ -103,7 +103,7 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		o.memory, o.memoryFrom = byteSize(limit), from
 	}
 	if o.trails != "" {
-		if err := os.MkdirAll(o.trails, 0o755); err != nil {
+		if err := checkOutputDir("trails", o.trails); err != nil {
 			fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
 			return trace.ExitUsage
 		}
@@ -251,8 +251,9 @@ type sweepRow struct {
 	MemoryBytes  int64             `json:"memory_bytes"`
 	Complete     bool              `json:"complete"`
 
-	combo combination
-	code  int
+	combo   combination
+	code    int
+	warning string // said on stderr after the table (a trail not saved)
 }
 
 // checkOne runs ftmc check on one combination and reads its report: the
@@ -295,9 +296,9 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 		return row
 	}
 	if o.trails != "" {
+		// The row's verdict stands when its trail cannot be saved.
 		if err := writeTrail(filepath.Join(o.trails, o.trailName(c)), rep); err != nil {
-			row.Verdict, row.Reason, row.code = "error", err.Error(), trace.ExitUsage
-			return row
+			row.warning = "the report was not saved: " + err.Error()
 		}
 	}
 	if o.memoryFrom != "" {
@@ -466,6 +467,9 @@ func (o *sweepOptions) run(e *env, combos []combination) int {
 	for _, r := range rows {
 		if r.Verdict == "error" {
 			fmt.Fprintf(e.stderr, "ftmc sweep: %s: %s\n", r.combo, r.Reason)
+		}
+		if r.warning != "" {
+			fmt.Fprintf(e.stderr, "ftmc sweep: warning: %s: %s\n", r.combo, r.warning)
 		}
 	}
 	return code
