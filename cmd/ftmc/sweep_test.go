@@ -415,7 +415,10 @@ func TestMain(m *testing.M) {
 		for _, f := range childSetup {
 			f()
 		}
-		os.Exit(run(&env{ctx: context.Background(), stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+		ctx, stop := signalContext()
+		code := run(&env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
+		stop()
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
