@@ -384,16 +384,20 @@ func checkProcess(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	cmd.Cancel = func() error { return stopCheck(cmd.Process, explore.StopCause(ctx)) }
 	cmd.WaitDelay = stopGrace
 	err = cmd.Run()
-	if ps := cmd.ProcessState; ps != nil && ps.Exited() {
-		// Its own exit code, also when it ended as the sweep was
-		// stopped (Run then says so instead).
+	switch ps := cmd.ProcessState; {
+	case ps != nil && ps.Exited():
+		// Its own exit code, also when it ended after the sweep was
+		// stopped (where Run returns the context's error).
 		return ps.ExitCode()
+	case ps != nil:
+		fmt.Fprintf(stderr, "ftmc check: %v\n", err)
+		return exitKilled // by a signal
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "ftmc check: not started")
+		return trace.ExitUnknown
 	}
 	fmt.Fprintf(stderr, "ftmc check: %v\n", err)
-	if cmd.ProcessState != nil {
-		return exitKilled // by a signal
-	}
-	return trace.ExitUsage // it did not start
+	return trace.ExitUsage
 }
 
 // outOfMemoryRe matches what a Go program that runs out of memory says as

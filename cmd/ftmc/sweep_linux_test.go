@@ -205,3 +205,15 @@ func TestSweepSignalKillsStubbornChecks(t *testing.T) {
 		t.Errorf("exit %d after %v, rows %+v; want 3 soon and rows %q", code, took, rows, want)
 	}
 }
+
+// A check that the sweep was stopped before it started is unknown, not an
+// error.
+func TestSweepStoppedBeforeCheckStarts(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(explore.ErrTerminated)
+	o := sweepOptions{model: sweepModel(t)}
+	r := o.checkOne(ctx, combination{{"A", "1"}})
+	if r.Verdict != trace.Unknown || r.Reason != "terminated after 0 states (not started)" || r.code != trace.ExitUnknown {
+		t.Errorf("row %+v, want unknown: terminated after 0 states (not started)", r)
+	}
+}
