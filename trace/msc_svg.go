@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -168,17 +169,6 @@ func (r svgRect) overlap(s svgRect) float64 {
 		return 0
 	}
 	return w * h
-}
-
-// touches reports whether r and s share a point (edges count: a line
-// spans a rectangle without area).
-func (r svgRect) touches(s svgRect) bool {
-	return r.X0 <= s.X1 && s.X0 <= r.X1 && r.Y0 <= s.Y1 && s.Y0 <= r.Y1
-}
-
-// union is the smallest rectangle holding r and s.
-func (r svgRect) union(s svgRect) svgRect {
-	return svgRect{math.Min(r.X0, s.X0), math.Min(r.Y0, s.Y0), math.Max(r.X1, s.X1), math.Max(r.Y1, s.Y1)}
 }
 
 // clipLen is the length of the segment (x1,y1)-(x2,y2) inside r
@@ -351,12 +341,18 @@ func (c *Chart) svgLayout() svgLayout {
 		texts = append(texts, c.MessageText(m))
 	}
 
+	// The arrows by height: a box or a label looks only at those near it
+	// (long runs have thousands of messages).
+	var lines yIndex
+	for _, a := range l.arrows {
+		lines.add(a.bounds())
+	}
 	for i, r := range c.Rows {
 		x, y := g.x(r.Lifeline), g.y(i)
 		switch r.Kind {
 		case RowLocal, RowFail:
 			w := textWidth(r.Text, svgFont, false) + 14
-			l.boxes = append(l.boxes, svgBox{placeBox(l.arrows, x, y, w, float64(svgLeft)), i, r.Text})
+			l.boxes = append(l.boxes, svgBox{placeBox(l.arrows, &lines, x, y, w, float64(svgLeft)), i, r.Text})
 		case RowStmt:
 			text := clip(r.Text, int((g.col-12)/6))
 			l.boxes = append(l.boxes, svgBox{svgRect{x - 3, y - 8, x + 6 + textWidth(text, 10, false), y + 4}, i, text})
@@ -365,21 +361,21 @@ func (c *Chart) svgLayout() svgLayout {
 
 	// Places a label must keep clear of: boxes, lifeline heads, the
 	// step-number margin, send dots.
-	var taken []svgRect
+	var taken yIndex
 	for _, b := range l.boxes {
-		taken = append(taken, b.svgRect)
+		taken.add(b.svgRect)
 	}
-	taken = append(taken, svgRect{0, float64(g.groupY), float64(svgLeft) - 4, float64(g.endY)})
-	taken = append(taken, svgRect{float64(svgLeft), float64(g.groupY), right + 1e4, float64(g.headY + svgHeadH)})
+	taken.add(svgRect{0, float64(g.groupY), float64(svgLeft) - 4, float64(g.endY)})
+	taken.add(svgRect{float64(svgLeft), float64(g.groupY), right + 1e4, float64(g.headY + svgHeadH)})
 	for i, r := range c.Rows {
 		if r.Kind == RowSend || r.Kind == RowQuiet {
 			x, y := g.x(r.Lifeline), g.y(i)
-			taken = append(taken, svgRect{x - 4, y - 4, x + 4, y + 4})
+			taken.add(svgRect{x - 4, y - 4, x + 4, y + 4})
 		}
 	}
 	for i := range l.arrows {
-		l.arrows[i].label = placeLabel(l.arrows, i, texts[i], taken)
-		taken = append(taken, l.arrows[i].label.svgRect)
+		l.arrows[i].label = placeLabel(l.arrows, &lines, i, texts[i], &taken)
+		taken.add(l.arrows[i].label.svgRect)
 	}
 
 	// The picture is wide enough for the title and every label.
@@ -418,7 +414,8 @@ func (c *Chart) svgLayout() svgLayout {
 // placeBox puts a box of width w on the lifeline at x, row y: centered on
 // it, or, when an arrow would run through it there, beside the lifeline
 // (still across it) where fewer arrows do; never left of minX.
-func placeBox(arrows []svgArrow, x, y, w, minX float64) svgRect {
+// lines indexes the arrows' bounds.
+func placeBox(arrows []svgArrow, lines *yIndex, x, y, w, minX float64) svgRect {
 	best, bestScore := svgRect{}, math.Inf(1)
 	shift := math.Max(w/2-12, 0)
 	for i, dx := range []float64{0, shift, -shift} {
@@ -427,8 +424,8 @@ func placeBox(arrows []svgArrow, x, y, w, minX float64) svgRect {
 			continue
 		}
 		score := float64(i) * 0.5
-		for _, a := range arrows {
-			if math.Min(a.y1, a.y2) <= r.Y1 && math.Max(a.y1, a.y2) >= r.Y0 {
+		for _, k := range lines.near(r.Y0, r.Y1) {
+			if a := arrows[k]; math.Min(a.y1, a.y2) <= r.Y1 && math.Max(a.y1, a.y2) >= r.Y0 {
 				score += 8 * r.clipLen(a.x1, a.y1, a.x2, a.y2)
 			}
 		}
@@ -444,8 +441,8 @@ func placeBox(arrows []svgArrow, x, y, w, minX float64) svgRect {
 // strikes it through): above or below the arrow near the sender if that is
 // free (arrows that cross further on are still apart there), else further
 // along, beside a steep arrow, or beyond the end of a message that is not
-// received.
-func placeLabel(arrows []svgArrow, k int, text string, taken []svgRect) svgLabel {
+// received. lines indexes the arrows' bounds.
+func placeLabel(arrows []svgArrow, lines *yIndex, k int, text string, taken *yIndex) svgLabel {
 	a := arrows[k]
 	w := textWidth(text, svgLabelF, false) + 4
 	dx, dy := a.x2-a.x1, a.y2-a.y1
@@ -498,35 +495,20 @@ func placeLabel(arrows []svgArrow, k int, text string, taken []svgRect) svgLabel
 		e := spot{a.x2, a.y2}
 		cands = append(cands, cand{a.x2 + sx*(w/2+6), a.y2 + 4, e})
 	}
-	// Only what is near the candidates counts (long runs have thousands of
-	// messages).
-	area := svgRect{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
-	for _, cd := range cands {
-		area = area.union(svgRect{cd.x - w/2, cd.y - 10, cd.x + w/2, cd.y + 3})
-	}
-	var near []svgRect
-	for _, r := range taken {
-		if area.touches(r) {
-			near = append(near, r)
-		}
-	}
-	var lines []svgArrow
-	for _, b := range arrows {
-		if area.touches(b.bounds()) {
-			lines = append(lines, b)
-		}
-	}
+	// Only what is near a candidate counts (long runs have thousands of
+	// messages), added up in the order it was placed.
 	best, bestScore := svgLabel{}, math.Inf(1)
 	for i, cd := range cands {
 		lb := svgLabel{text: text, x: cd.x, y: cd.y}
 		lb.svgRect = svgRect{lb.x - w/2, lb.y - 10, lb.x + w/2, lb.y + 3}
 		// Near the sender first, and near the line.
 		score := float64(i)*0.2 + 0.3*(math.Abs(lb.x-cd.near.x)+math.Abs(lb.y-3.5-cd.near.y))
-		for _, r := range near {
-			score += lb.overlap(r)
+		for _, j := range taken.near(lb.Y0, lb.Y1) {
+			score += lb.overlap(taken.rects[j])
 		}
 		// A label across another arrow reads as that arrow's.
-		for _, b := range lines {
+		for _, j := range lines.near(lb.Y0, lb.Y1) {
+			b := arrows[j]
 			score += 8 * lb.clipLen(b.x1, b.y1, b.x2, b.y2)
 		}
 		if score < bestScore {
@@ -534,6 +516,62 @@ func placeLabel(arrows []svgArrow, k int, text string, taken []svgRect) svgLabel
 		}
 	}
 	return best
+}
+
+// A yIndex finds the rectangles that reach a band of heights without
+// looking at the others: each is filed under every stretch of yBand pixels
+// it spans, so that the layout of a long run takes time in proportion to
+// its length, not its square.
+type yIndex struct {
+	rects  []svgRect
+	bands  map[int][]int32
+	seen   []uint32 // seen[i] == stamp: rects[i] is in the answer already
+	stamp  uint32
+	answer []int
+}
+
+// yBand is the height of a stretch: a few rows.
+const yBand = 64
+
+func band(y float64) int { return int(math.Floor(y / yBand)) }
+
+// add files r; its index is the number of rectangles added before it.
+func (ix *yIndex) add(r svgRect) {
+	if ix.bands == nil {
+		ix.bands = map[int][]int32{}
+	}
+	i := int32(len(ix.rects))
+	ix.rects = append(ix.rects, r)
+	ix.seen = append(ix.seen, 0)
+	for b := band(r.Y0); b <= band(r.Y1); b++ {
+		ix.bands[b] = append(ix.bands[b], i)
+	}
+}
+
+// near is the indexes of the rectangles filed under the stretches that
+// [y0, y1] reaches, in the order they were added: every rectangle that
+// reaches a height in [y0, y1], and perhaps a few that do not. The answer
+// is valid until the next call.
+func (ix *yIndex) near(y0, y1 float64) []int {
+	ix.answer = ix.answer[:0]
+	if len(ix.rects) == 0 {
+		return ix.answer
+	}
+	ix.stamp++
+	if ix.stamp == 0 {
+		clear(ix.seen)
+		ix.stamp = 1
+	}
+	for b := band(y0); b <= band(y1); b++ {
+		for _, i := range ix.bands[b] {
+			if ix.seen[i] != ix.stamp {
+				ix.seen[i] = ix.stamp
+				ix.answer = append(ix.answer, int(i))
+			}
+		}
+	}
+	sort.Ints(ix.answer)
+	return ix.answer
 }
 
 // wrapText breaks text into lines of at most width pixels at size, on

@@ -40,6 +40,10 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 		return nil, trace.ExitUsage
 	}
 	c.path = pos[0]
+	if err := c.opts.checkOutputs(); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return nil, trace.ExitUsage
+	}
 	return c, -1
 }
 

@@ -51,6 +51,9 @@ func checkTA(e *env, args []string) int {
 		return 2
 	}
 	so, err := opts.searchOptions()
+	if err == nil {
+		err = opts.checkOutputs()
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2
@@ -75,6 +78,12 @@ func checkTA(e *env, args []string) int {
 		}
 	}
 	rep := &trace.Report{Model: path, Params: probe.Params(), Engine: "explicit (counter system)"}
+	stopProfile, err := startProfile(opts.profile)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return 2
+	}
+	defer stopProfile()
 	start := time.Now()
 	if len(specs) == 0 {
 		res, st, err := explore.Run(e.ctx, probe, so)
@@ -130,17 +139,5 @@ func checkTA(e *env, args []string) int {
 		rep.Stats.Transitions += st.Transitions
 	}
 	rep.Stats.Seconds = time.Since(start).Seconds()
-	switch {
-	case opts.json:
-		if err := writeJSON(e.stdout, rep); err != nil {
-			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-			return 2
-		}
-	case opts.quiet:
-		writeVerdicts(e.stdout, rep.Verdicts)
-		writeWarnings(e.stderr, rep.Warnings)
-	default:
-		trace.WriteText(e.stdout, rep)
-	}
-	return trace.ExitCode(rep.Verdicts)
+	return opts.printReport(e, rep)
 }

@@ -137,28 +137,44 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 	rep.Engine = "explicit " + map[explore.Order]string{explore.BreadthFirst: "bfs", explore.DepthFirst: "dfs"}[so.Order]
 	rep.Verdicts = append(rep.Verdicts, res)
 	rep.Stats = st
+	return opts.printReport(e, rep)
+}
+
+// checkOutputs makes sure that the files the flags name (--trail, --msc,
+// --cpuprofile) can be written, before the search: a path that cannot is
+// a usage error, not a surprise after hours of search.
+func (o *explicitOptions) checkOutputs() error {
+	for _, f := range []struct{ flag, path string }{{"trail", o.trail}, {"msc", o.chart.msc}, {"cpuprofile", o.profile}} {
+		if err := checkOutputFile(f.flag, f.path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printReport saves the report (--trail), prints it (JSON, the verdict
+// lines with --quiet, or text) and draws its counterexample (--msc,
+// --msc-text), and returns the verdicts' exit code. A trail or chart that
+// cannot be written is a warning: the verdict stands.
+func (o *explicitOptions) printReport(e *env, rep *trace.Report) int {
 	code := trace.ExitCode(rep.Verdicts)
-	if opts.trail != "" {
-		if err := writeTrail(opts.trail, rep); err != nil {
-			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-			code = trace.ExitUsage
+	if o.trail != "" {
+		if err := writeTrail(o.trail, rep); err != nil {
+			fmt.Fprintf(e.stderr, "ftmc check: warning: the report was not saved: %v\n", err)
 		}
 	}
 	switch {
-	case opts.json:
+	case o.json:
 		if err := writeJSON(e.stdout, rep); err != nil {
-			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-			return trace.ExitUsage
+			return reportWriteFailure(e.stderr, err, code)
 		}
-	case opts.quiet:
+	case o.quiet:
 		writeVerdicts(e.stdout, rep.Verdicts)
 		writeWarnings(e.stderr, rep.Warnings)
 	default:
 		trace.WriteText(e.stdout, rep)
 	}
-	if c := opts.chart.drawReport(e, rep, opts.json); c != 0 {
-		return c
-	}
+	o.chart.drawReport(e, rep, o.json)
 	return code
 }
 

@@ -182,7 +182,7 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 			return fail("%v", err)
 		}
 		add(r, st)
-		return c.printLTL(e, rep)
+		return c.opts.printReport(e, rep)
 	}
 
 	props, err := pml.Properties(prog, pm, pml.Selection{Name: name, Assume: f.assume})
@@ -228,7 +228,7 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 	if len(rep.Verdicts) == 0 {
 		return fail("%s: no property to check", c.path)
 	}
-	return c.printLTL(e, rep)
+	return c.opts.printReport(e, rep)
 }
 
 // addStats adds the figures of one search to the run's.
@@ -250,32 +250,6 @@ func addStats(total *trace.Stats, st trace.Stats, first bool) {
 	if total.Seconds > 0 {
 		total.StatesPerSec = float64(total.States) / total.Seconds
 	}
-}
-
-func (c *pmlCheck) printLTL(e *env, rep *trace.Report) int {
-	code := trace.ExitCode(rep.Verdicts)
-	if c.opts.trail != "" {
-		if err := writeTrail(c.opts.trail, rep); err != nil {
-			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-			code = trace.ExitUsage
-		}
-	}
-	switch {
-	case c.opts.json:
-		if err := writeJSON(e.stdout, rep); err != nil {
-			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-			return trace.ExitUsage
-		}
-	case c.opts.quiet:
-		writeVerdicts(e.stdout, rep.Verdicts)
-		writeWarnings(e.stderr, rep.Warnings)
-	default:
-		trace.WriteText(e.stdout, rep)
-	}
-	if c := c.opts.chart.drawReport(e, rep, c.opts.json); c != 0 {
-		return c
-	}
-	return code
 }
 
 // loadWithFormula loads the model again with the formula of --ltl-formula

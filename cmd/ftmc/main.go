@@ -76,7 +76,21 @@ func signalContext() (context.Context, func()) {
 	}
 }
 
+// run runs the command of args. A report that cannot be written to
+// standard output (a full disk) is said on stderr, and the exit code is
+// then 2 unless it is a verdict's 1 or 3, which stands.
 func run(e *env, args []string) int {
+	out := &errWriter{w: e.stdout}
+	inner := *e
+	inner.stdout = out
+	code := dispatch(&inner, args)
+	if out.err != nil {
+		return reportWriteFailure(e.stderr, out.err, code)
+	}
+	return code
+}
+
+func dispatch(e *env, args []string) int {
 	if len(args) == 0 {
 		fmt.Fprint(e.stderr, usage)
 		return 2

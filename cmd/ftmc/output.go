@@ -2,11 +2,88 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 
 	"ftmc/trace"
 )
+
+// errWriter is the report's stream (standard output): it remembers the
+// first write that fails and drops what follows, so that the commands
+// print without checking every write and run reports the failure once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (w *errWriter) Write(p []byte) (int, error) {
+	if w.err == nil {
+		if _, err := w.w.Write(p); err != nil {
+			w.err = err
+		}
+	}
+	return len(p), nil
+}
+
+// reportWriteFailure says on stderr that the report could not be written
+// (err) and returns the exit code: a verdict's violated or unknown stands,
+// anything else becomes 2, so that a report lost to a full disk is never
+// taken for "every property holds".
+func reportWriteFailure(stderr io.Writer, err error, code int) int {
+	fmt.Fprintf(stderr, "ftmc: writing the report: %v\n", err)
+	if code == trace.ExitViolated || code == trace.ExitUnknown {
+		return code
+	}
+	return trace.ExitUsage
+}
+
+// checkOutputFile makes sure, before a search starts, that the FILE of
+// flag can be written when the search is over: its directory exists and
+// the file can be opened for writing. An existing file is left as it is
+// (it is not truncated), and one that was not there is not left behind.
+func checkOutputFile(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	_, statErr := os.Lstat(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("--%s %s: cannot write there: %v", flag, path, unwrapPath(err))
+	}
+	f.Close()
+	if errors.Is(statErr, fs.ErrNotExist) {
+		os.Remove(path)
+	}
+	return nil
+}
+
+// checkOutputDir makes sure, before the checks start, that files can be
+// written in the directory of flag, creating it when it is not there.
+func checkOutputDir(flag, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--%s %s: %v", flag, dir, unwrapPath(err))
+	}
+	f, err := os.CreateTemp(dir, ".ftmc-probe-*")
+	if err != nil {
+		return fmt.Errorf("--%s %s: cannot write there: %v", flag, dir, unwrapPath(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// unwrapPath is what went wrong with a path, without the operation and
+// path that the message around it already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
 
 // writeJSON prints a report as one JSON object.
 func writeJSON(w io.Writer, rep *trace.Report) error {
@@ -15,7 +92,6 @@ func writeJSON(w io.Writer, rep *trace.Report) error {
 	return enc.Encode(rep)
 }
 
-// writeVerdicts prints one line per property.
 // writeWarnings writes a report's warnings, which qualify its verdicts
 // (parameter values outside the model's assume, a fairness block not
 // assumed, ...): with --quiet they go to standard error.
@@ -25,6 +101,7 @@ func writeWarnings(w io.Writer, ws []string) {
 	}
 }
 
+// writeVerdicts prints one line per property.
 func writeVerdicts(w io.Writer, rs []trace.Result) {
 	for _, r := range rs {
 		fmt.Fprintf(w, "%s: %s", r.Property, r.Verdict)

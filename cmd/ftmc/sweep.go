@@ -103,7 +103,7 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		o.memory, o.memoryFrom = byteSize(limit), from
 	}
 	if o.trails != "" {
-		if err := os.MkdirAll(o.trails, 0o755); err != nil {
+		if err := checkOutputDir("trails", o.trails); err != nil {
 			fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
 			return trace.ExitUsage
 		}
@@ -251,37 +251,47 @@ type sweepRow struct {
 	MemoryBytes  int64             `json:"memory_bytes"`
 	Complete     bool              `json:"complete"`
 
-	combo combination
-	code  int
+	combo   combination
+	code    int
+	warning string // said on stderr after the table (a trail not saved)
+}
+
+func newSweepRow(c combination) sweepRow {
+	row := sweepRow{Defines: map[string]string{}, combo: c}
+	for _, d := range c {
+		row.Defines[d.name] = d.value
+	}
+	return row
 }
 
 // checkOne runs ftmc check on one combination and reads its report: the
 // sweep reuses check's machinery whatever the model's language.
 func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
-	row := sweepRow{Defines: map[string]string{}, combo: c}
-	for _, d := range c {
-		row.Defines[d.name] = d.value
-	}
+	row := newSweepRow(c)
 	var stdout, stderr bytes.Buffer
 	check := o.check
 	if check == nil {
 		check = checkProcess
 	}
 	row.code = check(ctx, o.checkArgs(c), &stdout, &stderr)
-	if ctx.Err() != nil {
-		row.Verdict, row.Reason, row.code = trace.Unknown, "interrupted", trace.ExitUnknown
-		return row
+	if stop := explore.StopCause(ctx); stop != "" && row.code != trace.ExitUsage {
+		// The sweep was stopped, and the check with it: its report (an
+		// unknown verdict with the figures it reached) is the row's; a
+		// check that did not print one is unknown with the figures of
+		// its last progress line.
+		if _, err := trace.ParseReport("ftmc check "+c.String(), stdout.Bytes()); err != nil {
+			detail := strings.TrimPrefix(sweepFirstLine(stderr.String()), "ftmc check: ")
+			if row.code == exitKilled && detail == "signal: killed" {
+				detail = fmt.Sprintf("no report within %v of the signal: killed", stopGrace)
+			}
+			row.unknownAt(readProgress(stderr.String()), stop, detail)
+			return row
+		}
 	}
 	if why, detail := checkDied(row.code, stderr.String()); why != "" {
 		// A check that died has no report: the row says why and how far
 		// it got by its last progress line.
-		p := readProgress(stderr.String())
-		row.Verdict, row.code = trace.Unknown, trace.ExitUnknown
-		row.Reason = fmt.Sprintf("%s after %d states (%s)", why, p.States, detail)
-		row.States, row.Transitions, row.MemoryBytes, row.Seconds = p.States, p.Transitions, p.MemoryBytes, p.Elapsed.Seconds()
-		if p.Elapsed > 0 {
-			row.StatesPerSec = float64(p.States) / p.Elapsed.Seconds()
-		}
+		row.unknownAt(readProgress(stderr.String()), why, detail)
 		return row
 	}
 	if row.code == trace.ExitUsage {
@@ -295,9 +305,9 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 		return row
 	}
 	if o.trails != "" {
+		// The row's verdict stands when its trail cannot be saved.
 		if err := writeTrail(filepath.Join(o.trails, o.trailName(c)), rep); err != nil {
-			row.Verdict, row.Reason, row.code = "error", err.Error(), trace.ExitUsage
-			return row
+			row.warning = "the report was not saved: " + err.Error()
 		}
 	}
 	if o.memoryFrom != "" {
@@ -330,16 +340,36 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 	return row
 }
 
+// unknownAt makes r the row of a check without a report, stopped for why
+// (with detail, when not "") after the figures of its last progress line.
+func (r *sweepRow) unknownAt(p explore.Progress, why, detail string) {
+	r.Verdict, r.code = trace.Unknown, trace.ExitUnknown
+	r.Reason = fmt.Sprintf("%s after %d states", why, p.States)
+	if detail != "" {
+		r.Reason += " (" + detail + ")"
+	}
+	r.States, r.Transitions, r.MemoryBytes, r.Seconds = p.States, p.Transitions, p.MemoryBytes, p.Elapsed.Seconds()
+	if p.Elapsed > 0 {
+		r.StatesPerSec = float64(p.States) / p.Elapsed.Seconds()
+	}
+}
+
 // exitKilled is what checkProcess returns for a check that a signal
 // killed (the system's out-of-memory killer sends SIGKILL).
 const exitKilled = -1
+
+// stopGrace is how long a check has to print its report after the sweep
+// passed a signal on to it; then it is killed.
+var stopGrace = 10 * time.Second
 
 // checkProcess runs ftmc check in a process of its own (this executable),
 // so that each combination's memory figure and --memory limit are its own
 // and -j runs them side by side. The check writes a progress line to
 // stderr every second (progressEnv), so that a check that dies still says
-// how far it got. Where the executable cannot be found it runs the check
-// in this process.
+// how far it got. When ctx is cancelled (the sweep got SIGINT or SIGTERM)
+// the check gets the same signal and stopGrace to print its report, as
+// unknown with its figures. Where the executable cannot be found it runs
+// the check in this process.
 func checkProcess(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	exe, err := os.Executable()
 	if err != nil {
@@ -350,23 +380,24 @@ func checkProcess(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if os.Getenv(progressEnv) == "" {
 		cmd.Env = append(os.Environ(), progressEnv+"=1")
 	}
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.ExitCode() >= 0 {
-			return ee.ExitCode()
-		}
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "interrupted")
-			return trace.ExitUnknown
-		}
-		if ee != nil {
-			fmt.Fprintf(stderr, "ftmc check: %v\n", err)
-			return exitKilled
-		}
+	cmd.SysProcAttr = checkProcAttr()
+	cmd.Cancel = func() error { return stopCheck(cmd.Process, explore.StopCause(ctx)) }
+	cmd.WaitDelay = stopGrace
+	err = cmd.Run()
+	switch ps := cmd.ProcessState; {
+	case ps != nil && ps.Exited():
+		// Its own exit code, also when it ended after the sweep was
+		// stopped (where Run returns the context's error).
+		return ps.ExitCode()
+	case ps != nil:
 		fmt.Fprintf(stderr, "ftmc check: %v\n", err)
-		return trace.ExitUsage
+		return exitKilled // by a signal
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "ftmc check: not started")
+		return trace.ExitUnknown
 	}
-	return trace.ExitHolds
+	fmt.Fprintf(stderr, "ftmc check: %v\n", err)
+	return trace.ExitUsage
 }
 
 // outOfMemoryRe matches what a Go program that runs out of memory says as
@@ -426,8 +457,9 @@ func (o *sweepOptions) run(e *env, combos []combination) int {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				if e.ctx.Err() != nil {
-					rows[i] = sweepRow{Defines: map[string]string{}, combo: combos[i], Verdict: trace.Unknown, Reason: "interrupted", code: trace.ExitUnknown}
+				if stop := explore.StopCause(e.ctx); stop != "" {
+					rows[i] = newSweepRow(combos[i])
+					rows[i].Verdict, rows[i].Reason, rows[i].code = trace.Unknown, stop+" (not started)", trace.ExitUnknown
 				} else {
 					rows[i] = o.checkOne(e.ctx, combos[i])
 				}
@@ -466,6 +498,9 @@ func (o *sweepOptions) run(e *env, combos []combination) int {
 	for _, r := range rows {
 		if r.Verdict == "error" {
 			fmt.Fprintf(e.stderr, "ftmc sweep: %s: %s\n", r.combo, r.Reason)
+		}
+		if r.warning != "" {
+			fmt.Fprintf(e.stderr, "ftmc sweep: warning: %s: %s\n", r.combo, r.warning)
 		}
 	}
 	return code

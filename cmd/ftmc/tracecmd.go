@@ -41,6 +41,10 @@ func cmdTrace(e *env, args []string) int {
 		fmt.Fprint(e.stderr, traceUsage)
 		return trace.ExitUsage
 	}
+	if err := checkOutputFile("msc", o.msc); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
+		return trace.ExitUsage
+	}
 	data, err := os.ReadFile(pos[0])
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
@@ -120,24 +124,23 @@ func (o *traceOptions) draw(e *env, rep *trace.Report, res *trace.Result) error 
 
 // drawReport draws the charts asked for of the first counterexample of a
 // report that ftmc check has just printed (a text chart goes to stderr when
-// stdout carries JSON). It returns a nonzero exit code on failure.
-func (o *traceOptions) drawReport(e *env, rep *trace.Report, json bool) int {
+// stdout carries JSON). A chart that cannot be drawn is a warning: the
+// verdict is in the report already.
+func (o *traceOptions) drawReport(e *env, rep *trace.Report, json bool) {
 	if o.msc == "" && !o.mscText {
-		return 0
+		return
 	}
 	res, err := pickCounterexample(rep, "")
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc: --msc: %v\n", err)
-		return 0
+		return
 	}
 	if json {
 		e = &env{ctx: e.ctx, stdout: e.stderr, stderr: e.stderr}
 	}
 	if err := o.draw(e, rep, res); err != nil {
-		fmt.Fprintf(e.stderr, "ftmc: %v\n", err)
-		return trace.ExitUsage
+		fmt.Fprintf(e.stderr, "ftmc: warning: the chart was not drawn: %v\n", err)
 	}
-	return 0
 }
 
 // pickCounterexample is the result named property, or the first result
