@@ -12,10 +12,13 @@ import (
 // reporting, expressions and their conversion to the model's terms and
 // formulas.
 type parser struct {
-	lx   *lexer
-	toks []token
-	i    int
-	sys  *system.System
+	lx *lexer
+	// toks are the tokens scanned so far (the lexer runs only as far as
+	// the parser looks); toks[i] is the next.
+	toks  []token
+	i     int
+	depth int // nesting of expressions being read
+	sys   *system.System
 	// consts are named constants: Cubicle's constructors (True, False and
 	// enumerated types).
 	consts map[string]system.Term
@@ -36,9 +39,35 @@ func (p *parser) failExpr(e *pexpr, format string, args ...any) {
 	panic(bailout{p.lx.errorf(e.off, e.pos, format, args...)})
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
+// maxDepth bounds the nesting of expressions (parentheses, operators),
+// so that hostile input cannot exhaust the stack.
+const maxDepth = 1000
+
+// nest counts one more level of nesting at t; the caller defers unnest.
+func (p *parser) nest(t token) {
+	p.depth++
+	if p.depth > maxDepth {
+		p.failAt(t, "expression nested too deeply (more than %d levels)", maxDepth)
+	}
+}
+
+func (p *parser) unnest() { p.depth-- }
+
+// scan makes toks[n] available, unless the file ends before.
+func (p *parser) scan(n int) {
+	for len(p.toks) <= n && (len(p.toks) == 0 || p.toks[len(p.toks)-1].kind != tEOF) {
+		t, err := p.lx.next()
+		if err != nil {
+			panic(bailout{err})
+		}
+		p.toks = append(p.toks, t)
+	}
+}
+
+func (p *parser) peek() token { return p.peekAt(0) }
 
 func (p *parser) peekAt(k int) token {
+	p.scan(p.i + k)
 	if p.i+k < len(p.toks) {
 		return p.toks[p.i+k]
 	}
@@ -46,7 +75,7 @@ func (p *parser) peekAt(k int) token {
 }
 
 func (p *parser) next() token {
-	t := p.toks[p.i]
+	t := p.peek()
 	if t.kind != tEOF {
 		p.i++
 	}
@@ -429,12 +458,12 @@ func (us *updates) finish() []*system.Update {
 func (p *parser) checkSystem() {
 	s := p.sys
 	if len(s.Unsafe) == 0 {
-		p.failAt(p.toks[len(p.toks)-1], "the model has no unsafe formula: nothing to verify")
+		p.failAt(p.peek(), "the model has no unsafe formula: nothing to verify")
 	}
 	seen := map[string]bool{}
 	for _, t := range s.Trans {
 		if seen[t.Name] {
-			panic(bailout{&Error{File: p.lx.file, Pos: t.Pos, Msg: fmt.Sprintf("a second transition named %s", t.Name)}})
+			panic(bailout{&Error{File: p.lx.file, Pos: t.Pos, Msg: fmt.Sprintf("a second transition named %s", clip(t.Name))}})
 		}
 		seen[t.Name] = true
 	}
