@@ -1,6 +1,7 @@
 package promela
 
 import (
+	"context"
 	"fmt"
 	"os"
 )
@@ -22,6 +23,10 @@ type Options struct {
 
 	// ReadFile reads included files; nil means os.ReadFile.
 	ReadFile func(name string) ([]byte, error)
+
+	// Context, if not nil, stops the reading when it is done, with an
+	// error "stopped reading the model: CAUSE".
+	Context context.Context
 }
 
 // Program is a parsed and resolved model.
@@ -53,8 +58,9 @@ type Program struct {
 	types map[Expr]*Type
 }
 
-// Pos returns the start of the model's file.
-func (p *Program) Pos() Pos { return Pos{} }
+// Pos returns the model's file, without a line: what an error about the
+// whole model is reported at.
+func (p *Program) Pos() Pos { return Pos{file: &p.Filename} }
 
 // MtypeSet is the set of constants of one mtype (the default one, Name
 // "", or a named one, mtype:Name).
@@ -150,11 +156,7 @@ func parseOnly(filename string, src []byte, opts Options) (*Program, *ErrorList)
 	errs := &ErrorList{}
 	pp := newPreprocessor(&opts, errs)
 	pp.pushFile(filename, src)
-	toks := pp.run()
-	if errs.Len() > 0 {
-		return nil, errs
-	}
-	p := newParser(toks, errs)
+	p := newStreamParser(opts.Context, pp, errs)
 	decls := p.parseFile()
 	return &Program{Filename: filename, Decls: decls, Pragmas: pp.pragmas, Warnings: pp.warnings}, errs
 }

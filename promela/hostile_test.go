@@ -1,0 +1,142 @@
+package promela
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// An error at the start of a large file is found without preprocessing or
+// parsing the rest.
+func TestErrorAtStartReadsNoFurther(t *testing.T) {
+	for _, word := range []string{"x ", ") ", "1 "} {
+		src := []byte(strings.Repeat(word, (10<<20)/len(word)))
+		var err error
+		n := allocated(func() { _, err = Parse("big.pml", src, Options{}) })
+		if err == nil || !strings.HasPrefix(err.Error(), "big.pml:1:") {
+			t.Errorf("%q: got %.100v, want an error on line 1", word, err)
+		}
+		if n > 1<<20 {
+			t.Errorf("%q: an error at the start allocated %d bytes", word, n)
+		}
+	}
+}
+
+// After MaxErrors errors the reading stops: the rest of the model is not
+// checked, nor its errors formatted.
+func TestErrorsStopReading(t *testing.T) {
+	src := strings.Repeat("int x;\n", 200000)
+	_, err := Parse("dup.pml", []byte(src), Options{})
+	var list *ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("got %v, want an error list", err)
+	}
+	if len(list.List) != MaxErrors || list.Dropped > 10 {
+		t.Fatalf("%d errors kept, %d more counted: the reading went on", len(list.List), list.Dropped)
+	}
+	if !strings.HasPrefix(list.List[0].Error(), "dup.pml:2:5: x redeclared") {
+		t.Errorf("first error %v", list.List[0])
+	}
+}
+
+// A NUL byte is an error, in code, comments and strings, not white space.
+func TestNULByte(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"init { skip }\x00\n", "n.pml:1:14: unexpected NUL byte"},
+		{"init {\n  skip \x00 }\n", "n.pml:2:8: unexpected NUL byte"},
+		{"/* a \x00 */ init { skip }\n", "n.pml:1:6: unexpected NUL byte"},
+		{"// a \x00\ninit { skip }\n", "n.pml:1:6: unexpected NUL byte"},
+		{"init { printf(\"a\x00\") }\n", "n.pml:1:17: unexpected NUL byte"},
+		{"byte c = '\x00';\n", "n.pml:1:11: unexpected NUL byte"},
+	} {
+		_, err := Parse("n.pml", []byte(tc.src), Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want %s", tc.src, err, tc.want)
+		}
+	}
+	// A binary file: at most MaxErrors errors.
+	_, err := Parse("z.pml", make([]byte, 1<<20), Options{})
+	var list *ErrorList
+	if !errors.As(err, &list) || len(list.List) != MaxErrors {
+		t.Errorf("a megabyte of NULs: %v", err)
+	}
+}
+
+// Macros that double at each level are refused at the use that expands
+// too far, without exhausting memory.
+func TestMacroDoubling(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("#define A0 1+1\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "#define A%d A%d+A%d\n", i, i-1, i-1)
+	}
+	b.WriteString("byte x;\ninit {\n  x = A40\n}\n")
+	var err error
+	n := allocated(func() { _, err = Parse("m.pml", []byte(b.String()), Options{}) })
+	if err == nil || !strings.HasPrefix(err.Error(), "m.pml:44:7: macro expansion too large") {
+		t.Errorf("got %.200v, want m.pml:44:7: macro expansion too large", err)
+	}
+	if n > 1<<30 {
+		t.Errorf("the refused expansion allocated %d bytes", n)
+	}
+}
+
+// Inlines that call each other four times at each level are refused at
+// the outermost call.
+func TestInlineDoubling(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("byte x;\ninline I0() { x++; x++ }\n")
+	for i := 1; i <= 15; i++ {
+		fmt.Fprintf(&b, "inline I%d() { I%d(); I%d(); I%d(); I%d() }\n", i, i-1, i-1, i-1, i-1)
+	}
+	b.WriteString("init {\n  I15()\n}\n")
+	_, err := Parse("i.pml", []byte(b.String()), Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), "i.pml:19:3: inline expansion too large") {
+		t.Errorf("got %.200v, want i.pml:19:3: inline expansion too large", err)
+	}
+}
+
+// An error message quotes at most 40 characters of a name from the input.
+func TestLongNameClipped(t *testing.T) {
+	long := strings.Repeat("x", 5<<20)
+	for _, src := range []string{
+		"int " + long + ";\nint " + long + ";\n",
+		long + " y;\n",
+		"init { " + long + " = 1 }\n",
+		"#include \"" + long + "\"\n",
+		"#error " + long + "\n",
+		"init { 1 " + long + " }\n",
+	} {
+		_, err := Parse("l.pml", []byte(src), Options{})
+		if err == nil {
+			t.Fatalf("%.50s: no error", src)
+		}
+		msg := err.Error()
+		if len(msg) > 300 || !strings.Contains(msg, strings.Repeat("x", 40)+"...") {
+			t.Errorf("%.50s: error of %d bytes: %.300s", src, len(msg), msg)
+		}
+	}
+}
+
+// A done context stops the reading.
+func TestParseContextStops(t *testing.T) {
+	_, cancel := context.WithCancel(context.Background())
+	cancel()
+	src := "init {\n" + strings.Repeat("  skip;\n", 100000) + "}\n"
+	_, err := Parse("c.pml", []byte(src), Options{})
+	if err == nil || !strings.Contains(err.Error(), "stopped reading the model: context canceled") {
+		t.Fatalf("got %.200v, want the reading stopped", err)
+	}
+}
