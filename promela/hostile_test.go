@@ -132,10 +132,10 @@ func TestLongNameClipped(t *testing.T) {
 
 // A done context stops the reading.
 func TestParseContextStops(t *testing.T) {
-	_, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	src := "init {\n" + strings.Repeat("  skip;\n", 100000) + "}\n"
-	_, err := Parse("c.pml", []byte(src), Options{})
+	_, err := Parse("c.pml", []byte(src), Options{Context: ctx})
 	if err == nil || !strings.Contains(err.Error(), "stopped reading the model: context canceled") {
 		t.Fatalf("got %.200v, want the reading stopped", err)
 	}
