@@ -1,10 +1,13 @@
 package promela
 
 import (
-	"os"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"ftmc/internal/readfile"
 )
 
 // This file implements the part of the C preprocessor that Promela models
@@ -176,6 +179,7 @@ type preprocessor struct {
 	expanded int // tokens produced by macro expansion so far
 	hideSets map[hideKey]*hideSet
 	includes int // files included so far
+	bytes    int // bytes of the files pushed so far
 	stopped  bool
 
 	lastFile *string // the file and line of the last token out (nextOut)
@@ -207,7 +211,9 @@ func newPreprocessor(opts *Options, errs *ErrorList) *preprocessor {
 		errs:        errs,
 	}
 	if p.readFile == nil {
-		p.readFile = os.ReadFile
+		p.readFile = func(name string) ([]byte, error) {
+			return readfile.Read(name, readfile.ModelLimit, "model file")
+		}
 	}
 	names := make([]string, 0, len(opts.Defines))
 	for n := range opts.Defines {
@@ -285,6 +291,7 @@ func (p *preprocessor) pushFile(name string, src []byte) {
 	f := &ppFile{dir: filepath.Dir(name)}
 	f.sc.init(p.fileName(name), src, p.errs.Add)
 	p.files = append(p.files, f)
+	p.bytes += len(src)
 }
 
 // run preprocesses the files pushed so far and returns the token stream,
@@ -850,7 +857,16 @@ func (p *preprocessor) include(f *ppFile, hash Pos) {
 	}
 	for _, path := range paths {
 		src, err := p.readFile(path)
+		var tl *readfile.TooLargeError
+		if errors.As(err, &tl) {
+			p.stop(argPos, err.Error())
+			return
+		}
 		if err == nil {
+			if p.bytes+len(src) > readfile.ModelLimit {
+				p.stop(argPos, fmt.Sprintf("%s: the model with its included files is larger than %d MB", clip(path), readfile.ModelLimit>>20))
+				return
+			}
 			p.pushFile(path, src)
 			return
 		}

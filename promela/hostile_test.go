@@ -140,3 +140,26 @@ func TestParseContextStops(t *testing.T) {
 		t.Fatalf("got %.200v, want the reading stopped", err)
 	}
 }
+
+// A model file or an included file that does not end (a device) or is
+// too large is refused at its bound, positioned at the #include.
+func TestReadBounded(t *testing.T) {
+	_, err := Load("/dev/zero", Options{})
+	if err == nil || err.Error() != "/dev/zero: larger than 64 MB: too large for a model file" {
+		t.Errorf("Load(/dev/zero): %v", err)
+	}
+	_, err = Parse("inc.pml", []byte("byte x;\n#include \"/dev/zero\"\ninit { skip }\n"), Options{})
+	if err == nil || err.Error() != "inc.pml:2:10: /dev/zero: larger than 64 MB: too large for a model file" {
+		t.Errorf("#include \"/dev/zero\": %v", err)
+	}
+	// Included files count together: a file of 40 MB included twice.
+	big := make([]byte, 40<<20)
+	for i := range big {
+		big[i] = '\n'
+	}
+	read := func(string) ([]byte, error) { return big, nil }
+	_, err = Parse("two.pml", []byte("#include \"a.h\"\n#include \"a.h\"\ninit { skip }\n"), Options{ReadFile: read})
+	if err == nil || !strings.HasPrefix(err.Error(), "two.pml:2:10: a.h: the model with its included files is larger than 64 MB") {
+		t.Errorf("two includes of 40 MB: %v", err)
+	}
+}

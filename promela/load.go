@@ -2,8 +2,10 @@ package promela
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+
+	"ftmc/internal/readfile"
 )
 
 // Options control how a model is read.
@@ -21,7 +23,8 @@ type Options struct {
 	// Instantiate, and its warnings are added to Program.Warnings.
 	Params map[string]int64
 
-	// ReadFile reads included files; nil means os.ReadFile.
+	// ReadFile reads included files; nil means reading them with
+	// readfile.Read, up to readfile.ModelLimit bytes each.
 	ReadFile func(name string) ([]byte, error)
 
 	// Context, if not nil, stops the reading when it is done, with an
@@ -123,7 +126,11 @@ func (p *Program) Parametric() bool {
 // path. The error, if any, is an *ErrorList whose entries read
 // file:line:col: message (or an error from reading the file).
 func Load(path string, opts Options) (*Program, error) {
-	src, err := os.ReadFile(path)
+	src, err := readfile.Read(path, readfile.ModelLimit, "model file")
+	var tl *readfile.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read model: %w", err)
 	}
