@@ -99,3 +99,18 @@ func TestParseContextStops(t *testing.T) {
 		t.Fatalf("got %v, want the reading stopped", err)
 	}
 }
+
+// Nested <=> doubles a formula at each level: it is refused before the
+// formula is too large to walk.
+func TestNestedIff(t *testing.T) {
+	src := "array A[proc] : bool\nunsafe (i) { " + strings.Repeat("A[i] = True <=> ", 30) + "A[i] = True }"
+	_, err := Parse("iff.cub", []byte(src), LangCubicle)
+	if err == nil || !strings.HasPrefix(err.Error(), "iff.cub:2:") || !strings.Contains(err.Error(), "formula too large with <=> written out") {
+		t.Fatalf("got %v, want iff.cub:2:...: formula too large with <=> written out", err)
+	}
+	// A few are fine.
+	src = "array A[proc] : bool\nunsafe (i) { " + strings.Repeat("A[i] = True <=> ", 3) + "A[i] = True }"
+	if _, err := Parse("iff.cub", []byte(src), LangCubicle); err != nil {
+		t.Fatal(err)
+	}
+}

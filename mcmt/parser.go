@@ -18,6 +18,10 @@ type parser struct {
 	toks  []token
 	i     int
 	depth int // nesting of expressions being read
+	// iffNodes counts the nodes of <=> written out (expand); sizes
+	// memoizes treeSize.
+	iffNodes int
+	sizes    map[*system.Formula]int
 	sys   *system.System
 	// consts are named constants: Cubicle's constructors (True, False and
 	// enumerated types).
@@ -280,6 +284,7 @@ func (p *parser) form(e *pexpr, sc scope) *system.Formula {
 		return system.Disj(&system.Formula{Kind: system.Not, Args: []*system.Formula{a}, Pos: e.pos}, b)
 	case "iff":
 		a, b := p.form(e.args[0], sc), p.form(e.args[1], sc)
+		p.expand(e, 2*(p.treeSize(a)+p.treeSize(b)))
 		na := &system.Formula{Kind: system.Not, Args: []*system.Formula{a}, Pos: e.pos}
 		nb := &system.Formula{Kind: system.Not, Args: []*system.Formula{b}, Pos: e.pos}
 		return system.Conj(system.Disj(na, b), system.Disj(nb, a))
@@ -311,6 +316,42 @@ func (p *parser) form(e *pexpr, sc scope) *system.Formula {
 		p.failExpr(e, "%s compares numbers, not %s values", e.op, l.Sort)
 	}
 	return &system.Formula{Kind: system.Lit, Op: op, L: l, R: r, Pos: e.pos}
+}
+
+// A <=> B is written with A and B twice, so nested <=> doubles a formula
+// at each level for those that walk it: maxIff bounds the nodes of one
+// <=> so expanded, maxIffTotal those of all of them.
+const (
+	maxIff      = 1 << 16
+	maxIffTotal = 1 << 20
+)
+
+// expand counts n more nodes for the <=> e.
+func (p *parser) expand(e *pexpr, n int) {
+	p.iffNodes += n
+	switch {
+	case n > maxIff:
+		p.failExpr(e, "formula too large with <=> written out (more than %d nodes): nest fewer <=>", maxIff)
+	case p.iffNodes > maxIffTotal:
+		p.failExpr(e, "formulas too large with <=> written out (more than %d nodes in all)", maxIffTotal)
+	}
+}
+
+// treeSize is the number of nodes of f written out as a tree (shared
+// subformulas counted each time), at most maxIffTotal+1.
+func (p *parser) treeSize(f *system.Formula) int {
+	if n, ok := p.sizes[f]; ok {
+		return n
+	}
+	n := 1
+	for _, a := range f.Args {
+		n = min(n+p.treeSize(a), maxIffTotal+1)
+	}
+	if p.sizes == nil {
+		p.sizes = map[*system.Formula]int{}
+	}
+	p.sizes[f] = n
+	return n
 }
 
 // assignable reports whether a value of sort v may be stored in a variable
