@@ -4,13 +4,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"ftmc/explore"
+	"ftmc/internal/readfile"
 	"ftmc/ltl"
 	"ftmc/ltl/pml"
 	"ftmc/promela"
@@ -283,7 +283,7 @@ func (c *pmlCheck) printLTL(e *env, rep *trace.Report) int {
 // own (macros, named propositions, remote references). Errors in the
 // formula point into it ("--ltl-formula:1:col").
 func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *compile.Model, string, int) {
-	src, err := os.ReadFile(c.path)
+	src, err := readfile.Read(c.path, readfile.ModelLimit, "model file")
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return nil, nil, "", trace.ExitUsage
