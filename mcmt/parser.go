@@ -22,7 +22,7 @@ type parser struct {
 	// memoizes treeSize.
 	iffNodes int
 	sizes    map[*system.Formula]int
-	sys   *system.System
+	sys      *system.System
 	// consts are named constants: Cubicle's constructors (True, False and
 	// enumerated types).
 	consts map[string]system.Term
