@@ -277,6 +277,9 @@ func (lx *lexer) next() (token, *Error) {
 				}
 			}
 			if found == "" {
+				if c == 0 {
+					return token{}, lx.errorf(lx.off, t.pos, "unexpected NUL byte (the file is not text)")
+				}
 				r, n := utf8.DecodeRune(lx.src[lx.off:])
 				if r == utf8.RuneError && n <= 1 {
 					return token{}, lx.errorf(lx.off, t.pos, "unexpected byte 0x%02x (the file is not UTF-8 text)", c)
