@@ -163,3 +163,48 @@ func TestReadBounded(t *testing.T) {
 		t.Errorf("two includes of 40 MB: %v", err)
 	}
 }
+
+// A model long enough that the parser drops the tokens of declarations it
+// has parsed: an inline declared before is expanded after, a proctype
+// declared after is known before (remote references), and a typedef
+// declared before is a type after.
+func TestLongModelAcrossDroppedTokens(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, "byte f%d;\n", i)
+	}
+	b.WriteString("typedef Pair { byte a; byte b }\ninline bump(v) { v = v + 1; v = v * 2 }\n")
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, "byte g%d;\n", i)
+	}
+	b.WriteString("Pair pr;\nactive proctype P() {\n  bump(g7);\n  bump(pr.a);\n  (Q@done && Q[0]:n == 2)\n}\n")
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, "byte h%d;\n", i)
+	}
+	b.WriteString("active proctype Q() { byte n = 2; done: skip }\n")
+	prog, err := Parse("long.pml", []byte(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prog.Proc("P") == nil || prog.Proc("Q") == nil {
+		t.Fatalf("proctypes P and Q not read")
+	}
+	var got []string
+	for _, s := range prog.Proc("P").Body.Stmts {
+		got = append(got, StmtString(s))
+	}
+	want := "bump(g7) | bump(pr.a) | Q@done && Q[0]:n == 2"
+	if strings.Join(got, " | ") != want {
+		t.Errorf("P's statements:\n got %s\nwant %s", strings.Join(got, " | "), want)
+	}
+	for i, s := range prog.Proc("P").Body.Stmts[:2] {
+		call := s.(*InlineStmt)
+		var body []string
+		for _, s := range call.Body.Stmts {
+			body = append(body, StmtString(s))
+		}
+		if want := []string{"g7 = g7 + 1; g7 = g7 * 2", "pr.a = pr.a + 1; pr.a = pr.a * 2"}[i]; strings.Join(body, "; ") != want {
+			t.Errorf("inline call %d expands to %q, want %q", i, strings.Join(body, "; "), want)
+		}
+	}
+}

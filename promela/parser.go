@@ -276,7 +276,7 @@ func (p *parser) fail(pos Pos, format string, args ...any) {
 
 // errorExpected reports that what was expected where the current token is.
 func (p *parser) errorExpected(what string) {
-	if p.tok.tok == ILLEGAL {
+	if p.tok.tok == ILLEGAL && p.errs.Len() > 0 {
 		panic(bailout{}) // the scanner has reported it
 	}
 	p.fail(p.tok.pos, "expected %s, found %s", what, describe(p.tok))
