@@ -74,9 +74,6 @@ func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 		fmt.Fprintf(e.stderr, "%v\n", err)
 		return nil, nil, trace.ExitUsage
 	}
-	if t := &c.opts.limits.time; *t > 0 {
-		*t = max(*t-time.Since(start), time.Millisecond)
-	}
 	if err := prog.RequireConcrete(); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return nil, nil, trace.ExitUsage
@@ -85,6 +82,9 @@ func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%v\n", err)
 		return nil, nil, trace.ExitUsage
+	}
+	if t := &c.opts.limits.time; *t > 0 {
+		*t = max(*t-time.Since(start), time.Millisecond)
 	}
 	return prog, m, -1
 }
