@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"runtime/debug"
-	"time"
 
 	"ftmc/promela"
 	"ftmc/promela/compile"
@@ -49,14 +48,13 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 // load reads, instantiates and compiles the model. Errors are printed;
 // the returned code is then the exit code. The run's limits (--time,
 // --memory, an interrupt) bound the reading too: a reading they stop ends
-// with verdict unknown (exit 3), and the search gets the time left.
+// with verdict unknown (exit 3). The search has --time again.
 func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 	popts := promela.Options{Defines: c.defines.Map()}
 	if len(c.params) > 0 {
 		popts.Params = map[string]int64(c.params)
 	}
 	ctx, stop := c.readingContext(e)
-	start := time.Now()
 	popts.Context = ctx
 	prog, err := promela.Load(c.path, popts)
 	if err != nil && ctx.Err() != nil {
@@ -82,9 +80,6 @@ func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%v\n", err)
 		return nil, nil, trace.ExitUsage
-	}
-	if t := &c.opts.limits.time; *t > 0 {
-		*t = max(*t-time.Since(start), time.Millisecond)
 	}
 	return prog, m, -1
 }
