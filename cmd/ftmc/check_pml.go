@@ -57,17 +57,11 @@ func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 	ctx, stop := c.readingContext(e)
 	popts.Context = ctx
 	prog, err := promela.Load(c.path, popts)
-	if err != nil && ctx.Err() != nil {
-		at := ""
-		var pe *promela.Error
-		if errors.As(err, &pe) {
-			at = " (stopped at " + pe.Pos.String() + ")"
-		}
-		fmt.Fprintf(e.stderr, "ftmc check: unknown: %s while reading the model%s\n", context.Cause(ctx), at)
-		stop()
+	stopped := readingStopped(e, ctx, err)
+	stop()
+	if stopped {
 		return nil, nil, trace.ExitUnknown
 	}
-	stop()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%v\n", err)
 		return nil, nil, trace.ExitUsage
@@ -106,6 +100,21 @@ func (c *pmlCheck) readingContext(e *env) (ctx context.Context, stop func()) {
 	ctx, unwatch := watchMemory(ctx, memory, from)
 	debug.SetMemoryLimit(old)
 	return ctx, func() { unwatch(); cancel() }
+}
+
+// readingStopped reports whether the reading of the model failed because
+// ctx is done (a limit, an interrupt), and then says so.
+func readingStopped(e *env, ctx context.Context, err error) bool {
+	if err == nil || ctx.Err() == nil {
+		return false
+	}
+	at := ""
+	var pe *promela.Error
+	if errors.As(err, &pe) {
+		at = " (stopped at " + pe.Pos.String() + ")"
+	}
+	fmt.Fprintf(e.stderr, "ftmc check: unknown: %s while reading the model%s\n", context.Cause(ctx), at)
+	return true
 }
 
 // report starts the report of a run: the model, its defines and parameters,

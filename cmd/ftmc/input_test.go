@@ -37,9 +37,10 @@ func TestCheckInputReadingTimeLimit(t *testing.T) {
 	for _, args := range [][]string{
 		{"check", "--time", "1ms", pml},
 		{"verify", "--time", "1ms", cub},
+		{"check", "--time", "1ms", "--ltl-formula", "[] true", pml},
 	} {
 		_, errs, code := runCmd(args...)
-		if code != trace.ExitUnknown || !strings.Contains(errs, "unknown: time limit 1ms reached while reading the model (stopped at "+args[3]+":") {
+		if code != trace.ExitUnknown || !strings.Contains(errs, "unknown: time limit 1ms reached while reading the model (stopped at "+args[len(args)-1]+":") {
 			t.Errorf("ftmc %s: exit %d, stderr %q", strings.Join(args, " "), code, errs)
 		}
 	}

@@ -303,7 +303,14 @@ func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *c
 	if len(c.params) > 0 {
 		popts.Params = map[string]int64(c.params)
 	}
+	ctx, stop := c.readingContext(e)
+	popts.Context = ctx
 	prog, err := promela.Parse(c.path, []byte(text), popts)
+	stopped := readingStopped(e, ctx, err)
+	stop()
+	if stopped {
+		return nil, nil, "", trace.ExitUnknown
+	}
 	if err == nil {
 		err = prog.RequireConcrete()
 	}
