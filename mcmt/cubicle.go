@@ -294,6 +294,8 @@ func (p *parser) cubSwitches(sc scope, v *system.Var, at *pexpr) []system.Case {
 // cubExpr reads a formula or term: =>, <=> (lowest, right associative),
 // ||, &&, not, forall_other, comparisons, + and -.
 func (p *parser) cubExpr() *pexpr {
+	p.nest(p.peek())
+	defer p.unnest()
 	e := p.cubOr()
 	if p.is("=>") || p.is("<=>") {
 		t := p.next()
@@ -306,22 +308,29 @@ func (p *parser) cubExpr() *pexpr {
 	return e
 }
 
+// cubOr and cubAnd read a chain of || or && as one n-ary node.
 func (p *parser) cubOr() *pexpr {
 	e := p.cubAnd()
-	if p.is("||") {
-		t := p.next()
-		return p.mk(t, "or", e, p.cubOr())
+	if !p.is("||") {
+		return e
 	}
-	return e
+	x := p.mk(p.peek(), "or", e)
+	for p.accept("||") {
+		x.args = append(x.args, p.cubAnd())
+	}
+	return x
 }
 
 func (p *parser) cubAnd() *pexpr {
 	e := p.cubUnary()
-	if p.is("&&") {
-		t := p.next()
-		return p.mk(t, "and", e, p.cubAnd())
+	if !p.is("&&") {
+		return e
 	}
-	return e
+	x := p.mk(p.peek(), "and", e)
+	for p.accept("&&") {
+		x.args = append(x.args, p.cubUnary())
+	}
+	return x
 }
 
 func (p *parser) cubUnary() *pexpr {
@@ -329,6 +338,8 @@ func (p *parser) cubUnary() *pexpr {
 	switch {
 	case p.is("not"):
 		p.next()
+		p.nest(t)
+		defer p.unnest()
 		return p.mk(t, "not", p.cubUnary())
 	case p.is("forall_other"):
 		p.next()
@@ -350,10 +361,15 @@ func (p *parser) cubUnary() *pexpr {
 	return e
 }
 
+// cubSum reads a + b - c ...: each operator is a level of the tree.
 func (p *parser) cubSum() *pexpr {
 	e := p.cubPrimary()
+	levels := 0
+	defer func() { p.depth -= levels }()
 	for p.is("+") || p.is("-") {
 		t := p.next()
+		p.nest(t)
+		levels++
 		e = p.mk(t, t.text, e, p.cubPrimary())
 	}
 	return e
@@ -369,6 +385,8 @@ func (p *parser) cubPrimary() *pexpr {
 		return e
 	case p.is("-"):
 		p.next()
+		p.nest(t)
+		defer p.unnest()
 		return p.mk(t, "neg", p.cubPrimary())
 	case p.is("("):
 		p.next()

@@ -1,6 +1,7 @@
 package mcmt
 
 import (
+	"strings"
 	"testing"
 
 	"ftmc/mcmt/system"
@@ -35,5 +36,39 @@ func FuzzParse(f *testing.F) {
 		in.InitLimit = 1 << 12
 		// Exploration may fail on unbounded values; it must not panic.
 		system.Explore(t.Context(), in, system.ExploreOptions{MaxStates: 200})
+	})
+}
+
+// FuzzNesting checks that nesting as deep as a fuzzer likes (the text open
+// n times, mid, close n times, between head and tail) is refused or read,
+// never a crash. Run with: go test ./mcmt -fuzz FuzzNesting (corpus in
+// testdata/fuzz).
+func FuzzNesting(f *testing.F) {
+	f.Add(uint8(0), "local bool s [nat]\nunsafe (existential x:nat) { ", "(", "s[x] = true", ")", " }", uint16(2000))
+	f.Add(uint8(0), "local int s [nat]\nunsafe (existential x:nat) { s[x] = ", "- ", "1", "", " }", uint16(1500))
+	f.Add(uint8(0), "local bool s [nat]\nunsafe (existential x:nat) { ", "NOT (", "s[x] = true", ")", " }", uint16(999))
+	f.Add(uint8(1), ":index nat\n:local a bool\n:u_cnj ", "(not ", "(= a[z1] true)", ")", "", uint16(1200))
+	f.Add(uint8(1), ":index nat\n:local a int\n:u_cnj (= a[z1] ", "(+ ", "1", " 1)", ")", uint16(998))
+	f.Add(uint8(2), "array A[proc] : bool\nunsafe (i) { ", "(", "A[i] = True", ")", " }", uint16(5000))
+	f.Add(uint8(2), "array A[proc] : bool\nunsafe (i) { ", "A[i] = True => ", "A[i] = True", "", " }", uint16(1001))
+	f.Add(uint8(2), "var X : int\nunsafe () { X = 0", " + 1", "", "", " }", uint16(3000))
+	f.Add(uint8(2), "array A[proc] : bool\nunsafe (i) { ", "A[i] = True && ", "A[i] = True", "", " }", uint16(20000))
+	f.Add(uint8(2), "(* ", "(* ", "", "*)", " *)", uint16(10000))
+	f.Fuzz(func(t *testing.T, lang uint8, head, open, mid, close, tail string, n uint16) {
+		if len(open)+len(close) > 64 {
+			return
+		}
+		langs := []string{LangMCMT, LangMCMT1, LangCubicle}
+		src := head + strings.Repeat(open, int(n)) + mid + strings.Repeat(close, int(n)) + tail
+		s, err := Parse("fuzz", []byte(src), langs[int(lang)%len(langs)])
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		if _, err := system.NewInstance(s, 2); err != nil {
+			t.Fatalf("accepted model does not compile: %v", err)
+		}
 	})
 }

@@ -1,6 +1,7 @@
 package mcmt
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -17,7 +18,12 @@ type Error struct {
 	Pos     system.Pos
 	Msg     string
 	Snippet string
+	stopped bool // the context ended the reading
 }
+
+// Stopped reports whether reading ended because the context passed to
+// ParseContext was done, not because of the input.
+func (e *Error) Stopped() bool { return e.stopped }
 
 func (e *Error) Error() string {
 	s := fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
@@ -72,13 +78,27 @@ type token struct {
 }
 
 func (t token) String() string {
-	switch t.kind {
-	case tEOF:
+	if t.kind == tEOF {
 		return "end of file"
-	case tNum:
-		return strconv.Quote(t.text)
 	}
-	return strconv.Quote(t.text)
+	return strconv.Quote(clip(t.text))
+}
+
+// maxQuote is the number of characters of the input an error message
+// quotes at most: a name of megabytes is shown by its start.
+const maxQuote = 40
+
+// clip shortens text from the input for an error message to maxQuote
+// characters and an ellipsis.
+func clip(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxQuote {
+			return s[:i] + "..."
+		}
+		n++
+	}
+	return s
 }
 
 // syntax selects comment and operator conventions.
@@ -96,7 +116,9 @@ var puncts = map[syntax][]string{
 	synCubicle: {"<=>", "=>", ":=", "<>", "<=", ">=", "&&", "||", "(", ")", "[", "]", "{", "}", ",", ";", ":", "=", "<", ">", "+", "-", "*", ".", "?", "|", "#"},
 }
 
-// lexer turns source text into tokens, all at once.
+// lexer turns source text into tokens, one at a time, as the parser asks
+// for them: an error near the start of a large file is found without
+// reading the rest.
 type lexer struct {
 	file string
 	src  []byte
@@ -105,9 +127,18 @@ type lexer struct {
 	line int
 	col  int
 	doc  string
+	ctx  context.Context
+	n    int // tokens scanned
 }
 
+// errorf makes the error at off; strings among args (names from the input)
+// are clipped.
 func (lx *lexer) errorf(off int, pos system.Pos, format string, args ...any) *Error {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = clip(s)
+		}
+	}
 	return &Error{File: lx.file, Pos: pos, Msg: fmt.Sprintf(format, args...), Snippet: snippet(lx.src, off)}
 }
 
@@ -181,19 +212,27 @@ func (lx *lexer) skip() *Error {
 	return nil
 }
 
-// tokens scans the whole source.
-func (lx *lexer) tokens() ([]token, *Error) {
-	lx.line, lx.col = 1, 1
-	var toks []token
-	for {
+// checkEvery is how many tokens the lexer scans between two looks at its
+// context.
+const checkEvery = 1 << 12
+
+// next scans the next token. After the end of file it returns tEOF again.
+func (lx *lexer) next() (token, *Error) {
+	if lx.line == 0 {
+		lx.line, lx.col = 1, 1
+	}
+	if lx.n++; lx.n%checkEvery == 0 && lx.ctx != nil && lx.ctx.Err() != nil {
+		return token{}, &Error{File: lx.file, Pos: lx.pos(), Msg: "stopped reading the model: " + context.Cause(lx.ctx).Error(), stopped: true}
+	}
+	{
 		if err := lx.skip(); err != nil {
-			return nil, err
+			return token{}, err
 		}
 		t := token{off: lx.off, pos: lx.pos(), doc: strings.TrimSpace(lx.doc)}
 		lx.doc = ""
 		if lx.off >= len(lx.src) {
 			t.kind = tEOF
-			return append(toks, t), nil
+			return t, nil
 		}
 		c := lx.src[lx.off]
 		switch {
@@ -213,12 +252,12 @@ func (lx *lexer) tokens() ([]token, *Error) {
 				end++
 			}
 			if end < len(lx.src) && lx.src[end] == '.' && end+1 < len(lx.src) && isDigit(lx.src[end+1]) {
-				return nil, lx.errorf(lx.off, t.pos, "real numbers are not supported")
+				return token{}, lx.errorf(lx.off, t.pos, "real numbers are not supported")
 			}
 			text := string(lx.src[lx.off:end])
 			n, err := strconv.ParseInt(text, 10, 64)
 			if err != nil || n > 1<<40 {
-				return nil, lx.errorf(lx.off, t.pos, "number %s is too large", text)
+				return token{}, lx.errorf(lx.off, t.pos, "number %s is too large", text)
 			}
 			t.kind, t.text, t.num = tNum, text, n
 			lx.advance(end - lx.off)
@@ -238,15 +277,18 @@ func (lx *lexer) tokens() ([]token, *Error) {
 				}
 			}
 			if found == "" {
+				if c == 0 {
+					return token{}, lx.errorf(lx.off, t.pos, "unexpected NUL byte (the file is not text)")
+				}
 				r, n := utf8.DecodeRune(lx.src[lx.off:])
 				if r == utf8.RuneError && n <= 1 {
-					return nil, lx.errorf(lx.off, t.pos, "unexpected byte 0x%02x (the file is not UTF-8 text)", c)
+					return token{}, lx.errorf(lx.off, t.pos, "unexpected byte 0x%02x (the file is not UTF-8 text)", c)
 				}
-				return nil, lx.errorf(lx.off, t.pos, "unexpected character %q", r)
+				return token{}, lx.errorf(lx.off, t.pos, "unexpected character %q", r)
 			}
 			t.kind, t.text = tPunct, found
 			lx.advance(len(found))
 		}
-		toks = append(toks, t)
+		return t, nil
 	}
 }

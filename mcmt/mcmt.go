@@ -408,26 +408,36 @@ func containsVar(vs []*system.Var, v *system.Var) bool {
 // mcmtExpr reads a formula or term with MCMT's operators: OR, AND, NOT,
 // comparisons, + and -.
 func (p *parser) mcmtExpr() *pexpr {
+	p.nest(p.peek())
+	defer p.unnest()
 	e := p.mcmtAnd()
-	for p.is("OR") {
-		t := p.next()
-		e = p.mk(t, "or", e, p.mcmtAnd())
+	if !p.is("OR") {
+		return e
 	}
-	return e
+	x := p.mk(p.peek(), "or", e)
+	for p.accept("OR") {
+		x.args = append(x.args, p.mcmtAnd())
+	}
+	return x
 }
 
 func (p *parser) mcmtAnd() *pexpr {
 	e := p.mcmtNot()
-	for p.is("AND") {
-		t := p.next()
-		e = p.mk(t, "and", e, p.mcmtNot())
+	if !p.is("AND") {
+		return e
 	}
-	return e
+	x := p.mk(p.peek(), "and", e)
+	for p.accept("AND") {
+		x.args = append(x.args, p.mcmtNot())
+	}
+	return x
 }
 
 func (p *parser) mcmtNot() *pexpr {
 	if p.is("NOT") {
 		t := p.next()
+		p.nest(t)
+		defer p.unnest()
 		return p.mk(t, "not", p.mcmtNot())
 	}
 	e := p.mcmtSum()
@@ -440,10 +450,15 @@ func (p *parser) mcmtNot() *pexpr {
 	return e
 }
 
+// mcmtSum reads a + b - c ...: each operator is a level of the tree.
 func (p *parser) mcmtSum() *pexpr {
 	e := p.mcmtPrimary()
+	levels := 0
+	defer func() { p.depth -= levels }()
 	for p.is("+") || p.is("-") {
 		t := p.next()
+		p.nest(t)
+		levels++
 		e = p.mk(t, t.text, e, p.mcmtPrimary())
 	}
 	return e
@@ -459,6 +474,8 @@ func (p *parser) mcmtPrimary() *pexpr {
 		return e
 	case p.is("-"):
 		p.next()
+		p.nest(t)
+		defer p.unnest()
 		return p.mk(t, "neg", p.mcmtPrimary())
 	case p.is("("):
 		p.next()

@@ -22,20 +22,25 @@ func (p *parser) parseMCMT1() {
 	// land on the section (a :case short of :val lines) or on what
 	// follows: sections that stop at a keyword check it (endSection), and
 	// the first unknown keyword replaces any error at or after it.
-	for _, t := range p.toks {
-		if t.kind == tKey && !isMCMT1Keyword(t.text) {
-			defer func() {
-				if r := recover(); r != nil {
-					b, ok := r.(bailout)
-					if !ok || b.err.Pos.Line < t.pos.Line || b.err.Pos.Line == t.pos.Line && b.err.Pos.Col < t.pos.Col {
-						panic(r)
-					}
-				}
-				p.unknownKeyword(t)
-			}()
-			break
+	defer func() {
+		r := recover()
+		b, ok := r.(bailout)
+		if r != nil && (!ok || b.err.stopped) {
+			panic(r)
 		}
-	}
+		// The tokens up to the error (all, without one) have been scanned.
+		for _, t := range p.toks {
+			if r != nil && (t.pos.Line > b.err.Pos.Line || t.pos.Line == b.err.Pos.Line && t.pos.Col > b.err.Pos.Col) {
+				break
+			}
+			if t.kind == tKey && !isMCMT1Keyword(t.text) {
+				p.unknownKeyword(t)
+			}
+		}
+		if r != nil {
+			panic(r)
+		}
+	}()
 	aliases := map[string]string{} // declared name -> display name (:map_back)
 	pendingName := ""
 	for p.peek().kind != tEOF {
@@ -205,8 +210,8 @@ var zVar = regexp.MustCompile(`^z[0-9]+$`)
 // declaring them.
 func (p *parser) zVars() []string {
 	seen := map[string]bool{}
-	for k := p.i + 1; k < len(p.toks) && p.toks[k].kind != tKey && p.toks[k].kind != tEOF; k++ {
-		if t := p.toks[k]; t.kind == tIdent && zVar.MatchString(t.text) {
+	for k := 1; p.peekAt(k).kind != tKey && p.peekAt(k).kind != tEOF; k++ {
+		if t := p.peekAt(k); t.kind == tIdent && zVar.MatchString(t.text) {
 			seen[t.text] = true
 		}
 	}
@@ -240,6 +245,8 @@ func (p *parser) mcmt1Lits(vars []string, aliases map[string]string) *system.For
 // sexpr reads a literal or term in prefix notation.
 func (p *parser) sexpr(aliases map[string]string) *pexpr {
 	t := p.peek()
+	p.nest(t)
+	defer p.unnest()
 	switch {
 	case t.kind == tNum:
 		p.next()

@@ -8,6 +8,7 @@ package mcmt
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 
@@ -44,6 +45,12 @@ func looksLikeMCMT1(src []byte) bool {
 // Parse reads a model in the given language ("mcmt", "mcmt1", "cubicle";
 // empty: Detect). It never panics; errors are *Error values.
 func Parse(file string, src []byte, lang string) (sys *system.System, err error) {
+	return ParseContext(context.Background(), file, src, lang)
+}
+
+// ParseContext is Parse that stops when ctx is done, with an *Error whose
+// Stopped method reports true.
+func ParseContext(ctx context.Context, file string, src []byte, lang string) (sys *system.System, err error) {
 	if lang == "" {
 		lang = Detect(file, src)
 	}
@@ -51,12 +58,8 @@ func Parse(file string, src []byte, lang string) (sys *system.System, err error)
 		lang = LangMCMT1
 	}
 	syn := map[string]syntax{LangMCMT: synMCMT, LangMCMT1: synMCMT1, LangCubicle: synCubicle}[lang]
-	lx := &lexer{file: file, src: src, syn: syn}
-	toks, lerr := lx.tokens()
-	if lerr != nil {
-		return nil, lerr
-	}
-	p := &parser{lx: lx, toks: toks, sys: &system.System{Name: filepath.Base(file), Lang: lang, Property: "unsafe"},
+	lx := &lexer{file: file, src: src, syn: syn, ctx: ctx}
+	p := &parser{lx: lx, sys: &system.System{Name: filepath.Base(file), Lang: lang, Property: "unsafe"},
 		consts: map[string]system.Term{}}
 	defer func() {
 		if r := recover(); r != nil {

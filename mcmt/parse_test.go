@@ -147,6 +147,8 @@ func TestErrors(t *testing.T) {
 		// An invalid byte is named, not printed raw.
 		{"a.cub", LangCubicle, "var X : int\n\xff", "a.cub:2:1: unexpected byte 0xff (the file is not UTF-8 text)"},
 		{"a.cub", LangCubicle, "var X : int\n\u00e9", "a.cub:2:1: unexpected character 'é'"},
+		{"a.cub", LangCubicle, "var X : int\n\x00", "a.cub:2:1: unexpected NUL byte (the file is not text)"},
+		{"a.mcmt", LangMCMT, "local bool s [nat]\x00", "a.mcmt:1:19: unexpected NUL byte (the file is not text)"},
 		// Options: a name MCMT does not have, a missing value, an array
 		// that is not declared.
 		{"a.mcmt", LangMCMT, "local bool s [nat]\n(:mcmt :inv_search_max_index_var :)", `a.mcmt:2:34: option :inv_search_max_index_var needs a number, found ":"`},

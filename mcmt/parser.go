@@ -12,10 +12,17 @@ import (
 // reporting, expressions and their conversion to the model's terms and
 // formulas.
 type parser struct {
-	lx   *lexer
-	toks []token
-	i    int
-	sys  *system.System
+	lx *lexer
+	// toks are the tokens scanned so far (the lexer runs only as far as
+	// the parser looks); toks[i] is the next.
+	toks  []token
+	i     int
+	depth int // nesting of expressions being read
+	// iffNodes counts the nodes of <=> written out (expand); sizes
+	// memoizes treeSize.
+	iffNodes int
+	sizes    map[*system.Formula]int
+	sys      *system.System
 	// consts are named constants: Cubicle's constructors (True, False and
 	// enumerated types).
 	consts map[string]system.Term
@@ -36,9 +43,35 @@ func (p *parser) failExpr(e *pexpr, format string, args ...any) {
 	panic(bailout{p.lx.errorf(e.off, e.pos, format, args...)})
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
+// maxDepth bounds the nesting of expressions (parentheses, operators),
+// so that hostile input cannot exhaust the stack.
+const maxDepth = 1000
+
+// nest counts one more level of nesting at t; the caller defers unnest.
+func (p *parser) nest(t token) {
+	p.depth++
+	if p.depth > maxDepth {
+		p.failAt(t, "expression nested too deeply (more than %d levels)", maxDepth)
+	}
+}
+
+func (p *parser) unnest() { p.depth-- }
+
+// scan makes toks[n] available, unless the file ends before.
+func (p *parser) scan(n int) {
+	for len(p.toks) <= n && (len(p.toks) == 0 || p.toks[len(p.toks)-1].kind != tEOF) {
+		t, err := p.lx.next()
+		if err != nil {
+			panic(bailout{err})
+		}
+		p.toks = append(p.toks, t)
+	}
+}
+
+func (p *parser) peek() token { return p.peekAt(0) }
 
 func (p *parser) peekAt(k int) token {
+	p.scan(p.i + k)
 	if p.i+k < len(p.toks) {
 		return p.toks[p.i+k]
 	}
@@ -46,7 +79,7 @@ func (p *parser) peekAt(k int) token {
 }
 
 func (p *parser) next() token {
-	t := p.toks[p.i]
+	t := p.peek()
 	if t.kind != tEOF {
 		p.i++
 	}
@@ -251,6 +284,7 @@ func (p *parser) form(e *pexpr, sc scope) *system.Formula {
 		return system.Disj(&system.Formula{Kind: system.Not, Args: []*system.Formula{a}, Pos: e.pos}, b)
 	case "iff":
 		a, b := p.form(e.args[0], sc), p.form(e.args[1], sc)
+		p.expand(e, 2*(p.treeSize(a)+p.treeSize(b)))
 		na := &system.Formula{Kind: system.Not, Args: []*system.Formula{a}, Pos: e.pos}
 		nb := &system.Formula{Kind: system.Not, Args: []*system.Formula{b}, Pos: e.pos}
 		return system.Conj(system.Disj(na, b), system.Disj(nb, a))
@@ -282,6 +316,42 @@ func (p *parser) form(e *pexpr, sc scope) *system.Formula {
 		p.failExpr(e, "%s compares numbers, not %s values", e.op, l.Sort)
 	}
 	return &system.Formula{Kind: system.Lit, Op: op, L: l, R: r, Pos: e.pos}
+}
+
+// A <=> B is written with A and B twice, so nested <=> doubles a formula
+// at each level for those that walk it: maxIff bounds the nodes of one
+// <=> so expanded, maxIffTotal those of all of them.
+const (
+	maxIff      = 1 << 16
+	maxIffTotal = 1 << 20
+)
+
+// expand counts n more nodes for the <=> e.
+func (p *parser) expand(e *pexpr, n int) {
+	p.iffNodes += n
+	switch {
+	case n > maxIff:
+		p.failExpr(e, "formula too large with <=> written out (more than %d nodes): nest fewer <=>", maxIff)
+	case p.iffNodes > maxIffTotal:
+		p.failExpr(e, "formulas too large with <=> written out (more than %d nodes in all)", maxIffTotal)
+	}
+}
+
+// treeSize is the number of nodes of f written out as a tree (shared
+// subformulas counted each time), at most maxIffTotal+1.
+func (p *parser) treeSize(f *system.Formula) int {
+	if n, ok := p.sizes[f]; ok {
+		return n
+	}
+	n := 1
+	for _, a := range f.Args {
+		n = min(n+p.treeSize(a), maxIffTotal+1)
+	}
+	if p.sizes == nil {
+		p.sizes = map[*system.Formula]int{}
+	}
+	p.sizes[f] = n
+	return n
 }
 
 // assignable reports whether a value of sort v may be stored in a variable
@@ -429,12 +499,12 @@ func (us *updates) finish() []*system.Update {
 func (p *parser) checkSystem() {
 	s := p.sys
 	if len(s.Unsafe) == 0 {
-		p.failAt(p.toks[len(p.toks)-1], "the model has no unsafe formula: nothing to verify")
+		p.failAt(p.peek(), "the model has no unsafe formula: nothing to verify")
 	}
 	seen := map[string]bool{}
 	for _, t := range s.Trans {
 		if seen[t.Name] {
-			panic(bailout{&Error{File: p.lx.file, Pos: t.Pos, Msg: fmt.Sprintf("a second transition named %s", t.Name)}})
+			panic(bailout{&Error{File: p.lx.file, Pos: t.Pos, Msg: fmt.Sprintf("a second transition named %s", clip(t.Name))}})
 		}
 		seen[t.Name] = true
 	}

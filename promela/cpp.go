@@ -1,10 +1,13 @@
 package promela
 
 import (
-	"os"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"ftmc/internal/readfile"
 )
 
 // This file implements the part of the C preprocessor that Promela models
@@ -173,11 +176,14 @@ type preprocessor struct {
 	// Limits against runaway input: macros that expand exponentially,
 	// files that include themselves twice. When one is hit (or there are
 	// MaxErrors errors), the preprocessor stops and reports what it has.
-	sizeHint int // bytes of source pushed, to size the token slice
 	expanded int // tokens produced by macro expansion so far
 	hideSets map[hideKey]*hideSet
 	includes int // files included so far
+	bytes    int // bytes of the files pushed so far
 	stopped  bool
+
+	lastFile *string // the file and line of the last token out (nextOut)
+	lastLine int32
 }
 
 const (
@@ -205,7 +211,9 @@ func newPreprocessor(opts *Options, errs *ErrorList) *preprocessor {
 		errs:        errs,
 	}
 	if p.readFile == nil {
-		p.readFile = os.ReadFile
+		p.readFile = func(name string) ([]byte, error) {
+			return readfile.Read(name, readfile.ModelLimit, "model file")
+		}
 	}
 	names := make([]string, 0, len(opts.Defines))
 	for n := range opts.Defines {
@@ -283,16 +291,25 @@ func (p *preprocessor) pushFile(name string, src []byte) {
 	f := &ppFile{dir: filepath.Dir(name)}
 	f.sc.init(p.fileName(name), src, p.errs.Add)
 	p.files = append(p.files, f)
-	p.sizeHint += len(src)
+	p.bytes += len(src)
 }
 
 // run preprocesses the files pushed so far and returns the token stream,
 // ending with EOF.
 func (p *preprocessor) run() []token {
-	// About one token per four bytes of source.
-	out := make([]token, 0, p.sizeHint/4+16)
-	var lastFile *string
-	var lastLine int32
+	var out []token
+	for {
+		t := p.nextOut()
+		out = append(out, t)
+		if t.tok == EOF {
+			return out
+		}
+	}
+}
+
+// nextOut returns the next token of the preprocessed stream: macros
+// expanded, keywords told from names. After the end it returns EOF again.
+func (p *preprocessor) nextOut() token {
 	for {
 		t := p.next()
 		if t.tok == IDENT && p.expand(t, p.next, p.unread) {
@@ -307,14 +324,11 @@ func (p *preprocessor) run() []token {
 		// A token starts a line if it is further down its file than any
 		// token before: a macro's expansion (at the position of its use)
 		// after arguments on later lines stays on the line, as cpp puts it.
-		if t.pos.file != lastFile || t.pos.Line > lastLine {
+		if t.pos.file != p.lastFile || t.pos.Line > p.lastLine {
 			t.nl = true
-			lastFile, lastLine = t.pos.file, t.pos.Line
+			p.lastFile, p.lastLine = t.pos.file, t.pos.Line
 		}
-		out = append(out, t)
-		if t.tok == EOF {
-			return out
-		}
+		return t
 	}
 }
 
@@ -324,8 +338,9 @@ func (p *preprocessor) unread(t token) { p.pending = append(p.pending, t) }
 // tokens first, then the files, with directives carried out.
 func (p *preprocessor) next() token {
 	for {
-		if p.errs.Len() >= MaxErrors && !p.stopped {
-			p.stop(Pos{}, "too many errors")
+		if p.errs.Full() && !p.stopped {
+			// The list keeps no more: stop, and say nothing more.
+			p.stopped, p.pending, p.files = true, nil, nil
 		}
 		if n := len(p.pending); n > 0 {
 			t := p.pending[n-1]
@@ -663,7 +678,7 @@ func (p *preprocessor) directive(f *ppFile) {
 		}
 		f.conds = f.conds[:len(f.conds)-1]
 	case "error":
-		p.errorf(hash, "#error %s", sc.restOfLine())
+		p.errorf(hash, "#error %s", clip(sc.restOfLine()))
 	case "warning":
 		p.warnings = append(p.warnings, Warning{hash, "#warning " + sc.restOfLine()})
 	case "pragma":
@@ -842,12 +857,21 @@ func (p *preprocessor) include(f *ppFile, hash Pos) {
 	}
 	for _, path := range paths {
 		src, err := p.readFile(path)
+		var tl *readfile.TooLargeError
+		if errors.As(err, &tl) {
+			p.stop(argPos, err.Error())
+			return
+		}
 		if err == nil {
+			if p.bytes+len(src) > readfile.ModelLimit {
+				p.stop(argPos, fmt.Sprintf("%s: the model with its included files is larger than %d MB", clip(path), readfile.ModelLimit>>20))
+				return
+			}
 			p.pushFile(path, src)
 			return
 		}
 	}
-	p.errorf(argPos, "cannot find include file %q", name)
+	p.errorf(argPos, "cannot find include file %q", clip(name))
 }
 
 // skipGroup skips the lines of a group that a conditional directive left
@@ -1151,23 +1175,27 @@ func evalBinary(op Token, x, y int64) int64 {
 	return 0
 }
 
+// described is a description of a token, clipped already (ErrorList.Addf
+// leaves it alone).
+type described string
+
 // describe names a token for error messages: 'x' for identifiers and
 // operators, the text for numbers and strings.
-func describe(t token) string {
+func describe(t token) described {
 	switch t.tok {
 	case EOF:
 		return "end of file"
 	case IDENT:
-		return "'" + t.lit + "'"
+		return described("'" + clip(t.lit) + "'")
 	case INT:
-		return "number " + t.lit
+		return described("number " + clip(t.lit))
 	case STRING:
-		return "string " + t.lit
+		return described("string " + clip(t.lit))
 	case ILLEGAL:
 		return "illegal character"
 	}
 	if t.tok.IsKeyword() {
-		return "keyword '" + t.tok.String() + "'"
+		return described("keyword '" + t.tok.String() + "'")
 	}
-	return "'" + t.tok.String() + "'"
+	return described("'" + t.tok.String() + "'")
 }

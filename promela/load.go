@@ -1,8 +1,11 @@
 package promela
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"os"
+
+	"ftmc/internal/readfile"
 )
 
 // Options control how a model is read.
@@ -20,8 +23,13 @@ type Options struct {
 	// Instantiate, and its warnings are added to Program.Warnings.
 	Params map[string]int64
 
-	// ReadFile reads included files; nil means os.ReadFile.
+	// ReadFile reads included files; nil means reading them with
+	// readfile.Read, up to readfile.ModelLimit bytes each.
 	ReadFile func(name string) ([]byte, error)
+
+	// Context, if not nil, stops the reading when it is done, with an
+	// error "stopped reading the model: CAUSE".
+	Context context.Context
 }
 
 // Program is a parsed and resolved model.
@@ -53,8 +61,9 @@ type Program struct {
 	types map[Expr]*Type
 }
 
-// Pos returns the start of the model's file.
-func (p *Program) Pos() Pos { return Pos{} }
+// Pos returns the model's file, without a line: what an error about the
+// whole model is reported at.
+func (p *Program) Pos() Pos { return Pos{file: &p.Filename} }
 
 // MtypeSet is the set of constants of one mtype (the default one, Name
 // "", or a named one, mtype:Name).
@@ -117,7 +126,11 @@ func (p *Program) Parametric() bool {
 // path. The error, if any, is an *ErrorList whose entries read
 // file:line:col: message (or an error from reading the file).
 func Load(path string, opts Options) (*Program, error) {
-	src, err := os.ReadFile(path)
+	src, err := readfile.Read(path, readfile.ModelLimit, "model file")
+	var tl *readfile.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read model: %w", err)
 	}
@@ -150,11 +163,7 @@ func parseOnly(filename string, src []byte, opts Options) (*Program, *ErrorList)
 	errs := &ErrorList{}
 	pp := newPreprocessor(&opts, errs)
 	pp.pushFile(filename, src)
-	toks := pp.run()
-	if errs.Len() > 0 {
-		return nil, errs
-	}
-	p := newParser(toks, errs)
+	p := newStreamParser(opts.Context, pp, errs)
 	decls := p.parseFile()
 	return &Program{Filename: filename, Decls: decls, Pragmas: pp.pragmas, Warnings: pp.warnings}, errs
 }

@@ -1,6 +1,8 @@
 package promela
 
 import (
+	"context"
+	"slices"
 	"strings"
 )
 
@@ -25,8 +27,22 @@ type parser struct {
 	prevTok Token // the kind of the token before tok
 	errs    *ErrorList
 
-	procNames map[string]bool        // every proctype name in the file
+	// The tokens come from pp as the parser asks for them (pp is nil once
+	// toks ends with EOF): an error near the start of a large file is
+	// found without preprocessing the rest. Tokens of declarations parsed
+	// are dropped (compact).
+	pp         *preprocessor
+	ctx        context.Context
+	pulled     int     // tokens taken from pp
+	lastPulled Token   // the kind of the last of them
+	rest       []token // tokens taken from pp ahead of toks (isProc); rest[restI] is the next
+	restI      int
+	sub        int // inside subParse: toks are the sub-parse's own
+
+	procNames map[string]bool        // the proctype names of the tokens taken so far (all, once pp is nil)
 	inlines   map[string]*InlineDecl // inlines declared so far
+	typedefs  map[string]bool        // typedefs declared so far
+	seen      map[string]bool        // names read so far (of the stream)
 
 	synth    bool // tok is a ';' that Spin's lexer inserts at a line break; toks[i] comes next
 	inSeq    bool // inside a process or typedef body, where line breaks may end statements
@@ -54,8 +70,10 @@ func (p *parser) nest() {
 
 func (p *parser) unnest() { p.depth-- }
 
+// newParser returns a parser of the tokens toks, which end with EOF.
 func newParser(toks []token, errs *ErrorList) *parser {
-	p := &parser{toks: toks, errs: errs, procNames: map[string]bool{}, inlines: map[string]*InlineDecl{}}
+	p := &parser{toks: toks, errs: errs, procNames: map[string]bool{}, inlines: map[string]*InlineDecl{},
+		typedefs: map[string]bool{}, seen: map[string]bool{}}
 	for i := 0; i+1 < len(toks); i++ {
 		if (toks[i].tok == PROCTYPE || toks[i].tok == D_PROCTYPE) && toks[i+1].tok == IDENT {
 			p.procNames[toks[i+1].lit] = true
@@ -63,6 +81,88 @@ func newParser(toks []token, errs *ErrorList) *parser {
 	}
 	p.tok = toks[0]
 	return p
+}
+
+// newStreamParser returns a parser of the tokens of pp, taken as needed;
+// it stops when ctx (if not nil) is done.
+func newStreamParser(ctx context.Context, pp *preprocessor, errs *ErrorList) *parser {
+	p := &parser{pp: pp, ctx: ctx, errs: errs, procNames: map[string]bool{}, inlines: map[string]*InlineDecl{},
+		typedefs: map[string]bool{}, seen: map[string]bool{}}
+	return p
+}
+
+// checkEvery is how many tokens the parser takes between two looks at its
+// context.
+const checkEvery = 1 << 12
+
+// fill takes tokens from the stream until toks[n] exists or the stream
+// has ended (not while a sub-parse has its own tokens).
+func (p *parser) fill(n int) {
+	for len(p.toks) <= n && p.sub == 0 {
+		switch {
+		case p.restI < len(p.rest):
+			p.toks = append(p.toks, p.rest[p.restI])
+			if p.restI++; p.restI == len(p.rest) {
+				p.rest, p.restI = nil, 0
+			}
+		case p.pp != nil:
+			p.toks = append(p.toks, p.pull())
+		default:
+			return
+		}
+	}
+}
+
+// pull takes the next token from the preprocessor. An error of the
+// preprocessor (or the scanner) ends the parse: the preprocessor runs to
+// the end of the stream, without keeping its tokens, to report its other
+// errors, and the parser reports none.
+func (p *parser) pull() token {
+	before := p.errs.Len()
+	t := p.pp.nextOut()
+	if p.errs.Len() > before || p.pp.stopped {
+		for t.tok != EOF && !p.stopped() {
+			t = p.pp.nextOut()
+		}
+		p.pp = nil
+		panic(bailout{})
+	}
+	if p.pulled++; p.pulled%checkEvery == 0 && p.stopped() {
+		p.errs.Addf(t.pos, "stopped reading the model: %v", context.Cause(p.ctx))
+		p.pp = nil
+		panic(bailout{})
+	}
+	if t.tok == IDENT && (p.lastPulled == PROCTYPE || p.lastPulled == D_PROCTYPE) {
+		p.procNames[t.lit] = true
+	}
+	p.lastPulled = t.tok
+	if t.tok == EOF {
+		p.pp = nil
+	}
+	return t
+}
+
+func (p *parser) stopped() bool { return p.ctx != nil && p.ctx.Err() != nil }
+
+// isProc reports whether name is a proctype of the file, declared before
+// or after: if it is not one of those seen so far, the rest of the stream
+// is read ahead.
+func (p *parser) isProc(name string) bool {
+	for !p.procNames[name] && p.pp != nil {
+		p.rest = append(p.rest, p.pull())
+	}
+	return p.procNames[name]
+}
+
+// compact drops the tokens before the current one; the parser calls it
+// between top-level declarations, which keep no slices of toks.
+func (p *parser) compact() {
+	if p.synth || p.i < 1<<14 {
+		return
+	}
+	n := copy(p.toks, p.toks[p.i:])
+	clear(p.toks[n:])
+	p.toks, p.i = p.toks[:n], 0
 }
 
 // parseFile parses a whole model. On a syntax error it returns the
@@ -75,7 +175,12 @@ func (p *parser) parseFile() (decls []Decl) {
 			}
 		}
 	}()
+	if len(p.toks) == 0 {
+		p.fill(0)
+		p.tok = p.toks[0]
+	}
 	for p.tok.tok != EOF {
+		p.compact()
 		if d := p.parseDecl(); d != nil {
 			decls = append(decls, d)
 		}
@@ -102,6 +207,10 @@ func (p *parser) next() {
 			p.parDepth--
 		}
 	}
+	if prev == IDENT {
+		p.seen[p.tok.lit] = true
+	}
+	p.fill(p.i + 1)
 	if p.i < len(p.toks)-1 {
 		p.i++
 	}
@@ -152,6 +261,7 @@ func (p *parser) peek(n int) token {
 		}
 		n--
 	}
+	p.fill(p.i + n)
 	if p.i+n < len(p.toks) {
 		return p.toks[p.i+n]
 	}
@@ -166,7 +276,7 @@ func (p *parser) fail(pos Pos, format string, args ...any) {
 
 // errorExpected reports that what was expected where the current token is.
 func (p *parser) errorExpected(what string) {
-	if p.tok.tok == ILLEGAL {
+	if p.tok.tok == ILLEGAL && p.errs.Len() > 0 {
 		panic(bailout{}) // the scanner has reported it
 	}
 	p.fail(p.tok.pos, "expected %s, found %s", what, describe(p.tok))
@@ -402,6 +512,7 @@ func (p *parser) parseTypedef() *TypedefDecl {
 	}
 	p.next()
 	d.Name = p.ident("a type name")
+	p.typedefs[d.Name.Name] = true
 	if p.tok.tok != LBRACE {
 		p.errorExpected("'{'")
 	}
@@ -460,7 +571,7 @@ func (p *parser) parseInlineDecl() *InlineDecl {
 			break
 		}
 	}
-	d.body = p.toks[start:p.i]
+	d.body = slices.Clone(p.toks[start:p.i])
 	if old := p.inlines[d.Name.Name]; old != nil {
 		p.fail(d.Name.NamePos, "inline %s redeclared (previous declaration at %s)", d.Name.Name, old.Name.NamePos)
 	}
@@ -556,6 +667,12 @@ func (p *parser) parseTypeName() *TypeName {
 			t.Sub = p.ident("")
 		}
 	case p.tok.tok == IDENT:
+		// A type must be declared before its use (the resolver says what
+		// a name declared before is, if not a type): a file of names is
+		// refused at its first, not after parsing it all.
+		if name := p.tok.lit; !p.typedefs[name] && !p.seen[name] {
+			p.fail(p.tok.pos, "undeclared type %s", name)
+		}
 		t.Kind = IDENT
 		t.User = p.ident("")
 	default:
@@ -744,7 +861,7 @@ func (p *parser) parseStmt1() Stmt {
 		name := p.tok.lit
 		switch p.peek(1).tok {
 		case COLON:
-			if !(p.procNames[name] && p.peek(2).tok == IDENT) {
+			if !(p.peek(2).tok == IDENT && p.isProc(name)) {
 				return p.parseLabeled()
 			}
 		case LPAREN:
@@ -1056,6 +1173,8 @@ func paramIndex(params []*Ident, name string) int {
 // and requires it to consume them all.
 func (p *parser) subParse(ts []token, end Pos, inSeq bool, f func() any) any {
 	save := *p
+	p.sub++
+	defer func() { p.sub-- }()
 	p.toks = append(append(make([]token, 0, len(ts)+1), ts...), token{tok: EOF, pos: end})
 	p.i, p.tok, p.synth, p.parDepth, p.inSeq = 0, p.toks[0], false, 0, inSeq
 	r := f()
@@ -1219,7 +1338,7 @@ func (p *parser) parsePrimary() Expr {
 				return x
 			}
 		}
-		if p.procNames[name] && (next == AT || next == LBRACK || next == COLON && p.peek(2).tok == IDENT) {
+		if (next == AT || next == LBRACK || next == COLON && p.peek(2).tok == IDENT) && p.isProc(name) {
 			return p.parseRemoteRef()
 		}
 		x := p.parseVarRef("")

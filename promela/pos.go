@@ -73,16 +73,19 @@ func (e *Error) Error() string {
 }
 
 // MaxErrors is the number of errors an ErrorList keeps; later ones are
-// counted but dropped, since after that many errors the rest are mostly
-// consequences of the first ones.
+// dropped, since after that many errors the rest are mostly consequences
+// of the first ones, and the reading stops soon after (as Go's does).
 const MaxErrors = 10
 
 // ErrorList is a list of errors sorted by position (after Sort), holding at
 // most MaxErrors errors.
 type ErrorList struct {
 	List    []*Error
-	Dropped int // errors beyond MaxErrors that were not kept
+	Dropped int // errors beyond MaxErrors that were not kept (before the reading stopped)
 }
+
+// Full reports whether the list holds MaxErrors errors: reading should stop.
+func (l *ErrorList) Full() bool { return len(l.List) >= MaxErrors }
 
 // Add appends an error at pos, unless the list is full or the same error
 // (same position and message) is already there.
@@ -99,9 +102,38 @@ func (l *ErrorList) Add(pos Pos, msg string) {
 	l.List = append(l.List, &Error{pos, msg})
 }
 
-// Addf is Add with a format.
+// Addf is Add with a format. Words among args (strings without a space:
+// names and numbers from the input; the phrases of messages have spaces)
+// are clipped to maxQuote characters, so that a name of megabytes is not
+// printed whole.
 func (l *ErrorList) Addf(pos Pos, format string, args ...any) {
+	if l.Full() {
+		l.Dropped++
+		return
+	}
+	for i, a := range args {
+		if s, ok := a.(string); ok && !strings.Contains(s, " ") {
+			args[i] = clip(s)
+		}
+	}
 	l.Add(pos, fmt.Sprintf(format, args...))
+}
+
+// maxQuote is the number of characters of the input an error message
+// quotes at most.
+const maxQuote = 40
+
+// clip shortens text from the input for an error message to maxQuote
+// characters and "...".
+func clip(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxQuote {
+			return s[:i] + "..."
+		}
+		n++
+	}
+	return s
 }
 
 // Len returns the number of kept errors.
@@ -123,7 +155,7 @@ func (l *ErrorList) Error() string {
 		b.WriteString(e.Error())
 	}
 	if l.Dropped > 0 {
-		fmt.Fprintf(&b, "\n(and %d more errors)", l.Dropped)
+		fmt.Fprintf(&b, "\n(and more errors: %d found before the reading stopped)", l.Dropped)
 	}
 	return b.String()
 }

@@ -78,6 +78,9 @@ func resolve(prog *Program, errs *ErrorList) {
 	var late []func()
 	anonLTL := 0
 	for _, d := range prog.Decls {
+		if errs.Full() {
+			return
+		}
 		switch d := d.(type) {
 		case *MtypeDecl:
 			r.mtypeDecl(d)

@@ -59,8 +59,10 @@ func (s *scanner) skipSpace(stopAtNewline bool) bool {
 	for s.off < len(s.src) {
 		c := s.src[s.off]
 		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == 0:
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			s.off++
+		case c == 0:
+			s.nul()
 		case c == '\n':
 			if stopAtNewline {
 				return skipped
@@ -80,6 +82,10 @@ func (s *scanner) skipSpace(stopAtNewline bool) bool {
 					closed = true
 					break
 				}
+				if s.src[s.off] == 0 {
+					s.nul()
+					continue
+				}
 				s.off++
 				if s.src[s.off-1] == '\n' {
 					s.newline()
@@ -93,6 +99,10 @@ func (s *scanner) skipSpace(stopAtNewline bool) bool {
 				if s.src[s.off] == '\\' && s.continuation() {
 					continue
 				}
+				if s.src[s.off] == 0 {
+					s.nul()
+					continue
+				}
 				s.off++
 			}
 		default:
@@ -101,6 +111,13 @@ func (s *scanner) skipSpace(stopAtNewline bool) bool {
 		skipped = true
 	}
 	return skipped
+}
+
+// nul reports the NUL byte at s.off, which is no part of a text (the file
+// is binary, or a device was read), and passes it.
+func (s *scanner) nul() {
+	s.error(s.off, "unexpected NUL byte (the file is not text)")
+	s.off++
 }
 
 // continuation consumes a backslash-newline (a line continuation) at s.off
@@ -174,6 +191,10 @@ func (s *scanner) scanChar() {
 		return
 	}
 	c := s.src[s.off]
+	if c == 0 {
+		s.nul()
+		return
+	}
 	s.off++
 	if c == '\\' && s.off < len(s.src) && s.src[s.off] != '\n' {
 		c = s.src[s.off]
@@ -215,9 +236,12 @@ func (s *scanner) scanString() {
 				continue
 			}
 			s.off++
-			if s.off < len(s.src) && s.src[s.off] != '\n' {
+			if s.off < len(s.src) && s.src[s.off] != '\n' && s.src[s.off] != 0 {
 				s.off++
 			}
+			continue
+		case 0:
+			s.nul()
 			continue
 		}
 		s.off++

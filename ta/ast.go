@@ -20,6 +20,34 @@ type Error struct {
 	Msg  string
 }
 
+// newError makes the error at p of file. Words among args (strings
+// without a space: names from the input) are clipped to maxQuote
+// characters, so that a name of megabytes is not printed whole.
+func newError(file string, p Pos, format string, args ...any) *Error {
+	for i, a := range args {
+		if s, ok := a.(string); ok && !strings.Contains(s, " ") {
+			args[i] = clip(s)
+		}
+	}
+	return &Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)}
+}
+
+// maxQuote is the number of characters of the input an error message
+// quotes at most.
+const maxQuote = 40
+
+// clip shortens text from the input to maxQuote characters and "...".
+func clip(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxQuote {
+			return s[:i] + "..."
+		}
+		n++
+	}
+	return s
+}
+
 func (e *Error) Error() string {
 	if e.File == "" {
 		return fmt.Sprintf("%s: %s", e.Pos, e.Msg)

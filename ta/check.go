@@ -1,7 +1,5 @@
 package ta
 
-import "fmt"
-
 // scope says which kinds of names an expression may use and whether it is
 // Boolean, arithmetic, and may be temporal.
 type scope struct {
@@ -39,7 +37,7 @@ func Check(f *File) error {
 
 func (c *checker) errorf(p Pos, format string, args ...any) {
 	if c.err == nil {
-		c.err = &Error{File: c.f.Path, Pos: p, Msg: fmt.Sprintf(format, args...)}
+		c.err = newError(c.f.Path, p, format, args...)
 	}
 }
 

@@ -1,9 +1,9 @@
 package ta
 
 import (
-	"fmt"
-	"os"
 	"strconv"
+
+	"ftmc/internal/readfile"
 )
 
 // maxDepth bounds expression nesting so that hostile input cannot exhaust
@@ -20,7 +20,7 @@ type parser struct {
 
 // ParseFile reads and parses a .ta file and checks it (see Check).
 func ParseFile(path string) (*File, error) {
-	src, err := os.ReadFile(path)
+	src, err := readfile.Read(path, readfile.ModelLimit, "model file")
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (p *parser) failed() bool { return p.err != nil || p.sc.err != nil }
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
 	if p.err == nil && p.sc.err == nil {
-		p.err = &Error{File: p.sc.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+		p.err = newError(p.sc.file, pos, format, args...)
 	}
 }
 

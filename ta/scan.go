@@ -1,6 +1,9 @@
 package ta
 
-import "fmt"
+import (
+	"fmt"
+	"unicode/utf8"
+)
 
 type tokKind int
 
@@ -22,9 +25,9 @@ func (t token) String() string {
 	case tEOF:
 		return "end of file"
 	case tIdent:
-		return fmt.Sprintf("name %q", t.text)
+		return fmt.Sprintf("name %q", clip(t.text))
 	case tInt:
-		return fmt.Sprintf("number %s", t.text)
+		return fmt.Sprintf("number %s", clip(t.text))
 	}
 	return fmt.Sprintf("%q", t.text)
 }
@@ -46,7 +49,7 @@ func newScanner(file string, src []byte) *scanner {
 
 func (s *scanner) errorf(p Pos, format string, args ...any) {
 	if s.err == nil {
-		s.err = &Error{File: s.file, Pos: p, Msg: fmt.Sprintf(format, args...)}
+		s.err = newError(s.file, p, format, args...)
 	}
 }
 
@@ -55,8 +58,8 @@ func (s *scanner) advance(n int) {
 		if s.src[s.off] == '\n' {
 			s.line++
 			s.col = 1
-		} else {
-			s.col++
+		} else if s.src[s.off]&0xC0 != 0x80 {
+			s.col++ // columns count characters, not the bytes of UTF-8
 		}
 		s.off++
 	}
@@ -87,6 +90,10 @@ func (s *scanner) next() token {
 					s.advance(2)
 					closed = true
 					break
+				}
+				if s.src[s.off] == 0 {
+					s.errorf(Pos{s.line, s.col}, "unexpected NUL byte (the file is not text)")
+					return token{kind: tEOF, pos: Pos{s.line, s.col}}
 				}
 				s.advance(1)
 			}
@@ -128,8 +135,16 @@ func (s *scanner) next() token {
 		s.advance(1)
 		return token{kind: tOp, text: string(c), pos: p}
 	}
-	s.errorf(p, "unexpected character %q", rune(c))
-	s.advance(1)
+	r, n := utf8.DecodeRune(s.src[s.off:])
+	switch {
+	case c == 0:
+		s.errorf(p, "unexpected NUL byte (the file is not text)")
+	case r == utf8.RuneError && n <= 1:
+		s.errorf(p, "unexpected byte 0x%02x (the file is not UTF-8 text)", c)
+	default:
+		s.errorf(p, "unexpected character %q", r)
+	}
+	s.advance(n)
 	return token{kind: tEOF, pos: p}
 }
 

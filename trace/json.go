@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 )
 
 // WriteJSON writes a report as one indented JSON object (what --json and
@@ -36,11 +37,12 @@ func ParseReport(file string, data []byte) (*Report, error) {
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			off = int64(len(data))
 		}
+		msg := clipQuoted(err.Error())
 		if off < 0 {
-			return nil, fmt.Errorf("%s: expected an ftmc report (JSON): %v", file, err)
+			return nil, fmt.Errorf("%s: expected an ftmc report (JSON): %s", file, msg)
 		}
 		line, col := lineCol(data, off)
-		return nil, fmt.Errorf("%s:%d:%d: expected an ftmc report (JSON): %v", file, line, col, err)
+		return nil, fmt.Errorf("%s:%d:%d: expected an ftmc report (JSON): %s", file, line, col, msg)
 	}
 	if rep.Verdicts == nil {
 		return nil, fmt.Errorf(`%s:1:1: expected an ftmc report with "verdicts"`, file)
@@ -51,6 +53,16 @@ func ParseReport(file string, data []byte) (*Report, error) {
 		}
 	}
 	return &rep, nil
+}
+
+// longQuote is text in quotes longer than 40 characters, in an error of
+// the JSON decoder (an unknown field's name is quoted whole).
+var longQuote = regexp.MustCompile(`"([^"]{40})[^"]+"`)
+
+// clipQuoted shortens what an error message quotes to 40 characters and
+// "...".
+func clipQuoted(msg string) string {
+	return longQuote.ReplaceAllString(msg, `"$1..."`)
 }
 
 func lineCol(data []byte, off int64) (line, col int) {

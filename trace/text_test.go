@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -108,6 +109,15 @@ func TestParseReportErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("ParseReport(%q) = %v, want prefix %q", c.in, err, c.want)
 		}
+	}
+}
+
+// A name from the input that an error quotes is clipped to 40 characters.
+func TestParseReportClipsNames(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	_, err := ParseReport("r.json", []byte(`{"verdicts": [], "`+long+`": 1}`))
+	if err == nil || len(err.Error()) > 200 || !strings.Contains(err.Error(), `"`+long[:40]+`..."`) {
+		t.Errorf("got %d bytes: %.200v", len(fmt.Sprint(err)), err)
 	}
 }
 

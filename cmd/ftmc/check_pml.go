@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"runtime/debug"
 
 	"ftmc/promela"
 	"ftmc/promela/compile"
@@ -48,13 +50,22 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 }
 
 // load reads, instantiates and compiles the model. Errors are printed;
-// the returned code is then the exit code.
+// the returned code is then the exit code. The run's limits (--time,
+// --memory, an interrupt) bound the reading too: a reading they stop ends
+// with verdict unknown (exit 3). The search has --time again.
 func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 	popts := promela.Options{Defines: c.defines.Map()}
 	if len(c.params) > 0 {
 		popts.Params = map[string]int64(c.params)
 	}
+	ctx, stop := c.readingContext(e)
+	popts.Context = ctx
 	prog, err := promela.Load(c.path, popts)
+	stopped := readingStopped(e, ctx, err)
+	stop()
+	if stopped {
+		return nil, nil, trace.ExitUnknown
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%v\n", err)
 		return nil, nil, trace.ExitUsage
@@ -69,6 +80,45 @@ func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 		return nil, nil, trace.ExitUsage
 	}
 	return prog, m, -1
+}
+
+// readingContext is the run's context bounded by --time and --memory, for
+// reading the model; stop ends the watch of the memory.
+func (c *pmlCheck) readingContext(e *env) (ctx context.Context, stop func()) {
+	ctx = e.ctx
+	var cancel context.CancelFunc = func() {}
+	if t := c.opts.limits.time; t > 0 {
+		ctx, cancel = context.WithTimeoutCause(ctx, t, &limitReached{fmt.Sprintf("time limit %v reached", t)})
+	}
+	memory, from := int64(c.opts.limits.memory), ""
+	if !c.opts.memoryGiven() {
+		memory, from = defaultMemoryLimit(1)
+	}
+	if memory <= 0 {
+		return ctx, cancel
+	}
+	// The reading keeps the collector's soft limit as it is: the watch
+	// sets it to the limit, and near it the collector runs without end
+	// while the reading's memory is live.
+	old := debug.SetMemoryLimit(-1)
+	ctx, unwatch := watchMemory(ctx, memory, from)
+	debug.SetMemoryLimit(old)
+	return ctx, func() { unwatch(); cancel() }
+}
+
+// readingStopped reports whether the reading of the model failed because
+// ctx is done (a limit, an interrupt), and then says so.
+func readingStopped(e *env, ctx context.Context, err error) bool {
+	if err == nil || ctx.Err() == nil {
+		return false
+	}
+	at := ""
+	var pe *promela.Error
+	if errors.As(err, &pe) {
+		at = " (stopped at " + pe.Pos.String() + ")"
+	}
+	fmt.Fprintf(e.stderr, "ftmc check: unknown: %s while reading the model%s\n", context.Cause(ctx), at)
+	return true
 }
 
 // report starts the report of a run: the model, its defines and parameters,

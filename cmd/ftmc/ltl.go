@@ -4,13 +4,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"ftmc/explore"
+	"ftmc/internal/readfile"
 	"ftmc/ltl"
 	"ftmc/ltl/pml"
 	"ftmc/promela"
@@ -257,7 +257,7 @@ func addStats(total *trace.Stats, st trace.Stats, first bool) {
 // own (macros, named propositions, remote references). Errors in the
 // formula point into it ("--ltl-formula:1:col").
 func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *compile.Model, string, int) {
-	src, err := os.ReadFile(c.path)
+	src, err := readfile.Read(c.path, readfile.ModelLimit, "model file")
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return nil, nil, "", trace.ExitUsage
@@ -277,7 +277,14 @@ func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *c
 	if len(c.params) > 0 {
 		popts.Params = map[string]int64(c.params)
 	}
+	ctx, stop := c.readingContext(e)
+	popts.Context = ctx
 	prog, err := promela.Parse(c.path, []byte(text), popts)
+	stopped := readingStopped(e, ctx, err)
+	stop()
+	if stopped {
+		return nil, nil, "", trace.ExitUnknown
+	}
 	if err == nil {
 		err = prog.RequireConcrete()
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 
+	"ftmc/internal/readfile"
 	"ftmc/trace"
 )
 
@@ -45,7 +46,7 @@ func cmdTrace(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
 		return trace.ExitUsage
 	}
-	data, err := os.ReadFile(pos[0])
+	data, err := readfile.Read(pos[0], readfile.ReportLimit, "report")
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
 		return trace.ExitUsage

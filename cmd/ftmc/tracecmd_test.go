@@ -158,6 +158,8 @@ func TestTraceBadInput(t *testing.T) {
 		{[]string{"trace", path, "--msc-text", "--property", "liveness"}, "liveness is holds and has no counterexample"},
 		{[]string{"trace", path, "--msc-text", "--property", "nope"}, `no property "nope"`},
 		{[]string{"trace", path, "--msc", filepath.Join(dir, "no", "such", "dir.svg")}, "no such file"},
+		// A report that does not end is refused at the bound.
+		{[]string{"trace", "/dev/zero"}, "/dev/zero: larger than 256 MB: too large for a report"},
 	} {
 		_, errs, code := runCmd(tc.args...)
 		if code != trace.ExitUsage || !strings.Contains(errs, tc.want) {

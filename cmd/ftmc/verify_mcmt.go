@@ -14,6 +14,7 @@ import (
 
 	"ftmc/backreach"
 	"ftmc/explore"
+	"ftmc/internal/readfile"
 	"ftmc/mcmt"
 	"ftmc/mcmt/system"
 	"ftmc/smt"
@@ -66,27 +67,6 @@ func verifyMCMT(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "ftmc verify: expected a model file (.mcmt, .in or .cub)")
 		return 2
 	}
-	file, specs := pos[0], pos[1:]
-	src, err := os.ReadFile(file)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
-		return 2
-	}
-	l := *lang
-	if l == "cub" {
-		l = mcmt.LangCubicle
-	}
-	sys, err := mcmt.Parse(file, src, l)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return 2
-	}
-	for _, s := range specs {
-		if s != "all" && s != sys.Property {
-			fmt.Fprintf(e.stderr, "ftmc verify: %s has one property, %s; found %q\n", file, sys.Property, s)
-			return 2
-		}
-	}
 	ctx := e.ctx
 	if lim.time > 0 {
 		var cancel context.CancelFunc
@@ -101,6 +81,32 @@ func verifyMCMT(e *env, args []string) int {
 		var stop func()
 		ctx, stop = watchMemory(ctx, memory, memoryFrom)
 		defer stop()
+	}
+	file, specs := pos[0], pos[1:]
+	src, err := readfile.Read(file, readfile.ModelLimit, "model file")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
+	l := *lang
+	if l == "cub" {
+		l = mcmt.LangCubicle
+	}
+	// The limits bound the reading too (unknown, exit 3, when they stop it).
+	sys, err := mcmt.ParseContext(ctx, file, src, l)
+	if me, ok := err.(*mcmt.Error); ok && me.Stopped() {
+		fmt.Fprintf(e.stderr, "ftmc verify: unknown: %s while reading the model (stopped at %s:%d:%d)\n", context.Cause(ctx), file, me.Pos.Line, me.Pos.Col)
+		return 3
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return 2
+	}
+	for _, s := range specs {
+		if s != "all" && s != sys.Property {
+			fmt.Fprintf(e.stderr, "ftmc verify: %s has one property, %s; found %q\n", file, sys.Property, s)
+			return 2
+		}
 	}
 	rep := &trace.Report{Model: file}
 	if note := mcmt.Note(sys); note != "" {

@@ -220,7 +220,15 @@ func (p *program) layoutSegments() {
 		p.hdr = 2
 	}
 	if next > 1<<16 {
-		p.errorf(p.prog.Pos(), "the model has too many states and channel types (%d program counters and channel lengths; at most 65536)", next)
+		// At the proctype that crosses the bound, if one does.
+		at := p.prog.Pos()
+		for _, pt := range p.procs {
+			if pt.base+pt.nstates > 1<<16 && pt.decl != nil {
+				at = pt.decl.Keyword
+				break
+			}
+		}
+		p.errorf(at, "the model has too many states and channel types (%d program counters and channel lengths; at most 65536)", next)
 		return
 	}
 	p.codeSeg = make([]*segType, next)
