@@ -15,6 +15,18 @@ var (
 	ErrTerminated  = errors.New("terminated")
 )
 
+// Deadline is when a search that starts at start must stop: TimeLimit
+// after Since, or after start when Since is not set; zero for no limit.
+func (o Options) Deadline(start time.Time) time.Time {
+	if o.TimeLimit <= 0 {
+		return time.Time{}
+	}
+	if !o.Since.IsZero() {
+		start = o.Since
+	}
+	return start.Add(o.TimeLimit)
+}
+
 // StopCause says why ctx is done, in the words of a verdict's reason:
 // "interrupted", "terminated", "deadline reached", or the cause's own text.
 // It is "" while ctx is live.

@@ -233,10 +233,7 @@ func (p *parallel) run() {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	var deadline time.Time
-	if p.opts.TimeLimit > 0 {
-		deadline = p.start.Add(p.opts.TimeLimit)
-	}
+	deadline := p.opts.Deadline(p.start)
 	tick := time.NewTicker(memoryEvery)
 	defer tick.Stop()
 	var sampler MemorySampler

@@ -45,6 +45,10 @@ type Options struct {
 	// Go runtime's memory and the state store's table).
 	TimeLimit   time.Duration
 	MemoryLimit int64
+	// Since, when set, is when TimeLimit started to run: the start of the
+	// whole run, so that reading the model and earlier searches count
+	// against it. Zero: the start of this search.
+	Since time.Time
 	// MemoryLimitFrom says where MemoryLimit comes from when the user did
 	// not give it ("85% of physical memory": DefaultMemoryLimit), for the
 	// reason of a search it stops.
@@ -165,9 +169,7 @@ func newSearch(ctx context.Context, m state.Model, opts Options) *search {
 	s.checker, _ = m.(state.Checker)
 	s.start = time.Now()
 	s.lastReport = s.start
-	if opts.TimeLimit > 0 {
-		s.deadline = s.start.Add(opts.TimeLimit)
-	}
+	s.deadline = opts.Deadline(s.start)
 	s.pollMemory()
 	return s
 }

@@ -49,6 +49,8 @@ type Options struct {
 	// unknown; 0 means no limit.
 	TimeLimit   time.Duration
 	MemoryLimit int64
+	// Since, when set, is when TimeLimit started to run (explore.Options).
+	Since time.Time
 	// MaxDepth bounds the depth-first stack (0: no bound). A search cut
 	// this way says unknown unless it finds a violation.
 	MaxDepth int
@@ -258,9 +260,7 @@ func newSearch(ctx context.Context, m state.Model, a *Automaton, atoms []Predica
 	s.store = explore.NewStore(opts.ExpectedStates)
 	s.start = time.Now()
 	s.lastReport = s.start
-	if opts.TimeLimit > 0 {
-		s.deadline = s.start.Add(opts.TimeLimit)
-	}
+	s.deadline = explore.Options{TimeLimit: opts.TimeLimit, Since: opts.Since}.Deadline(s.start)
 	s.pollMemory()
 	return s
 }

@@ -52,7 +52,7 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 // load reads, instantiates and compiles the model. Errors are printed;
 // the returned code is then the exit code. The run's limits (--time,
 // --memory, an interrupt) bound the reading too: a reading they stop ends
-// with verdict unknown (exit 3). The search has --time again.
+// with verdict unknown (exit 3). The searches have what is left of --time.
 func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 	popts := promela.Options{Defines: c.defines.Map()}
 	if len(c.params) > 0 {
@@ -88,7 +88,7 @@ func (c *pmlCheck) readingContext(e *env) (ctx context.Context, stop func()) {
 	ctx = e.ctx
 	var cancel context.CancelFunc = func() {}
 	if t := c.opts.limits.time; t > 0 {
-		ctx, cancel = context.WithTimeoutCause(ctx, t, &limitReached{fmt.Sprintf("time limit %v reached", t)})
+		ctx, cancel = context.WithDeadlineCause(ctx, c.opts.since.Add(t), &limitReached{fmt.Sprintf("time limit %v reached", t)})
 	}
 	memory, from := int64(c.opts.limits.memory), ""
 	if !c.opts.memoryGiven() {

@@ -26,6 +26,7 @@ type explicitOptions struct {
 	quiet    bool
 	chart    traceOptions // --msc, --msc-text (tracecmd.go)
 	profile  string       // --cpuprofile: a CPU profile of the search, for performance work
+	since    time.Time    // when the command line was read: --time counts from here
 
 	flags *flag.FlagSet // tells a --memory given from none
 }
@@ -54,6 +55,7 @@ func progressLines() time.Duration {
 }
 
 func (o *explicitOptions) register(fs *flag.FlagSet) {
+	o.since = time.Now()
 	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search: shortest counterexamples (the default)")
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search, as Spin's pan")
 	o.limits.register(fs)
@@ -82,6 +84,7 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 		return so, fmt.Errorf("--time, --memory and --depth must not be negative")
 	}
 	so.TimeLimit = o.limits.time
+	so.Since = o.since
 	so.MemoryLimit = int64(o.limits.memory)
 	if !o.memoryGiven() {
 		so.MemoryLimit, so.MemoryLimitFrom = defaultMemoryLimit(1)

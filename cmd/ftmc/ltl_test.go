@@ -244,3 +244,30 @@ func TestQuietKeepsWarnings(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// TestTimeLimitCoversTheRun: --time bounds the whole run, not each
+// property's search: with three ltl blocks on a model too large for the
+// limit, the searches together stop at it.
+func TestTimeLimitCoversTheRun(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "grow.pml")
+	src := "int x;\nactive proctype P() { do :: x < 100000000 -> x++ od }\n" +
+		"ltl p1 { [] (x >= 0) }\nltl p2 { [] (x >= 0) }\nltl p3 { <> (x < 0) }\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, code, stderr := runFtmc(context.Background(), []string{"check", model, "--time", "1s", "--memory", "0"})
+	if rep == nil || code != trace.ExitUnknown || len(rep.Verdicts) != 4 {
+		t.Fatalf("exit %d, want 3 and four verdicts:\n%s", code, stderr)
+	}
+	total := 0.0
+	for _, v := range rep.Verdicts {
+		if v.Verdict != trace.Unknown || !strings.HasPrefix(v.Reason, "time limit 1s reached") {
+			t.Errorf("%s: %s, want unknown: time limit 1s reached", v.Property, describe(v))
+		}
+		total += v.Stats.Seconds
+	}
+	// Each search alone would take the whole second.
+	if total > 2.5 {
+		t.Errorf("the searches took %.2f s together under --time 1s", total)
+	}
+}
