@@ -13,6 +13,7 @@ import (
 	"ftmc/explore"
 	"ftmc/internal/expect"
 	"ftmc/internal/testenv"
+	"ftmc/smt"
 	"ftmc/ta"
 	"ftmc/trace"
 )
@@ -270,7 +271,7 @@ func TestSolverTimeoutIsUnknown(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	path := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta", "c1cs.ta")
 	f := parse(t, path)
-	r := Verify(context.Background(), f, "one_step0", Options{Jobs: 1, SolverTimeout: time.Millisecond})
+	r := Verify(context.Background(), f, "one_step0", Options{Jobs: 1, Solver: smt.Options{Timeout: time.Millisecond}})
 	if r.Verdict == trace.Holds {
 		t.Fatalf("holds with a 1ms solver timeout (%d schemas)", r.Schemas)
 	}
@@ -287,7 +288,7 @@ func TestCVC5(t *testing.T) {
 	testenv.NeedBinary(t, "cvc5")
 	f := parse(t, filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz-n-ge-3t.ta"))
 	for spec, want := range map[string]trace.Verdict{"unforg": trace.Holds, "relay": trace.Violated} {
-		r := Verify(context.Background(), f, spec, Options{Solver: "cvc5", Jobs: 1})
+		r := Verify(context.Background(), f, spec, Options{Solver: smt.Options{Name: "cvc5"}, Jobs: 1})
 		if r.Verdict != want {
 			t.Errorf("%s with cvc5: %s (%s), want %s", spec, r.Verdict, r.Reason, want)
 		}

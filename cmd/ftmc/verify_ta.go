@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ftmc/param"
+	"ftmc/smt"
 	"ftmc/ta"
 	"ftmc/trace"
 )
@@ -21,8 +22,8 @@ func verifyTA(e *env, args []string) int {
 	var lim limits
 	lim.register(fs)
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
-	solver := fs.String("solver", "z3", "SMT solver: z3 or cvc5")
-	solverTimeout := fs.Duration("solver-timeout", 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
+	var sf solverFlags
+	sf.register(fs, 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
 	fs.String("lang", "ta", "model language (ta)")
 	quiet := fs.Bool("q", false, "print only the verdict lines")
 	pos, err := parseArgs(fs, args)
@@ -36,8 +37,9 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D]")
 		return 2
 	}
-	if *solver != "z3" && *solver != "cvc5" {
-		fmt.Fprintf(e.stderr, "ftmc verify: --solver %s: expected z3 or cvc5\n", *solver)
+	solver, err := sf.options()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
 	path := pos[0]
@@ -71,20 +73,26 @@ func verifyTA(e *env, args []string) int {
 			return 2
 		}
 	}
+	// Every specification needs the solvers: a missing one is one error,
+	// not one unknown verdict per specification.
+	if err := lookupSolvers(solver); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
 	ctx := e.ctx
 	if lim.time > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, lim.time)
+		ctx, cancel = context.WithTimeoutCause(ctx, lim.time, &limitReached{fmt.Sprintf("time limit %v reached", lim.time)})
 		defer cancel()
 	}
-	opts := param.Options{Solver: *solver, SolverTimeout: *solverTimeout, Jobs: lim.jobs}
+	opts := param.Options{Solver: solver, Jobs: lim.jobs}
 	if e.terminal && !*quiet {
 		opts.Progress = func(p param.Progress) {
 			fmt.Fprintf(e.stderr, "\r%s: %d schemas, %d prefixes (%d pruned), %.0fs   ", p.Spec, p.Schemas, p.Nodes, p.Pruned, p.Elapsed.Seconds())
 		}
 	}
 	start := time.Now()
-	rep := &trace.Report{Model: path, Engine: "schema (SMT, " + *solver + ")"}
+	rep := &trace.Report{Model: path, Engine: "schema (SMT, " + sf.name + ")"}
 	if !*jsonOut && !*quiet {
 		fmt.Fprintf(e.stdout, "ftmc verify %s: %d locations, %d rules, parameters %s\n", path, len(f.Locations), len(f.Rules), strings.Join(ta.Names(f.Params), ", "))
 	}
@@ -139,4 +147,34 @@ func verifyTA(e *env, args []string) int {
 		writeVerdicts(e.stdout, rep.Verdicts)
 	}
 	return trace.ExitCode(rep.Verdicts)
+}
+
+// solverFlags are the SMT solver's flags of ftmc verify, for threshold
+// automata and array-based systems alike.
+type solverFlags struct {
+	name, path string
+	timeout    time.Duration
+}
+
+func (s *solverFlags) register(fs *flag.FlagSet, timeout time.Duration, timeoutUsage string) {
+	fs.StringVar(&s.name, "solver", "z3", "SMT solver: z3 or cvc5")
+	fs.StringVar(&s.path, "solver-path", "", "the solver's binary (default: --solver's name on PATH)")
+	fs.DurationVar(&s.timeout, "solver-timeout", timeout, timeoutUsage+"; it bounds every other wait on the solver too")
+}
+
+// options checks the flags' values.
+func (s *solverFlags) options() (smt.Options, error) {
+	if s.name != "z3" && s.name != "cvc5" {
+		return smt.Options{}, fmt.Errorf("--solver %s: expected z3 or cvc5", s.name)
+	}
+	if s.timeout < 0 {
+		return smt.Options{}, fmt.Errorf("--solver-timeout must not be negative")
+	}
+	return smt.Options{Name: s.name, Path: s.path, Timeout: s.timeout}, nil
+}
+
+// lookupSolvers finds the binary of the solver opts name.
+func lookupSolvers(opts smt.Options) error {
+	_, err := smt.Lookup(opts)
+	return err
 }
