@@ -24,6 +24,11 @@ func newSMTCheck(ctx context.Context, voc *vocabulary, opts smt.Options) (*smtCh
 	if opts.Logic == "" && opts.Name != "cvc5" {
 		opts.Logic = "QF_LIA"
 	}
+	if c := opts.CrossCheck; c != nil && c.Logic == "" && c.Name != "cvc5" {
+		second := *c
+		second.Logic = "QF_LIA"
+		opts.CrossCheck = &second
+	}
 	s, err := smt.New(ctx, opts)
 	if err != nil {
 		if errors.Is(err, smt.ErrNoSolver) || ctx.Err() != nil {
@@ -152,8 +157,9 @@ func (sc *smtCheck) covered(ctx context.Context, c *cube, clauses [][]lit) (bool
 }
 
 // solverFailure is an error of the SMT solver (it keeps dying, answers
-// what is not SMT-LIB, or reports an error): the search stops with the
-// verdict unknown and the error as the reason.
+// what is not SMT-LIB, reports an error, or contradicts the solver that
+// cross-checks it): the search stops with the verdict unknown and the
+// error as the reason.
 type solverFailure struct{ err error }
 
 func (f *solverFailure) Error() string { return f.err.Error() }

@@ -142,7 +142,7 @@ func TestExamples(t *testing.T) {
 					continue
 				}
 				for _, prop := range run.Props {
-					r := Verify(context.Background(), f, prop.Name, Options{Jobs: 1})
+					r := Verify(context.Background(), f, prop.Name, crossChecked(Options{Jobs: 1}))
 					if string(r.Verdict) != prop.Verdict {
 						t.Errorf("%s: %s (%s), expected %s", prop.Name, r.Verdict, r.Reason, prop.Verdict)
 						continue
@@ -203,7 +203,7 @@ func TestISOLA18(t *testing.T) {
 		models[filepath.Base(row.path)] = true
 		t.Run(filepath.Base(row.path)+"/"+row.spec, func(t *testing.T) {
 			f := parse(t, row.path)
-			r := Verify(context.Background(), f, row.spec, Options{Jobs: 2})
+			r := Verify(context.Background(), f, row.spec, crossChecked(Options{Jobs: 2}))
 			if string(r.Verdict) != row.expected {
 				t.Fatalf("%s, expected %s (%s)", r.Verdict, row.expected, r.Reason)
 			}
@@ -253,7 +253,7 @@ func TestMutants(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := parse(t, path)
-			r := Verify(context.Background(), f, c.spec, Options{Jobs: 1})
+			r := Verify(context.Background(), f, c.spec, crossChecked(Options{Jobs: 1}))
 			if r.Verdict != trace.Violated {
 				t.Fatalf("%s: %s (%s), expected a counterexample", c.spec, r.Verdict, r.Reason)
 			}
@@ -263,6 +263,16 @@ func TestMutants(t *testing.T) {
 			crossCheck(t, f, c.spec, r, 7, 4)
 		})
 	}
+}
+
+// crossChecked has a second solver confirm every unsat answer, when the
+// tests have one (testenv.CrossCheck): the verdicts the tests expect are
+// then the verdicts of two solvers.
+func crossChecked(o Options) Options {
+	if s := testenv.CrossCheck(); s != "" {
+		o.Solver.CrossCheck = &smt.Options{Name: s, Timeout: o.Solver.Timeout}
+	}
+	return o
 }
 
 // TestSolverTimeoutIsUnknown makes every query time out: the verdict must

@@ -258,3 +258,74 @@ func TestSolverProtocolErrors(t *testing.T) {
 	s.Close()
 	noneRunning(t, pids())
 }
+
+// A solver that answers unsat to everything is contradicted by the second
+// solver; one that cannot confirm leaves the answer unknown.
+func TestCrossCheck(t *testing.T) {
+	z3 := testenv.NeedBinary(t, "z3")
+	ctx := hangGuard(t)
+	liar, pids := fake(t, "liar")
+	s, err := New(ctx, Options{Path: liar, CrossCheck: &Options{Name: "z3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Send(DeclareConst("x", "Int"), DeclareConst("a", "Bool"))
+	s.Assert("(=> a (> x 0))")
+	st, err := s.Check(ctx, "a")
+	want := fmt.Sprintf("solvers disagree: z3 (%s) answered unsat, z3 (%s) sat", liar, z3)
+	if st != Unknown || err == nil || err.Error() != want {
+		t.Fatalf("check: %v %v, want unknown and %q", st, err, want)
+	}
+	s.Close()
+	noneRunning(t, pids())
+
+	unknown, _ := fake(t, "unknown")
+	s, err = New(ctx, Options{Name: "z3", CrossCheck: &Options{Path: unknown}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Assert("false")
+	if st, err := s.Check(ctx); st != Unknown || err != nil || !strings.Contains(s.Reason(), "did not confirm the unsat answer") {
+		t.Fatalf("check: %v %v (%s), want unknown: not confirmed", st, err, s.Reason())
+	}
+	s.Close()
+}
+
+// Two real solvers agree; the core of an unsat answer is the one the
+// second solver confirmed, and models come from the first.
+func TestCrossCheckAgrees(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	testenv.NeedBinary(t, "cvc5")
+	ctx := hangGuard(t)
+	s, err := New(ctx, Options{Name: "z3", Logic: "QF_LIA", CrossCheck: &Options{Name: "cvc5", Logic: "QF_LIA"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Send(DeclareConst("x", "Int"), DeclareConst("a", "Bool"), DeclareConst("b", "Bool"), DeclareConst("c", "Bool"))
+	s.Assert("(=> a (> x 5))")
+	s.Assert("(=> b (< x 3))")
+	if st, err := s.Check(ctx, "a", "b", "c"); st != Unsat || err != nil {
+		t.Fatalf("check a b c: %v %v", st, err)
+	}
+	core, err := s.UnsatCore(ctx)
+	if err != nil || len(core) != 2 || strings.Contains(strings.Join(core, " "), "c") {
+		t.Fatalf("core %v %v, want a and b", core, err)
+	}
+	s.Push()
+	s.Assert("(< x 0)")
+	if st, err := s.Check(ctx, "a"); st != Unsat || err != nil {
+		t.Fatalf("after push: %v %v", st, err)
+	}
+	s.Pop(1)
+	if st, err := s.Check(ctx, "a"); st != Sat || err != nil {
+		t.Fatalf("after pop: %v %v", st, err)
+	}
+	v, err := s.Values(ctx, "x")
+	if n, _ := v[0].Int64(); err != nil || n <= 5 {
+		t.Errorf("x = %v %v, want > 5", v, err)
+	}
+	if got := s.Stats(); got.CrossChecks != 2 || got.Unsat != 2 || got.Sat != 1 {
+		t.Errorf("stats %+v: want 2 unsat answers, both cross-checked, and 1 sat", got)
+	}
+}

@@ -9,9 +9,9 @@
 // engine turns that into the verdict unknown, never holds. Every wait on a
 // solver, for an answer or for it to read its input, is bounded by the
 // context and by the solver timeout, and a solver that is killed is reaped
-// with the processes it started. A solver that keeps dying, or that
-// answers something that is not SMT-LIB, fails the call with an *Error
-// naming it.
+// with the processes it started. A solver that keeps dying, that answers
+// something that is not SMT-LIB, or that a second solver contradicts
+// (Options.CrossCheck) fails the call with an *Error naming it.
 package smt
 
 import (
@@ -61,7 +61,7 @@ type Solver interface {
 	// On Unknown with a nil error, Reason says why (timeout, incomplete,
 	// the process stopped and restarts at the next call). An error is a
 	// failure the caller cannot work around: the context's, an error the
-	// solver reported, or an *Error (the solver is broken).
+	// solver reported, or an *Error (the solver is broken or contradicted).
 	Check(ctx context.Context, assumptions ...string) (Status, error)
 	// Reason says why the last Check answered Unknown.
 	Reason() string
@@ -83,6 +83,10 @@ type Stats struct {
 	Unknown  int64
 	Restarts int64
 	Time     time.Duration // spent waiting for check-sat answers
+	// CrossChecks counts the unsat answers the second solver was asked
+	// to confirm (Options.CrossCheck), and CrossTime is its time.
+	CrossChecks int64
+	CrossTime   time.Duration
 }
 
 // Options configure a solver process.
@@ -104,6 +108,14 @@ type Options struct {
 	Logic string
 	// Log, when non-nil, receives a transcript of everything sent.
 	Log io.Writer
+	// CrossCheck, when set, is a second solver that receives the same
+	// commands and must confirm every unsat answer: Check asks it the
+	// unsat core of the first solver's answer, and answers Unsat only when
+	// it agrees. When it finds the core satisfiable, Check fails with an
+	// *Error naming both solvers; when it cannot tell, Check answers
+	// Unknown. Sat answers are not confirmed: engines replay the runs they
+	// lead to.
+	CrossCheck *Options
 }
 
 // ErrNoSolver is wrapped by New when the solver binary is not installed.
@@ -111,8 +123,8 @@ var ErrNoSolver = errors.New("SMT solver not found")
 
 // Error is a solver's failure that a restart does not cure: the process
 // failed to start or to answer maxFailures times in a row, it answered
-// something that is not an SMT-LIB answer (or one too deep or too long).
-// The text names the solver.
+// something that is not an SMT-LIB answer (or one too deep or too long),
+// or a second solver contradicted it. The text names the solver.
 type Error struct {
 	msg string
 	// restart marks a process that stopped (exited, stopped answering or
@@ -153,8 +165,24 @@ func Lookup(opts Options) (string, error) {
 }
 
 // New starts a solver process and waits, within ctx and the solver's
-// limits, for it to acknowledge its options.
+// limits, for it to acknowledge its options. With opts.CrossCheck it
+// starts both solvers.
 func New(ctx context.Context, opts Options) (Solver, error) {
+	if opts.CrossCheck != nil {
+		second := *opts.CrossCheck
+		first := opts
+		first.CrossCheck = nil
+		a, err := New(ctx, first)
+		if err != nil {
+			return nil, err
+		}
+		b, err := New(ctx, second)
+		if err != nil {
+			a.Close()
+			return nil, err
+		}
+		return &crossCheck{a: a.(*process), b: b.(*process)}, nil
+	}
 	if opts.Name == "" {
 		opts.Name = "z3"
 	}

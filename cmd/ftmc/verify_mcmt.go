@@ -129,7 +129,7 @@ func verifyMCMT(e *env, args []string) int {
 		// Without z3 on PATH, case splitting alone decides the fixpoint
 		// checks (a warning says so); a solver named on the command line
 		// must be there.
-		if sf.path != "" || sf.name != "z3" {
+		if sf.path != "" || solver.CrossCheck != nil || sf.name != "z3" {
 			if err := lookupSolvers(solver); err != nil {
 				fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 				return 2

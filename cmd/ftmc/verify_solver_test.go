@@ -110,6 +110,26 @@ func seedModel(t *testing.T) string {
 
 var taProps = []string{"unforg", "corr", "relay"}
 
+// A solver that answers unsat to everything makes every property of
+// aba-f-le-t1.ta hold (all three are violated); the cross-check catches it.
+func TestVerifyCrossCheckCatchesLyingSolver(t *testing.T) {
+	testenv.NeedBinary(t, "cvc5")
+	liar, pids := fakeSolver(t, "liar")
+	cvc5, _ := exec.LookPath("cvc5")
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "aba-f-le-t1.ta")
+	args := []string{"verify", model, "all", "-q", "--solver-path", liar, "--cross-check", "cvc5"}
+	out, errs, code := runGuarded(t, args...)
+	disagree := regexp.MustCompile(`^solvers disagree: z3 \(` + regexp.QuoteMeta(liar) + `\) answered unsat, cvc5 \(` + regexp.QuoteMeta(cvc5) + `\) sat`)
+	verdictLines(t, args, out, errs, code, taProps, disagree)
+	solverGone(t, pids())
+
+	// The array-based engine's fixpoint checks: the seed.
+	args = []string{"verify", "--lang", "mcmt", seedModel(t), "--solver-path", liar, "--cross-check", "cvc5"}
+	out, errs, code = runGuarded(t, args...)
+	verdictLines(t, args, out, errs, code, []string{"AGREEMENT"}, disagree)
+	solverGone(t, pids())
+}
+
 // A solver that exits at once is named in the verdict, with its exit
 // status and what it wrote to standard error, and the search does not go
 // on retrying it.
@@ -179,6 +199,7 @@ func TestVerifyNoSolver(t *testing.T) {
 		{"verify", model, "--solver", "cvc5"},
 		{"verify", model, "--solver-path", "/nonexistent/z3"},
 		{"verify", filepath.Join(testenv.RepoRoot(t), "examples", "mcmt", "lock.cub"), "--solver", "cvc5"},
+		{"verify", filepath.Join(testenv.RepoRoot(t), "examples", "mcmt", "lock.cub"), "--cross-check", "cvc5"},
 	} {
 		out, errs, code := runText(t, args...)
 		if code != trace.ExitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "SMT solver not found") {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -34,7 +35,7 @@ func verifyTA(e *env, args []string) int {
 		return 2
 	}
 	if len(pos) == 0 {
-		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D]")
+		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D] [--cross-check z3|cvc5|none]")
 		return 2
 	}
 	solver, err := sf.options()
@@ -92,7 +93,7 @@ func verifyTA(e *env, args []string) int {
 		}
 	}
 	start := time.Now()
-	rep := &trace.Report{Model: path, Engine: "schema (SMT, " + sf.name + ")"}
+	rep := &trace.Report{Model: path, Engine: "schema (SMT, " + sf.describe() + ")"}
 	if !*jsonOut && !*quiet {
 		fmt.Fprintf(e.stdout, "ftmc verify %s: %d locations, %d rules, parameters %s\n", path, len(f.Locations), len(f.Rules), strings.Join(ta.Names(f.Params), ", "))
 	}
@@ -152,14 +153,17 @@ func verifyTA(e *env, args []string) int {
 // solverFlags are the SMT solver's flags of ftmc verify, for threshold
 // automata and array-based systems alike.
 type solverFlags struct {
-	name, path string
-	timeout    time.Duration
+	name, path       string
+	timeout          time.Duration
+	cross, crossPath string
 }
 
 func (s *solverFlags) register(fs *flag.FlagSet, timeout time.Duration, timeoutUsage string) {
 	fs.StringVar(&s.name, "solver", "z3", "SMT solver: z3 or cvc5")
 	fs.StringVar(&s.path, "solver-path", "", "the solver's binary (default: --solver's name on PATH)")
 	fs.DurationVar(&s.timeout, "solver-timeout", timeout, timeoutUsage+"; it bounds every other wait on the solver too")
+	fs.StringVar(&s.cross, "cross-check", os.Getenv("FTMC_CROSS_CHECK"), "a second SMT solver, z3 or cvc5, that must confirm every unsat answer a verdict holds rests on; when it disagrees the verdict is unknown and names both (none: off; default: $FTMC_CROSS_CHECK, else off)")
+	fs.StringVar(&s.crossPath, "cross-check-path", "", "the --cross-check solver's binary (default: its name on PATH)")
 }
 
 // options checks the flags' values.
@@ -170,11 +174,37 @@ func (s *solverFlags) options() (smt.Options, error) {
 	if s.timeout < 0 {
 		return smt.Options{}, fmt.Errorf("--solver-timeout must not be negative")
 	}
-	return smt.Options{Name: s.name, Path: s.path, Timeout: s.timeout}, nil
+	opts := smt.Options{Name: s.name, Path: s.path, Timeout: s.timeout}
+	switch s.cross {
+	case "z3", "cvc5":
+		opts.CrossCheck = &smt.Options{Name: s.cross, Path: s.crossPath, Timeout: s.timeout}
+	case "", "none":
+		if s.crossPath != "" {
+			return smt.Options{}, fmt.Errorf("--cross-check-path needs --cross-check z3 or cvc5")
+		}
+	default:
+		return smt.Options{}, fmt.Errorf("--cross-check %s: expected z3, cvc5 or none", s.cross)
+	}
+	return opts, nil
 }
 
-// lookupSolvers finds the binary of the solver opts name.
+// describe names the solvers for the report's engine.
+func (s *solverFlags) describe() string {
+	if s.cross == "" || s.cross == "none" {
+		return s.name
+	}
+	return s.name + ", unsat confirmed by " + s.cross
+}
+
+// lookupSolvers finds the binaries of the solvers opts name.
 func lookupSolvers(opts smt.Options) error {
-	_, err := smt.Lookup(opts)
-	return err
+	if _, err := smt.Lookup(opts); err != nil {
+		return err
+	}
+	if opts.CrossCheck != nil {
+		if _, err := smt.Lookup(*opts.CrossCheck); err != nil {
+			return fmt.Errorf("--cross-check: %w", err)
+		}
+	}
+	return nil
 }
