@@ -12,6 +12,7 @@ import (
 	"ftmc/internal/testenv"
 	"ftmc/mcmt"
 	"ftmc/mcmt/system"
+	"ftmc/smt"
 	"ftmc/state"
 	"ftmc/trace"
 )
@@ -35,6 +36,15 @@ func sharedModel(t *testing.T, rel string) (string, []byte) {
 	return path, src
 }
 
+// crossChecked has a second solver confirm every unsat answer of the
+// fixpoint checks, when the tests have one (testenv.CrossCheck).
+func crossChecked(o Options) Options {
+	if s := testenv.CrossCheck(); s != "" {
+		o.Solver.CrossCheck = &smt.Options{Name: s, Timeout: o.Solver.Timeout}
+	}
+	return o
+}
+
 func verify(t *testing.T, s *system.System, opts Options) *Result {
 	t.Helper()
 	testenv.NeedBinary(t, "z3")
@@ -43,7 +53,7 @@ func verify(t *testing.T, s *system.System, opts Options) *Result {
 	if opts.MaxNodes == 0 {
 		opts.MaxNodes = 20000
 	}
-	r, err := Verify(ctx, s, opts)
+	r, err := Verify(ctx, s, crossChecked(opts))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func verifyWithin(t *testing.T, d time.Duration, src string, opts Options) *Resu
 	s := parse(t, "limits.cub", src)
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	r, err := Verify(ctx, s, opts)
+	r, err := Verify(ctx, s, crossChecked(opts))
 	if err != nil {
 		t.Fatal(err)
 	}

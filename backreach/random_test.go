@@ -382,7 +382,7 @@ func TestRandomDifferential(t *testing.T) {
 		opts.MaxNodes = 1000
 		opts.Solver = smt.Options{Timeout: 10 * time.Second}
 		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-		r, err := Verify(ctx, s, opts)
+		r, err := Verify(ctx, s, crossChecked(opts))
 		cancel()
 		if err != nil {
 			fail("backward search: %v", err)

@@ -238,7 +238,12 @@ func Verify(ctx context.Context, sys *system.System, opts Options) (*Result, err
 			}
 		}
 	}
-	return e.run(ctx)
+	res, err := e.run(ctx)
+	var sf *solverFailure
+	if errors.As(err, &sf) {
+		return e.finish(&Result{Property: sys.Property}, outcome{verdict: trace.Unknown, reason: sf.Error(), refuted: -1}, nil), nil
+	}
+	return res, err
 }
 
 func newEngine(sys *system.System, opts Options) (*engine, error) {
@@ -593,7 +598,7 @@ func (e *engine) covered(ctx context.Context, c *cube, visited []*node) (bool, e
 		if e.opts.NoSMT || e.noSMT {
 			return false, nil
 		}
-		sc, err := newSMTCheck(e.voc, e.opts.Solver)
+		sc, err := newSMTCheck(ctx, e.voc, e.opts.Solver)
 		if err != nil {
 			if !errors.Is(err, smt.ErrNoSolver) {
 				return false, err

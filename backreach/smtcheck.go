@@ -2,6 +2,7 @@ package backreach
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"ftmc/smt"
@@ -19,13 +20,21 @@ type smtCheck struct {
 	calls    int64
 }
 
-func newSMTCheck(voc *vocabulary, opts smt.Options) (*smtCheck, error) {
+func newSMTCheck(ctx context.Context, voc *vocabulary, opts smt.Options) (*smtCheck, error) {
 	if opts.Logic == "" && opts.Name != "cvc5" {
 		opts.Logic = "QF_LIA"
 	}
-	s, err := smt.New(opts)
+	if c := opts.CrossCheck; c != nil && c.Logic == "" && c.Name != "cvc5" {
+		second := *c
+		second.Logic = "QF_LIA"
+		opts.CrossCheck = &second
+	}
+	s, err := smt.New(ctx, opts)
 	if err != nil {
-		return nil, err
+		if errors.Is(err, smt.ErrNoSolver) || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, &solverFailure{err}
 	}
 	return &smtCheck{s: s, voc: voc, declared: map[atom]bool{}}, nil
 }
@@ -139,7 +148,19 @@ func (sc *smtCheck) covered(ctx context.Context, c *cube, clauses [][]lit) (bool
 	st, err := sc.s.Check(ctx)
 	sc.s.Pop(1)
 	if err != nil {
-		return false, err
+		if ctx.Err() != nil {
+			return false, err
+		}
+		return false, &solverFailure{err}
 	}
 	return st == smt.Unsat, nil
 }
+
+// solverFailure is an error of the SMT solver (it keeps dying, answers
+// what is not SMT-LIB, reports an error, or contradicts the solver that
+// cross-checks it): the search stops with the verdict unknown and the
+// error as the reason.
+type solverFailure struct{ err error }
+
+func (f *solverFailure) Error() string { return f.err.Error() }
+func (f *solverFailure) Unwrap() error { return f.err }

@@ -17,7 +17,7 @@ func TestSMTManyClauses(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	s := parse(t, "many.cub", "var X : int\narray B[proc] : bool\nunsafe (i) { B[i] = True }")
 	voc := &vocabulary{sys: s, doms: []domain{{-inf, inf}, {0, 1}}}
-	sc, err := newSMTCheck(voc, smt.Options{Name: "z3", Timeout: 10 * time.Second})
+	sc, err := newSMTCheck(context.Background(), voc, smt.Options{Name: "z3", Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 			names = append(names, f.name)
 		}
 	}
-	vals, err := w.solver.Values(names...)
+	vals, err := w.solver.Values(ctx, names...)
 	if err != nil {
 		return err
 	}
@@ -302,7 +302,7 @@ func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
 		names[i] = paramName(i)
 	}
 	sum := smt.Sum(names...)
-	vals, err := w.solver.Values(sum)
+	vals, err := w.solver.Values(ctx, sum)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"ftmc/explore"
 	"ftmc/internal/expect"
 	"ftmc/internal/testenv"
+	"ftmc/smt"
 	"ftmc/ta"
 	"ftmc/trace"
 )
@@ -141,7 +142,7 @@ func TestExamples(t *testing.T) {
 					continue
 				}
 				for _, prop := range run.Props {
-					r := Verify(context.Background(), f, prop.Name, Options{Jobs: 1})
+					r := Verify(context.Background(), f, prop.Name, crossChecked(Options{Jobs: 1}))
 					if string(r.Verdict) != prop.Verdict {
 						t.Errorf("%s: %s (%s), expected %s", prop.Name, r.Verdict, r.Reason, prop.Verdict)
 						continue
@@ -202,7 +203,7 @@ func TestISOLA18(t *testing.T) {
 		models[filepath.Base(row.path)] = true
 		t.Run(filepath.Base(row.path)+"/"+row.spec, func(t *testing.T) {
 			f := parse(t, row.path)
-			r := Verify(context.Background(), f, row.spec, Options{Jobs: 2})
+			r := Verify(context.Background(), f, row.spec, crossChecked(Options{Jobs: 2}))
 			if string(r.Verdict) != row.expected {
 				t.Fatalf("%s, expected %s (%s)", r.Verdict, row.expected, r.Reason)
 			}
@@ -252,7 +253,7 @@ func TestMutants(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := parse(t, path)
-			r := Verify(context.Background(), f, c.spec, Options{Jobs: 1})
+			r := Verify(context.Background(), f, c.spec, crossChecked(Options{Jobs: 1}))
 			if r.Verdict != trace.Violated {
 				t.Fatalf("%s: %s (%s), expected a counterexample", c.spec, r.Verdict, r.Reason)
 			}
@@ -264,13 +265,23 @@ func TestMutants(t *testing.T) {
 	}
 }
 
+// crossChecked has a second solver confirm every unsat answer, when the
+// tests have one (testenv.CrossCheck): the verdicts the tests expect are
+// then the verdicts of two solvers.
+func crossChecked(o Options) Options {
+	if s := testenv.CrossCheck(); s != "" {
+		o.Solver.CrossCheck = &smt.Options{Name: s, Timeout: o.Solver.Timeout}
+	}
+	return o
+}
+
 // TestSolverTimeoutIsUnknown makes every query time out: the verdict must
 // be unknown, never holds.
 func TestSolverTimeoutIsUnknown(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	path := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta", "c1cs.ta")
 	f := parse(t, path)
-	r := Verify(context.Background(), f, "one_step0", Options{Jobs: 1, SolverTimeout: time.Millisecond})
+	r := Verify(context.Background(), f, "one_step0", Options{Jobs: 1, Solver: smt.Options{Timeout: time.Millisecond}})
 	if r.Verdict == trace.Holds {
 		t.Fatalf("holds with a 1ms solver timeout (%d schemas)", r.Schemas)
 	}
@@ -287,7 +298,7 @@ func TestCVC5(t *testing.T) {
 	testenv.NeedBinary(t, "cvc5")
 	f := parse(t, filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz-n-ge-3t.ta"))
 	for spec, want := range map[string]trace.Verdict{"unforg": trace.Holds, "relay": trace.Violated} {
-		r := Verify(context.Background(), f, spec, Options{Solver: "cvc5", Jobs: 1})
+		r := Verify(context.Background(), f, spec, Options{Solver: smt.Options{Name: "cvc5"}, Jobs: 1})
 		if r.Verdict != want {
 			t.Errorf("%s with cvc5: %s (%s), want %s", spec, r.Verdict, r.Reason, want)
 		}

@@ -113,7 +113,7 @@ func TestRandomAgainstInstances(t *testing.T) {
 		}
 		params := smallParams(t, f, 5, 8)
 		for _, s := range f.Specs {
-			res := Verify(context.Background(), f, s.Name, Options{Jobs: 1})
+			res := Verify(context.Background(), f, s.Name, crossChecked(Options{Jobs: 1}))
 			count[res.Verdict]++
 			if res.Verdict == trace.Unknown {
 				t.Errorf("automaton %d %s: unknown (%s)\n%s", i, s.Name, res.Reason, src)

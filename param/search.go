@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"ftmc/explore"
 	"ftmc/smt"
 	"ftmc/state"
 	"ftmc/ta"
@@ -15,11 +16,12 @@ import (
 
 // Options configure Verify.
 type Options struct {
-	// Solver is "z3" (default) or "cvc5".
-	Solver string
-	// SolverTimeout bounds each query; a query that times out makes the
-	// verdict unknown (unless a violation is found elsewhere).
-	SolverTimeout time.Duration
+	// Solver configures the solver process of each worker (default: z3
+	// without a timeout). A query that times out makes the verdict unknown
+	// (unless a violation is found elsewhere); with Solver.CrossCheck, a
+	// second solver confirms every unsat answer, and a disagreement makes
+	// the verdict unknown.
+	Solver smt.Options
 	// Jobs is the number of parallel workers, each with a solver process.
 	Jobs int
 	// SplitDepth is the depth of the schema tree down to which nodes are
@@ -60,6 +62,10 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 	spec, ok := f.SpecByName(specName)
 	if !ok {
 		res.Reason = fmt.Sprintf("no specification named %s", specName)
+		return res
+	}
+	if ctx.Err() != nil {
+		res.Reason = stopped(ctx)
 		return res
 	}
 	lcs, err := specCases(spec.Formula)
@@ -185,7 +191,7 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 	if n == 0 {
 		return p, nil
 	}
-	s, err := newSolver(opts)
+	s, err := smt.New(ctx, opts.Solver)
 	if err != nil {
 		return nil, err
 	}
@@ -195,13 +201,25 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		return nil, err
 	}
 	s.Send(base...)
-	valid := func(t string) bool {
+	// An atom found always true, or implied by another, or impossible
+	// initially, prunes the search: the verdict rests on these unsat
+	// answers too. A query that fails stops the setup.
+	var failed error
+	check := func(t string) smt.Status {
+		if failed != nil {
+			return smt.Unknown
+		}
 		s.Push()
-		s.Assert(smt.Not(t))
+		s.Assert(t)
 		st, err := s.Check(ctx)
 		s.Pop(1)
-		return err == nil && st == smt.Unsat
+		if err != nil {
+			failed = err
+			return smt.Unknown
+		}
+		return st
 	}
+	valid := func(t string) bool { return check(smt.Not(t)) == smt.Unsat }
 	for a := range m.atoms {
 		p.always[a] = valid(smt.App("<=", linTerm(m.atoms[a].bound, ""), "0"))
 	}
@@ -224,13 +242,7 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		}
 		s.Send(cmds...)
 		if ok {
-			possible := func(t string) bool {
-				s.Push()
-				s.Assert(t)
-				st, err := s.Check(ctx)
-				s.Pop(1)
-				return err != nil || st != smt.Unsat
-			}
+			possible := func(t string) bool { return check(t) != smt.Unsat }
 			p.initial = make([]bool, n)
 			for a := range m.atoms {
 				p.initial[a] = possible(m.atomTerm(a, t0))
@@ -285,11 +297,15 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		}
 		s.Pop(1)
 	}
+	if failed != nil {
+		return nil, failed
+	}
 	return p, nil
 }
 
-func newSolver(opts Options) (smt.Solver, error) {
-	return smt.New(smt.Options{Name: opts.Solver, Timeout: opts.SolverTimeout})
+// stopped is the reason of a search that ctx ended.
+func stopped(ctx context.Context) string {
+	return explore.StopCause(ctx) + " before all schemas were checked"
 }
 
 // search is the shared state of the workers on one disjunct.
@@ -313,6 +329,9 @@ type search struct {
 func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opts Options, st *stats, start time.Time) caseOutcome {
 	p, err := setup(ctx, f, lc, opts)
 	if err != nil {
+		if ctx.Err() != nil {
+			return caseOutcome{verdict: trace.Unknown, reason: stopped(ctx)}
+		}
 		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
 	}
 	st.atoms = len(p.m.atoms)
@@ -377,7 +396,7 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 	case s.err != nil:
 		return caseOutcome{verdict: trace.Unknown, reason: s.err.Error()}
 	case ctx.Err() != nil:
-		return caseOutcome{verdict: trace.Unknown, reason: "time limit reached before all schemas were checked"}
+		return caseOutcome{verdict: trace.Unknown, reason: stopped(ctx)}
 	case len(s.unknown) > 0:
 		return caseOutcome{verdict: trace.Unknown, reason: strings.Join(dedup(s.unknown), "; ")}
 	}
@@ -449,9 +468,11 @@ type worker struct {
 }
 
 func (s *search) work(ctx context.Context) {
-	solver, err := newSolver(s.opts)
+	solver, err := smt.New(ctx, s.opts.Solver)
 	if err != nil {
-		s.fail(err)
+		if ctx.Err() == nil {
+			s.fail(err)
+		}
 		return
 	}
 	defer solver.Close()
@@ -570,7 +591,7 @@ func (w *worker) explore(ctx context.Context, prefix []item, out *[][]item) erro
 			s.noteUnknown(w.solver.Reason())
 			return nil
 		}
-		core, err := w.solver.UnsatCore()
+		core, err := w.solver.UnsatCore(ctx)
 		if err != nil {
 			return err
 		}

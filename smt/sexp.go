@@ -32,113 +32,121 @@ func (s Sexp) String() string {
 	return b.String()
 }
 
+// Bounds on one answer of a solver. The answers ftmc asks for are a few
+// levels deep (a get-value pair holds a term ftmc wrote); a solver that
+// nests deeper or writes more is broken, and reading it must not exhaust
+// the stack or the memory.
+const (
+	maxDepth  = 1000
+	maxAnswer = 16 << 20 // bytes
+)
+
+// errAnswer is a solver output that is not an answer within the bounds.
+type errAnswer struct{ msg string }
+
+func (e *errAnswer) Error() string { return e.msg }
+
 // readSexp reads one S-expression from r, skipping white space and ;
-// comments.
+// comments. It keeps a stack of open lists instead of recursing: the depth
+// is bounded by maxDepth and the bytes read by maxAnswer.
 func readSexp(r *bufio.Reader) (Sexp, error) {
+	var stack [][]Sexp // the elements read so far of each open list
+	n := 0             // bytes of this answer
+	var atom strings.Builder
 	for {
 		c, err := r.ReadByte()
 		if err != nil {
+			if err == io.EOF && len(stack) > 0 {
+				err = io.ErrUnexpectedEOF
+			}
 			return Sexp{}, err
 		}
+		if n++; n > maxAnswer {
+			return Sexp{}, &errAnswer{fmt.Sprintf("an answer longer than %d MB", maxAnswer>>20)}
+		}
+		var e Sexp
 		switch {
 		case c == ';':
-			if _, err := r.ReadString('\n'); err != nil {
-				return Sexp{}, err
+			for c != '\n' {
+				if c, err = r.ReadByte(); err != nil {
+					return Sexp{}, err
+				}
+				if n++; n > maxAnswer {
+					return Sexp{}, &errAnswer{fmt.Sprintf("an answer longer than %d MB", maxAnswer>>20)}
+				}
 			}
+			continue
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
 		case c == '(':
-			var list []Sexp
-			for {
-				if err := skipSpace(r); err != nil {
-					return Sexp{}, err
-				}
-				c, err := r.ReadByte()
-				if err != nil {
-					return Sexp{}, err
-				}
-				if c == ')' {
-					return Sexp{List: list, IsList: true}, nil
-				}
-				if err := r.UnreadByte(); err != nil {
-					return Sexp{}, err
-				}
-				e, err := readSexp(r)
-				if err != nil {
-					return Sexp{}, err
-				}
-				list = append(list, e)
+			if len(stack) == maxDepth {
+				return Sexp{}, &errAnswer{fmt.Sprintf("an answer nested deeper than %d levels", maxDepth)}
 			}
+			stack = append(stack, nil)
+			continue
 		case c == ')':
-			return Sexp{}, fmt.Errorf("unexpected ')' in solver output")
-		case c == '"':
-			var b strings.Builder
-			b.WriteByte('"')
+			if len(stack) == 0 {
+				return Sexp{}, &errAnswer{"unexpected ')'"}
+			}
+			e = Sexp{List: stack[len(stack)-1], IsList: true}
+			stack = stack[:len(stack)-1]
+		case c == '"' || c == '|':
+			// A string literal ("" is an escaped quote inside it) or a
+			// quoted symbol.
+			atom.Reset()
+			atom.WriteByte(c)
 			for {
-				c, err := r.ReadByte()
+				d, err := r.ReadByte()
 				if err != nil {
+					if err == io.EOF {
+						err = io.ErrUnexpectedEOF
+					}
 					return Sexp{}, err
 				}
-				b.WriteByte(c)
+				if n++; n > maxAnswer {
+					return Sexp{}, &errAnswer{fmt.Sprintf("an answer longer than %d MB", maxAnswer>>20)}
+				}
+				atom.WriteByte(d)
+				if d != c {
+					continue
+				}
 				if c == '"' {
-					// "" is an escaped quote inside a string literal.
-					if n, err := r.Peek(1); err == nil && n[0] == '"' {
+					if next, err := r.Peek(1); err == nil && next[0] == '"' {
 						r.ReadByte()
-						b.WriteByte('"')
+						n++
+						atom.WriteByte('"')
 						continue
 					}
-					return Sexp{Atom: b.String()}, nil
 				}
+				break
 			}
-		case c == '|':
-			var b strings.Builder
-			b.WriteByte('|')
-			for {
-				c, err := r.ReadByte()
-				if err != nil {
-					return Sexp{}, err
-				}
-				b.WriteByte(c)
-				if c == '|' {
-					return Sexp{Atom: b.String()}, nil
-				}
-			}
+			e = Sexp{Atom: atom.String()}
 		default:
-			var b strings.Builder
-			b.WriteByte(c)
+			atom.Reset()
+			atom.WriteByte(c)
 			for {
-				n, err := r.Peek(1)
+				next, err := r.Peek(1)
 				if err == io.EOF {
-					return Sexp{Atom: b.String()}, nil
+					break
 				}
 				if err != nil {
 					return Sexp{}, err
 				}
-				if strings.IndexByte(" \t\r\n();\"", n[0]) >= 0 {
-					return Sexp{Atom: b.String()}, nil
+				if strings.IndexByte(" \t\r\n();\"", next[0]) >= 0 {
+					break
+				}
+				if n++; n > maxAnswer {
+					return Sexp{}, &errAnswer{fmt.Sprintf("an answer longer than %d MB", maxAnswer>>20)}
 				}
 				r.ReadByte()
-				b.WriteByte(n[0])
+				atom.WriteByte(next[0])
 			}
+			e = Sexp{Atom: atom.String()}
 		}
-	}
-}
-
-func skipSpace(r *bufio.Reader) error {
-	for {
-		c, err := r.ReadByte()
-		if err != nil {
-			return err
+		if len(stack) == 0 {
+			return e, nil
 		}
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case ';':
-			if _, err := r.ReadString('\n'); err != nil {
-				return err
-			}
-			continue
-		}
-		return r.UnreadByte()
+		stack[len(stack)-1] = append(stack[len(stack)-1], e)
 	}
 }
 

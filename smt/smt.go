@@ -6,7 +6,12 @@
 //
 // Terms are SMT-LIB 2 text; the helpers in terms.go build it. A query that
 // times out, or a solver that crashes, answers Unknown with a reason — an
-// engine turns that into the verdict unknown, never holds.
+// engine turns that into the verdict unknown, never holds. Every wait on a
+// solver, for an answer or for it to read its input, is bounded by the
+// context and by the solver timeout, and a solver that is killed is reaped
+// with the processes it started. A solver that keeps dying, that answers
+// something that is not SMT-LIB, or that a second solver contradicts
+// (Options.CrossCheck) fails the call with an *Error naming it.
 package smt
 
 import (
@@ -15,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -52,16 +58,18 @@ type Solver interface {
 	Push()
 	Pop(n int)
 	// Check runs (check-sat) or, with assumptions, (check-sat-assuming ...).
-	// On Unknown, the reason (timeout, incomplete, crash) is in the error
-	// text of Reason().
+	// On Unknown with a nil error, Reason says why (timeout, incomplete,
+	// the process stopped and restarts at the next call). An error is a
+	// failure the caller cannot work around: the context's, an error the
+	// solver reported, or an *Error (the solver is broken or contradicted).
 	Check(ctx context.Context, assumptions ...string) (Status, error)
 	// Reason says why the last Check answered Unknown.
 	Reason() string
 	// Values returns the model's values of the terms after Sat.
-	Values(terms ...string) ([]Value, error)
+	Values(ctx context.Context, terms ...string) ([]Value, error)
 	// UnsatCore returns the assumptions of the last Unsat check-sat-assuming
-	// that the solver found sufficient.
-	UnsatCore() ([]string, error)
+	// that the solver found sufficient: a subset of them.
+	UnsatCore(ctx context.Context) ([]string, error)
 	// Stats are the counts of this solver's queries.
 	Stats() Stats
 	Close() error
@@ -75,6 +83,10 @@ type Stats struct {
 	Unknown  int64
 	Restarts int64
 	Time     time.Duration // spent waiting for check-sat answers
+	// CrossChecks counts the unsat answers the second solver was asked
+	// to confirm (Options.CrossCheck), and CrossTime is its time.
+	CrossChecks int64
+	CrossTime   time.Duration
 }
 
 // Options configure a solver process.
@@ -85,7 +97,9 @@ type Options struct {
 	Path string
 	// Timeout bounds each check-sat; 0 means none. The solver is asked to
 	// give up itself (answering unknown); if it does not answer shortly
-	// after, the process is killed and the check answers Unknown.
+	// after, the process is killed and the check answers Unknown. It also
+	// bounds every other wait on the solver (at least a second; a minute
+	// when Timeout is 0).
 	Timeout time.Duration
 	// AutoConfig keeps z3's auto_config on. Off by default: it is much
 	// slower on the unrolled counter-system queries of threshold automata.
@@ -94,13 +108,81 @@ type Options struct {
 	Logic string
 	// Log, when non-nil, receives a transcript of everything sent.
 	Log io.Writer
+	// CrossCheck, when set, is a second solver that receives the same
+	// commands and must confirm every unsat answer: Check asks it the
+	// unsat core of the first solver's answer, and answers Unsat only when
+	// it agrees. When it finds the core satisfiable, Check fails with an
+	// *Error naming both solvers; when it cannot tell, Check answers
+	// Unknown. Sat answers are not confirmed: engines replay the runs they
+	// lead to.
+	CrossCheck *Options
 }
 
 // ErrNoSolver is wrapped by New when the solver binary is not installed.
 var ErrNoSolver = errors.New("SMT solver not found")
 
-// New starts a solver process.
-func New(opts Options) (Solver, error) {
+// Error is a solver's failure that a restart does not cure: the process
+// failed to start or to answer maxFailures times in a row, it answered
+// something that is not an SMT-LIB answer (or one too deep or too long),
+// or a second solver contradicted it. The text names the solver.
+type Error struct {
+	msg string
+	// restart marks a process that stopped (exited, stopped answering or
+	// reading) and restarts at the next call: Check answers Unknown.
+	restart bool
+	timeout bool // a check-sat that did not answer in time
+}
+
+func (e *Error) Error() string { return e.msg }
+
+// maxFailures is how many times in a row a solver may fail to start or to
+// answer before the calls stop restarting it.
+const maxFailures = 3
+
+// defaultReplyLimit bounds the answers other than check-sat's, and the
+// solver's reading of its input, when no Timeout is set.
+const defaultReplyLimit = time.Minute
+
+// Lookup returns the binary of the solver that opts describe: opts.Path,
+// or the solver's name (default z3) on PATH. Its error wraps ErrNoSolver.
+func Lookup(opts Options) (string, error) {
+	name := opts.Name
+	if name == "" {
+		name = "z3"
+	}
+	if opts.Path != "" {
+		p, err := exec.LookPath(opts.Path)
+		if err != nil {
+			return "", fmt.Errorf("%w: %s: %v", ErrNoSolver, opts.Path, errors.Unwrap(err))
+		}
+		return p, nil
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: %s is not on PATH; install it (Debian: apt-get install %s)", ErrNoSolver, name, name)
+	}
+	return p, nil
+}
+
+// New starts a solver process and waits, within ctx and the solver's
+// limits, for it to acknowledge its options. With opts.CrossCheck it
+// starts both solvers.
+func New(ctx context.Context, opts Options) (Solver, error) {
+	if opts.CrossCheck != nil {
+		second := *opts.CrossCheck
+		first := opts
+		first.CrossCheck = nil
+		a, err := New(ctx, first)
+		if err != nil {
+			return nil, err
+		}
+		b, err := New(ctx, second)
+		if err != nil {
+			a.Close()
+			return nil, err
+		}
+		return &crossCheck{a: a.(*process), b: b.(*process)}, nil
+	}
 	if opts.Name == "" {
 		opts.Name = "z3"
 	}
@@ -119,97 +201,151 @@ func New(opts Options) (Solver, error) {
 	default:
 		return nil, fmt.Errorf("unknown solver %q (want z3 or cvc5)", opts.Name)
 	}
-	path := opts.Path
-	if path == "" {
-		p, err := exec.LookPath(opts.Name)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s is not on PATH; install it (Debian: apt-get install %s)", ErrNoSolver, opts.Name, opts.Name)
-		}
-		path = p
+	path, err := Lookup(opts)
+	if err != nil {
+		return nil, err
 	}
-	p := &process{opts: opts, path: path, args: args}
-	if err := p.start(); err != nil {
+	p := &process{opts: opts, path: path, args: args, replay: [][]string{nil}}
+	if err := p.start(ctx); err != nil {
+		p.kill()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, err
 	}
 	return p, nil
 }
 
-// process is a solver behind a pipe. Commands are written without waiting;
-// with :print-success on, every command is answered, and the answers are
-// read (and checked for errors) before the next answer that matters. A
-// goroutine reads the answers as they come (answers), so that the solver
-// never waits on a full pipe of acknowledgements while ftmc waits on a full
-// pipe of commands: thousands of assertions before a check-sat deadlocked
-// the two processes that way.
+// process is a solver behind a pipe. Commands are buffered and written when
+// an answer is needed; with :print-success on, every command is answered,
+// and the answers are read (and checked for errors) before the next answer
+// that matters. A goroutine reads the answers as they come (answers), so
+// that the solver never waits on a full pipe of acknowledgements while ftmc
+// waits on a full pipe of commands: thousands of assertions before a
+// check-sat deadlocked the two processes that way. Writes have a deadline
+// (the pipe is ftmc's own os.Pipe), so that a solver that stops reading
+// cannot block ftmc either.
 type process struct {
 	opts Options
 	path string
 	args []string
 
-	cmd     *exec.Cmd
-	in      *bufio.Writer
-	stdin   io.WriteCloser
-	out     *answers
-	pending int // answers ("success" or an error) not yet read
-	err     error
-	dead    bool
-	reason  string
-	stats   Stats
+	cmd    *exec.Cmd
+	stdin  *os.File // ftmc's end of the solver's standard input
+	stdout *os.File // ftmc's end of its standard output
+	stderr *tail
+	ex     *exit
+	out    *answers
+
+	wbuf     []byte // commands not yet written
+	pending  int    // answers ("success" or an error) not yet read
+	err      error  // the first error answered since the last drain
+	dead     bool
+	reason   string
+	stats    Stats
+	failures int    // starts and answers that failed in a row
+	broken   *Error // after maxFailures failures: what every call answers
+	assumed  []string
 
 	// replay is what was sent since start, by stack level, so that a
 	// restarted process can be brought back to the same assertions.
 	replay [][]string
 }
 
-func (p *process) start() error {
+// exit is the end of one solver process, reaped by a goroutine of its own.
+type exit struct {
+	done chan struct{}
+	err  error // cmd.Wait's, once done is closed
+}
+
+// desc names the solver in messages: "z3 (/usr/bin/z3)".
+func (p *process) desc() string { return fmt.Sprintf("%s (%s)", p.opts.Name, p.path) }
+
+// replyLimit bounds the answers other than check-sat's, and writes.
+func (p *process) replyLimit() time.Duration {
+	if p.opts.Timeout > 0 {
+		return max(p.opts.Timeout, time.Second)
+	}
+	return defaultReplyLimit
+}
+
+// checkLimit bounds a check-sat's answer: the solver gives up itself at
+// Timeout and answers unknown, within a grace period.
+func (p *process) checkLimit() time.Duration {
+	if p.opts.Timeout > 0 {
+		return p.opts.Timeout + p.opts.Timeout/2 + time.Second
+	}
+	return 0
+}
+
+func (p *process) start(ctx context.Context) error {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return err
+	}
 	cmd := exec.Command(p.path, p.args...)
-	stdin, err := cmd.StdinPipe()
+	cmd.Stdin, cmd.Stdout = inR, outW
+	p.stderr = &tail{}
+	cmd.Stderr = p.stderr
+	// Wait returns even when a process the solver started keeps stderr.
+	cmd.WaitDelay = time.Second
+	ownGroup(cmd)
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
 	if err != nil {
-		return err
+		inW.Close()
+		outR.Close()
+		return &Error{msg: fmt.Sprintf("solver %s: cannot start: %v", p.desc(), err)}
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	cmd.Stderr = nil
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting %s: %w", p.path, err)
-	}
-	p.cmd, p.stdin, p.in, p.out = cmd, stdin, bufio.NewWriterSize(stdin, 1<<16), readAnswers(bufio.NewReaderSize(stdout, 1<<16))
-	p.pending, p.err, p.dead = 0, nil, false
+	ex := &exit{done: make(chan struct{})}
+	go func() {
+		ex.err = cmd.Wait()
+		close(ex.done)
+	}()
+	p.cmd, p.stdin, p.stdout, p.ex = cmd, inW, outR, ex
+	p.out = readAnswers(outR)
+	p.wbuf, p.pending, p.err, p.dead = p.wbuf[:0], 0, nil, false
 	p.raw("(set-option :print-success true)")
-	if p.opts.Name == "z3" || p.opts.Name == "" {
+	if p.opts.Name == "z3" {
 		p.raw("(set-option :produce-models true)")
 		p.raw("(set-option :produce-unsat-assumptions true)")
 	}
 	if p.opts.Logic != "" {
 		p.raw("(set-logic " + p.opts.Logic + ")")
 	}
-	if p.replay == nil {
-		p.replay = [][]string{nil}
-	} else {
-		for i, level := range p.replay {
-			if i > 0 {
-				p.raw("(push 1)")
-			}
-			for _, c := range level {
-				p.raw(c)
-			}
+	for i, level := range p.replay {
+		if i > 0 {
+			p.raw("(push 1)")
+		}
+		for _, c := range level {
+			p.raw(c)
 		}
 	}
-	return nil
+	return p.drain(ctx)
 }
 
-// raw writes one command that answers success.
+// write queues text for the solver; it answers nothing that drain reads.
+func (p *process) write(cmd string) {
+	if p.opts.Log != nil {
+		fmt.Fprintln(p.opts.Log, cmd)
+	}
+	p.wbuf = append(p.wbuf, cmd...)
+	p.wbuf = append(p.wbuf, '\n')
+}
+
+// raw queues one command that answers success.
 func (p *process) raw(cmd string) {
 	if p.dead {
 		return
 	}
-	if p.opts.Log != nil {
-		fmt.Fprintln(p.opts.Log, cmd)
-	}
-	p.in.WriteString(cmd)
-	p.in.WriteByte('\n')
+	p.write(cmd)
 	p.pending++
 }
 
@@ -242,41 +378,103 @@ func (p *process) Pop(n int) {
 	p.raw(fmt.Sprintf("(pop %d)", n))
 }
 
-// drain reads the answers of the commands written so far.
+// flush writes the queued commands, within the reply limit and ctx.
+func (p *process) flush(ctx context.Context) error {
+	if len(p.wbuf) == 0 {
+		return nil
+	}
+	limit := p.replyLimit()
+	p.stdin.SetWriteDeadline(time.Now().Add(limit))
+	unblocked := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(unblocked)
+		p.stdin.SetWriteDeadline(time.Unix(1, 0))
+	})
+	_, err := p.stdin.Write(p.wbuf)
+	if !stop() {
+		<-unblocked
+	}
+	p.wbuf = p.wbuf[:0]
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		p.kill()
+		return ctx.Err()
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return p.fail(fmt.Sprintf("solver %s did not read its input within %v", p.desc(), limit), true)
+	}
+	return p.exited()
+}
+
+// next reads the next answer, waiting at most limit (0: no limit). On
+// failure the process is stopped and the error says why; what says what
+// the solver failed to do ("answer (check-sat)"). Running out of time
+// counts as a failure of the process unless slow is set: a check-sat may
+// take its time.
+func (p *process) next(ctx context.Context, limit time.Duration, what string, slow bool) (Sexp, error) {
+	var timer <-chan time.Time
+	if limit > 0 {
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		timer = t.C
+	}
+	e, err := p.out.next(ctx, timer)
+	var bad *errAnswer
+	switch {
+	case err == nil:
+		return e, nil
+	case ctx.Err() != nil:
+		p.kill()
+		return Sexp{}, ctx.Err()
+	case err == errTimeout:
+		se := p.fail(fmt.Sprintf("solver %s did not %s within %v", p.desc(), what, limit), !slow)
+		se.timeout = slow && se != p.broken
+		return Sexp{}, se
+	case errors.As(err, &bad):
+		p.kill()
+		return Sexp{}, &Error{msg: fmt.Sprintf("solver %s wrote %s", p.desc(), bad.msg)}
+	}
+	return Sexp{}, p.exited()
+}
+
+// drain writes the queued commands and reads their answers.
 func (p *process) drain(ctx context.Context) error {
-	if err := p.in.Flush(); err != nil {
-		p.crash(err)
-		return p.err
+	if err := p.flush(ctx); err != nil {
+		return err
 	}
 	for p.pending > 0 {
-		e, err := p.out.next(ctx, nil)
+		e, err := p.next(ctx, p.replyLimit(), "acknowledge its commands", false)
 		if err != nil {
-			p.crash(err)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return p.err
+			return err
 		}
 		p.pending--
 		if isError(e) {
 			if p.err == nil {
-				p.err = fmt.Errorf("%s: %s", p.opts.Name, errorText(e))
+				p.err = fmt.Errorf("solver %s: %s", p.desc(), errorText(e))
 			}
 			continue
 		}
-		if e.IsList || e.Atom != "success" {
-			// z3 answers some options with "unsupported"; harmless.
-			if e.Atom == "unsupported" {
-				continue
-			}
-			if p.err == nil {
-				p.err = fmt.Errorf("%s: unexpected answer %s", p.opts.Name, e)
-			}
+		// z3 answers some options with "unsupported"; harmless.
+		if e.IsList || e.Atom != "success" && e.Atom != "unsupported" {
+			return p.protocol("answered %s to a command that answers success", e)
 		}
 	}
 	err := p.err
 	p.err = nil
 	return err
+}
+
+// ask writes a query and reads its answer.
+func (p *process) ask(ctx context.Context, query string, limit time.Duration) (Sexp, error) {
+	if err := p.drain(ctx); err != nil {
+		return Sexp{}, err
+	}
+	p.write(query)
+	if err := p.flush(ctx); err != nil {
+		return Sexp{}, err
+	}
+	return p.next(ctx, limit, "answer "+query, false)
 }
 
 func isError(e Sexp) bool {
@@ -290,70 +488,121 @@ func errorText(e Sexp) string {
 	return e.String()
 }
 
-func (p *process) crash(err error) {
+// protocol stops a solver that answered out of turn: what it says next
+// cannot be matched with the questions any more.
+func (p *process) protocol(format string, args ...any) error {
+	p.kill()
+	msg := fmt.Sprintf(format, args...)
+	if len(msg) > 300 {
+		msg = msg[:300] + "..."
+	}
+	return &Error{msg: fmt.Sprintf("solver %s %s", p.desc(), msg)}
+}
+
+// exited stops a process whose output or input closed: it exited, or is
+// about to. The message has its exit status and the last line it wrote
+// to standard error.
+func (p *process) exited() error {
+	if p.dead {
+		return &Error{msg: p.reason, restart: true}
+	}
+	var msg string
+	select {
+	case <-p.ex.done:
+		status := "exit status 0"
+		if p.ex.err != nil {
+			status = p.ex.err.Error()
+		}
+		msg = fmt.Sprintf("solver %s exited: %s", p.desc(), status)
+	case <-time.After(200 * time.Millisecond):
+		msg = fmt.Sprintf("solver %s closed its output", p.desc())
+	}
+	p.kill()
+	if line := p.stderr.last(); line != "" {
+		msg += ": " + line
+	}
+	return p.fail(msg, true)
+}
+
+// fail stops the process (when it is still running) for reason msg; a
+// failure counts towards giving up on the solver.
+func (p *process) fail(msg string, failure bool) *Error {
+	p.kill()
+	p.reason = msg
+	if failure {
+		p.failures++
+		if p.failures >= maxFailures && p.broken == nil {
+			p.broken = &Error{msg: fmt.Sprintf("%s (%d failures in a row, given up)", msg, p.failures)}
+		}
+	}
+	if p.broken != nil {
+		return p.broken
+	}
+	return &Error{msg: msg, restart: true}
+}
+
+// kill stops the process and every process it started, and reaps it.
+func (p *process) kill() {
 	if p.dead {
 		return
 	}
 	p.dead = true
-	p.reason = fmt.Sprintf("%s stopped: %v", p.opts.Name, err)
-	if p.cmd != nil && p.cmd.Process != nil {
-		p.cmd.Process.Kill()
-		p.cmd.Wait()
+	p.reason = "cancelled"
+	if p.cmd == nil || p.cmd.Process == nil {
+		return
 	}
-}
-
-// revive restarts a crashed or killed process with the same assertions.
-func (p *process) revive() error {
-	if !p.dead {
-		return nil
-	}
-	p.stats.Restarts++
-	return p.start()
-}
-
-// answer reads the next answer that is not the acknowledgement of a
-// command, giving up at the deadline.
-func (p *process) answer(ctx context.Context, limit time.Duration) (Sexp, error) {
-	var timer <-chan time.Time
-	if limit > 0 {
-		t := time.NewTimer(limit)
-		defer t.Stop()
-		timer = t.C
-	}
-	e, err := p.out.next(ctx, timer)
-	switch {
-	case err == nil:
-		return e, nil
-	case ctx.Err() != nil:
-		p.crash(ctx.Err())
-		return Sexp{}, ctx.Err()
-	case err == errTimeout:
-		p.crash(fmt.Errorf("no answer within %v", limit))
-		return Sexp{}, errTimeout
-	}
-	return Sexp{}, err
+	killGroup(p.cmd.Process)
+	<-p.ex.done
+	p.stdin.Close()
+	p.stdout.Close()
+	p.wbuf = p.wbuf[:0]
 }
 
 // answers is what a solver process has written, read as it comes by a
-// goroutine of its own and kept until asked for.
+// goroutine of its own and kept until asked for, up to maxQueued bytes.
 type answers struct {
-	mu    sync.Mutex
-	queue []answer
-	ready chan struct{} // a token when the queue may have grown
+	mu     sync.Mutex
+	queue  []answer
+	queued int           // bytes of the answers in queue
+	ready  chan struct{} // a token when the queue may have grown
 }
 
 type answer struct {
-	e   Sexp
-	err error
+	e    Sexp
+	err  error
+	size int
 }
 
-func readAnswers(r *bufio.Reader) *answers {
+// maxQueued bounds the answers read and not yet asked for.
+const maxQueued = 64 << 20
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += n
+	return n, err
+}
+
+func readAnswers(r io.Reader) *answers {
 	a := &answers{ready: make(chan struct{}, 1)}
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 1<<16)
 	go func() {
 		for {
-			e, err := readSexp(r)
+			before := cr.n - br.Buffered()
+			e, err := readSexp(br)
+			size := cr.n - br.Buffered() - before
 			a.mu.Lock()
-			a.queue = append(a.queue, answer{e, err})
+			if err == nil && a.queued+size > maxQueued {
+				err = &errAnswer{fmt.Sprintf("more than %d MB of answers nobody asked for", maxQueued>>20)}
+			}
+			a.queue = append(a.queue, answer{e, err, size})
+			a.queued += size
 			a.mu.Unlock()
 			select {
 			case a.ready <- struct{}{}:
@@ -378,6 +627,7 @@ func (a *answers) next(ctx context.Context, timer <-chan time.Time) (Sexp, error
 			if r.err == nil {
 				a.queue[0] = answer{}
 				a.queue = a.queue[1:]
+				a.queued -= r.size
 			}
 			a.mu.Unlock()
 			return r.e, r.err
@@ -396,8 +646,34 @@ func (a *answers) next(ctx context.Context, timer <-chan time.Time) (Sexp, error
 var errTimeout = errors.New("timeout")
 
 func (p *process) Check(ctx context.Context, assumptions ...string) (Status, error) {
-	if err := p.revive(); err != nil {
+	p.assumed = append(p.assumed[:0], assumptions...)
+	st, err := p.check(ctx, assumptions)
+	p.stats.Checks++
+	switch st {
+	case Sat:
+		p.stats.Sat++
+	case Unsat:
+		p.stats.Unsat++
+	default:
+		p.stats.Unknown++
+	}
+	return st, err
+}
+
+func (p *process) check(ctx context.Context, assumptions []string) (Status, error) {
+	if p.broken != nil {
+		p.reason = p.broken.Error()
+		return Unknown, p.broken
+	}
+	if err := ctx.Err(); err != nil {
+		p.reason = "cancelled"
 		return Unknown, err
+	}
+	if p.dead {
+		p.stats.Restarts++
+		if err := p.start(ctx); err != nil {
+			return p.unknown(ctx, err)
+		}
 	}
 	if p.opts.Timeout > 0 {
 		ms := p.opts.Timeout.Milliseconds()
@@ -407,80 +683,64 @@ func (p *process) Check(ctx context.Context, assumptions ...string) (Status, err
 			p.raw(fmt.Sprintf("(set-option :timeout %d)", ms))
 		}
 	}
-	if err := p.drain(ctx); err != nil {
-		if ctx.Err() != nil {
-			p.stats.Unknown++
-			p.reason = "cancelled"
-			return Unknown, ctx.Err()
-		}
-		if p.dead {
-			p.stats.Unknown++
-			return Unknown, nil
-		}
-		return Unknown, err
-	}
 	q := "(check-sat)"
 	if len(assumptions) > 0 {
 		q = "(check-sat-assuming (" + strings.Join(assumptions, " ") + "))"
 	}
-	if p.opts.Log != nil {
-		fmt.Fprintln(p.opts.Log, q)
+	if err := p.drain(ctx); err != nil {
+		return p.unknown(ctx, err)
 	}
-	p.in.WriteString(q)
-	p.in.WriteByte('\n')
-	if err := p.in.Flush(); err != nil {
-		p.crash(err)
-		p.stats.Unknown++
-		return Unknown, nil
+	p.write(q)
+	if err := p.flush(ctx); err != nil {
+		return p.unknown(ctx, err)
 	}
 	start := time.Now()
-	limit := time.Duration(0)
-	if p.opts.Timeout > 0 {
-		limit = p.opts.Timeout + p.opts.Timeout/2 + 2*time.Second
-	}
-	e, err := p.answer(ctx, limit)
+	e, err := p.next(ctx, p.checkLimit(), "answer (check-sat)", true)
 	p.stats.Time += time.Since(start)
-	p.stats.Checks++
-	if err != nil {
-		p.stats.Unknown++
-		if ctx.Err() != nil {
-			p.reason = "cancelled"
-			return Unknown, ctx.Err()
-		}
-		if err == errTimeout {
-			p.reason = fmt.Sprintf("solver timeout (%v)", p.opts.Timeout)
-		}
+	if se := (*Error)(nil); errors.As(err, &se) && se.timeout {
+		p.reason = fmt.Sprintf("solver timeout (%v)", p.opts.Timeout)
 		return Unknown, nil
+	}
+	if err != nil {
+		return p.unknown(ctx, err)
 	}
 	switch {
 	case !e.IsList && e.Atom == "sat":
-		p.stats.Sat++
+		p.failures = 0
 		return Sat, nil
 	case !e.IsList && e.Atom == "unsat":
-		p.stats.Unsat++
+		p.failures = 0
 		return Unsat, nil
 	case !e.IsList && e.Atom == "unknown":
-		p.stats.Unknown++
-		p.reason = p.reasonUnknown()
+		p.failures = 0
+		p.reason = p.reasonUnknown(ctx)
 		return Unknown, nil
 	case isError(e):
-		p.stats.Unknown++
-		return Unknown, fmt.Errorf("%s: %s", p.opts.Name, errorText(e))
+		return Unknown, fmt.Errorf("solver %s: %s", p.desc(), errorText(e))
 	}
-	p.stats.Unknown++
-	return Unknown, fmt.Errorf("%s: unexpected answer to check-sat: %s", p.opts.Name, e)
+	return Unknown, p.protocol("answered %s to check-sat", e)
 }
 
-func (p *process) reasonUnknown() string {
-	p.in.WriteString("(get-info :reason-unknown)\n")
-	if err := p.in.Flush(); err != nil {
-		p.crash(err)
-		return p.reason
+// unknown is Check's answer after err: Unknown, with the error when it is
+// not one that a restart cures.
+func (p *process) unknown(ctx context.Context, err error) (Status, error) {
+	if ctx.Err() != nil {
+		p.reason = "cancelled"
+		return Unknown, ctx.Err()
 	}
-	e, err := p.out.next(context.Background(), nil)
+	var se *Error
+	if errors.As(err, &se) && se.restart {
+		p.reason = se.msg
+		return Unknown, nil
+	}
+	p.reason = err.Error()
+	return Unknown, err
+}
+
+func (p *process) reasonUnknown(ctx context.Context) string {
+	e, err := p.ask(ctx, "(get-info :reason-unknown)", p.replyLimit())
 	if err != nil {
-		p.crash(err)
-		return p.reason
+		return "solver answered unknown"
 	}
 	// (:reason-unknown "timeout")
 	if e.IsList && len(e.List) == 2 {
@@ -495,72 +755,75 @@ func (p *process) reasonUnknown() string {
 
 func (p *process) Reason() string { return p.reason }
 
-func (p *process) Values(terms ...string) ([]Value, error) {
+// query asks for a model or a core, which only the running process has.
+func (p *process) query(ctx context.Context, q string) (Sexp, error) {
+	if p.broken != nil {
+		return Sexp{}, p.broken
+	}
+	if p.dead {
+		return Sexp{}, &Error{msg: fmt.Sprintf("solver %s: no answer to %s: %s", p.desc(), q, p.reason)}
+	}
+	e, err := p.ask(ctx, q, p.replyLimit())
+	if err != nil {
+		if ctx.Err() != nil {
+			return Sexp{}, ctx.Err()
+		}
+		var se *Error
+		if errors.As(err, &se) {
+			// Whatever a restart cures, the model is gone.
+			return Sexp{}, &Error{msg: se.msg}
+		}
+		return Sexp{}, err
+	}
+	if isError(e) {
+		return Sexp{}, fmt.Errorf("solver %s: %s", p.desc(), errorText(e))
+	}
+	return e, nil
+}
+
+func (p *process) Values(ctx context.Context, terms ...string) ([]Value, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	if p.dead {
-		return nil, errors.New(p.reason)
-	}
-	if err := p.drain(context.Background()); err != nil {
-		return nil, err
-	}
-	p.in.WriteString("(get-value (" + strings.Join(terms, " ") + "))\n")
-	if err := p.in.Flush(); err != nil {
-		p.crash(err)
-		return nil, err
-	}
-	e, err := p.out.next(context.Background(), nil)
+	e, err := p.query(ctx, "(get-value ("+strings.Join(terms, " ")+"))")
 	if err != nil {
-		p.crash(err)
 		return nil, err
-	}
-	if isError(e) {
-		return nil, fmt.Errorf("%s: %s", p.opts.Name, errorText(e))
 	}
 	if !e.IsList || len(e.List) != len(terms) {
-		return nil, fmt.Errorf("%s: unexpected answer to get-value: %s", p.opts.Name, e)
+		return nil, p.protocol("answered %s to get-value", e)
 	}
 	vals := make([]Value, len(terms))
 	for i, pair := range e.List {
 		if !pair.IsList || len(pair.List) != 2 {
-			return nil, fmt.Errorf("%s: unexpected answer to get-value: %s", p.opts.Name, e)
+			return nil, p.protocol("answered %s to get-value", e)
 		}
 		v, err := parseValue(pair.List[1])
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("solver %s: %v", p.desc(), err)
 		}
 		vals[i] = v
 	}
 	return vals, nil
 }
 
-func (p *process) UnsatCore() ([]string, error) {
-	if p.dead {
-		return nil, errors.New(p.reason)
-	}
-	if err := p.drain(context.Background()); err != nil {
-		return nil, err
-	}
-	p.in.WriteString("(get-unsat-assumptions)\n")
-	if err := p.in.Flush(); err != nil {
-		p.crash(err)
-		return nil, err
-	}
-	e, err := p.out.next(context.Background(), nil)
+func (p *process) UnsatCore(ctx context.Context) ([]string, error) {
+	e, err := p.query(ctx, "(get-unsat-assumptions)")
 	if err != nil {
-		p.crash(err)
 		return nil, err
-	}
-	if isError(e) {
-		return nil, fmt.Errorf("%s: %s", p.opts.Name, errorText(e))
 	}
 	if !e.IsList {
-		return nil, fmt.Errorf("%s: unexpected answer to get-unsat-assumptions: %s", p.opts.Name, e)
+		return nil, p.protocol("answered %s to get-unsat-assumptions", e)
 	}
 	core := make([]string, len(e.List))
 	for i, x := range e.List {
 		core[i] = x.String()
+		found := false
+		for _, a := range p.assumed {
+			found = found || a == core[i]
+		}
+		if !found {
+			return nil, p.protocol("answered get-unsat-assumptions with %s, which is not an assumption of the check", core[i])
+		}
 	}
 	return core, nil
 }
@@ -571,17 +834,44 @@ func (p *process) Close() error {
 	if p.dead {
 		return nil
 	}
-	p.dead = true
-	p.in.WriteString("(exit)\n")
-	p.in.Flush()
+	p.write("(exit)")
+	p.stdin.SetWriteDeadline(time.Now().Add(time.Second))
+	p.stdin.Write(p.wbuf)
 	p.stdin.Close()
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
 	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		p.cmd.Process.Kill()
-		<-done
+	case <-p.ex.done:
+	case <-time.After(time.Second):
 	}
+	p.kill()
 	return nil
+}
+
+// tail keeps the end of what a solver writes to standard error.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailSize = 4096
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > tailSize {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize:]...)
+	}
+	return len(b), nil
+}
+
+// last is the last line that is not blank, at most 200 bytes of it.
+func (t *tail) last() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
+	line := strings.TrimSpace(lines[len(lines)-1])
+	if len(line) > 200 {
+		line = line[:200] + "..."
+	}
+	return line
 }

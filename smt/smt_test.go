@@ -18,7 +18,7 @@ func solvers(t *testing.T) []string {
 	for _, n := range []string{"z3", "cvc5"} {
 		if n == "cvc5" {
 			// cvc5 is optional; z3 is required under CI.
-			if _, err := New(Options{Name: n}); err != nil {
+			if _, err := New(context.Background(), Options{Name: n}); err != nil {
 				continue
 			}
 		} else {
@@ -33,7 +33,7 @@ func TestIncremental(t *testing.T) {
 	ctx := context.Background()
 	for _, name := range solvers(t) {
 		t.Run(name, func(t *testing.T) {
-			s, err := New(Options{Name: name, Logic: "QF_LIA"})
+			s, err := New(context.Background(), Options{Name: name, Logic: "QF_LIA"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,7 +46,7 @@ func TestIncremental(t *testing.T) {
 			if err != nil || st != Sat {
 				t.Fatalf("check a: %v %v", st, err)
 			}
-			vals, err := s.Values("x", "(- x 10)")
+			vals, err := s.Values(ctx, "x", "(- x 10)")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +61,7 @@ func TestIncremental(t *testing.T) {
 			if err != nil || st != Unsat {
 				t.Fatalf("check a b: %v %v", st, err)
 			}
-			core, err := s.UnsatCore()
+			core, err := s.UnsatCore(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestIncremental(t *testing.T) {
 
 func TestErrorsAreReported(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	s, err := New(Options{})
+	s, err := New(context.Background(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestErrorsAreReported(t *testing.T) {
 
 func TestTimeoutIsUnknown(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	s, err := New(Options{Timeout: 200 * time.Millisecond})
+	s, err := New(context.Background(), Options{Timeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestTimeoutIsUnknown(t *testing.T) {
 
 func TestCrashIsUnknownAndRestarts(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	s, err := New(Options{})
+	s, err := New(context.Background(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestCrashIsUnknownAndRestarts(t *testing.T) {
 	s.Assert("(= x 7)")
 	p := s.(*process)
 	p.cmd.Process.Kill()
-	p.cmd.Wait()
+	<-p.ex.done
 	st, _ := s.Check(context.Background())
 	if st != Unknown {
 		t.Fatalf("after kill: %v, want unknown", st)
@@ -146,7 +146,7 @@ func TestCrashIsUnknownAndRestarts(t *testing.T) {
 	if st != Sat || err != nil {
 		t.Fatalf("after restart: %v %v", st, err)
 	}
-	v, err := s.Values("x")
+	v, err := s.Values(context.Background(), "x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,12 +156,12 @@ func TestCrashIsUnknownAndRestarts(t *testing.T) {
 }
 
 func TestMissingSolver(t *testing.T) {
-	_, err := New(Options{Name: "z3", Path: ""})
+	_, err := New(context.Background(), Options{Name: "z3", Path: ""})
 	if err != nil {
 		t.Skip("z3 present check only")
 	}
 	t.Setenv("PATH", t.TempDir())
-	_, err = New(Options{Name: "z3"})
+	_, err = New(context.Background(), Options{Name: "z3"})
 	if err == nil || !strings.Contains(err.Error(), "apt-get install z3") {
 		t.Errorf("want an error naming the package, got %v", err)
 	}
@@ -221,7 +221,7 @@ done
 	if err := os.WriteFile(script, []byte("#!"+sh+"\n"+loop), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Name: "z3", Path: script})
+	s, err := New(context.Background(), Options{Name: "z3", Path: script})
 	if err != nil {
 		t.Fatal(err)
 	}

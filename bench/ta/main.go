@@ -4,6 +4,14 @@
 // the median wall time is reported, and the totals as a ratio.
 //
 //	go run ./bench/ta [-reps 3] [-j 2] [-o bench/ta/RESULTS.md]
+//
+// With -cross-check SOLVER it measures instead what confirming every unsat
+// answer with a second solver costs: each row runs -reps times without and
+// -reps times with --cross-check SOLVER, alternately, and the table (with
+// -o, the section "## Cross-check" of the file, replaced or added) gives
+// both medians.
+//
+//	go run ./bench/ta -cross-check cvc5 [-reps 5] [-o bench/ta/RESULTS.md]
 package main
 
 import (
@@ -43,6 +51,7 @@ func main() {
 	shared := flag.String("shared", "", "the shared reference directory (default: ../shared beside the repository)")
 	timeout := flag.Duration("time", 10*time.Minute, "time limit per run")
 	extra := flag.Bool("extra", false, "also run, once each, the specifications of the ten models that EXPECTED.tsv does not list")
+	cross := flag.String("cross-check", "", "measure the cost of --cross-check with this solver instead")
 	flag.Parse()
 	root, err := repoRoot()
 	if err != nil {
@@ -62,6 +71,10 @@ func main() {
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fail(err)
+	}
+	if *cross != "" {
+		crossCheck(bin, dir, rows, *cross, *reps, *jobs, *timeout, *out)
+		return
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# ftmc verify vs ByMC on the ISOLA'18 threshold automata\n\n")
@@ -128,7 +141,14 @@ func main() {
 	}
 	os.Stdout.WriteString(b.String())
 	if *out != "" {
-		if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
+		// The cross-check section comes from its own run: keep it.
+		doc := b.String()
+		if old, err := os.ReadFile(*out); err == nil {
+			if sec := section(string(old), "## Cross-check"); sec != "" {
+				doc = replaceSection(doc, "## Cross-check", sec)
+			}
+		}
+		if err := os.WriteFile(*out, []byte(doc), 0o644); err != nil {
 			fail(err)
 		}
 	}
@@ -137,8 +157,9 @@ func main() {
 	}
 }
 
-func runOnce(bin, model, spec string, jobs int, limit time.Duration) (float64, string, float64, error) {
-	cmd := exec.Command(bin, "verify", model, spec, "--json", "-j", strconv.Itoa(jobs), "--time", limit.String())
+func runOnce(bin, model, spec string, jobs int, limit time.Duration, flags ...string) (float64, string, float64, error) {
+	args := append([]string{"verify", model, spec, "--json", "-j", strconv.Itoa(jobs), "--time", limit.String()}, flags...)
+	cmd := exec.Command(bin, args...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = io.Discard
@@ -170,6 +191,95 @@ func runOnce(bin, model, spec string, jobs int, limit time.Duration) (float64, s
 		}
 	}
 	return sec, string(verdict), schemas, nil
+}
+
+// crossCheck measures every row without and with --cross-check solver.
+func crossCheck(bin, dir string, rows []row, solver string, reps, jobs int, limit time.Duration, out string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Cross-check: every unsat answer confirmed by %s\n\n", solver)
+	fmt.Fprintf(&b, "`ftmc verify MODEL SPEC -j %d` without and with `--cross-check %s`, median of %d runs each (alternating), %s, %d CPUs, load when started: %s. `go run ./bench/ta -cross-check %s -reps %d -o bench/ta/RESULTS.md`\n\n",
+		jobs, solver, reps, time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), loadavg(), solver, reps)
+	fmt.Fprintf(&b, "| model | spec | ByMC options | verdict | verdict cross-checked | s | s cross-checked | ratio |\n|---|---|---|---|---|---:|---:|---:|\n")
+	var sum, sumCross float64
+	var ratios []float64
+	differ := 0
+	for _, r := range rows {
+		var plain, checked []float64
+		var v, vc string
+		for i := 0; i < reps; i++ {
+			sec, verdict, _, err := runOnce(bin, filepath.Join(dir, r.path), r.spec, jobs, limit)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s %s: %v\n", r.path, r.spec, err)
+			}
+			plain, v = append(plain, sec), verdict
+			sec, verdict, _, err = runOnce(bin, filepath.Join(dir, r.path), r.spec, jobs, limit, "--cross-check", solver)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s %s --cross-check %s: %v\n", r.path, r.spec, solver, err)
+			}
+			checked, vc = append(checked, sec), verdict
+		}
+		m, mc := median(plain), median(checked)
+		sum += m
+		sumCross += mc
+		ratios = append(ratios, mc/m)
+		if v != vc {
+			differ++
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.2f | %.2f | %.2f |\n", strings.TrimSuffix(filepath.Base(r.path), ".ta"), r.spec, r.options, v, vc, m, mc, mc/m)
+		fmt.Fprintf(os.Stderr, "%-10s %-16s %-8s %6.2fs  %-8s %6.2fs cross-checked\n", filepath.Base(r.path), r.spec, v, m, vc, mc)
+	}
+	fmt.Fprintf(&b, "\n**Total**: %.1f s without, %.1f s with the cross-check: ratio **%.2f** (median ratio of the rows %.2f).\n", sum, sumCross, sumCross/sum, median(ratios))
+	fmt.Fprintf(&b, "Verdicts that differ: %d.\n", differ)
+	os.Stdout.WriteString(b.String())
+	if out == "" {
+		return
+	}
+	old, err := os.ReadFile(out)
+	if err != nil && !os.IsNotExist(err) {
+		fail(err)
+	}
+	if err := os.WriteFile(out, []byte(replaceSection(string(old), "## Cross-check", b.String())), 0o644); err != nil {
+		fail(err)
+	}
+}
+
+// section returns the section of doc whose heading starts with heading,
+// up to the next heading of its level, or "".
+func section(doc, heading string) string {
+	i := strings.Index(doc, "\n"+heading)
+	if i < 0 {
+		return ""
+	}
+	rest := doc[i+1:]
+	if j := strings.Index(rest[1:], "\n## "); j >= 0 {
+		rest = rest[:j+2]
+	}
+	return strings.TrimRight(rest, "\n") + "\n"
+}
+
+// replaceSection replaces the section of doc whose heading starts with
+// heading (up to the next heading of its level) with section, or appends it.
+func replaceSection(doc, heading, section string) string {
+	i := strings.Index(doc, "\n"+heading)
+	if i < 0 {
+		return strings.TrimRight(doc, "\n") + "\n\n" + section
+	}
+	rest := doc[i+1:]
+	end := len(rest)
+	if j := strings.Index(rest[1:], "\n## "); j >= 0 {
+		end = j + 2
+	}
+	tail := strings.TrimLeft(rest[end:], "\n")
+	if tail == "" {
+		return doc[:i+1] + section
+	}
+	return doc[:i+1] + section + "\n" + tail
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
 }
 
 func readExpected(path string) ([]row, error) {

@@ -17,7 +17,6 @@ import (
 	"ftmc/internal/readfile"
 	"ftmc/mcmt"
 	"ftmc/mcmt/system"
-	"ftmc/smt"
 	"ftmc/trace"
 )
 
@@ -31,8 +30,8 @@ func verifyMCMT(e *env, args []string) int {
 	lang := fs.String("lang", "", "input language: mcmt, mcmt1 (MCMT's :keyword syntax) or cubicle (default: from the file)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	maxNodes := fs.Int("max-nodes", 20000, "stop with verdict unknown after this many visited cubes (0: no limit)")
-	solver := fs.String("solver", "z3", "SMT solver for fixpoint checks: z3 or cvc5")
-	solverTimeout := fs.Duration("solver-timeout", 10*time.Second, "time limit of one SMT query (a timeout counts as not covered)")
+	var sf solverFlags
+	sf.register(fs, 10*time.Second, "time limit of one SMT query of the fixpoint checks (a timeout counts as not covered)")
 	brab := fs.Int("brab", 3, "look for invariants among sub-cubes that no reachable state of an instance with this many processes satisfies (0: off)")
 	confirm := fs.Int("confirm", 0, "also require candidate invariants to be unreachable on an instance with this many processes")
 	brabLits := fs.Int("brab-lits", 0, "at most this many literals in a candidate invariant (0: 3; -1: no bound)")
@@ -50,7 +49,12 @@ func verifyMCMT(e *env, args []string) int {
 	if err != nil {
 		return 2
 	}
-	if err := checkMCMTFlags(lim, *solver, *solverTimeout, map[string]int64{"--bounded": int64(*bounded),
+	solver, err := sf.options()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
+	if err := checkMCMTFlags(lim, map[string]int64{"--bounded": int64(*bounded),
 		"--max-states": *maxStates, "--max-nodes": int64(*maxNodes), "--brab": int64(*brab), "--confirm": int64(*confirm)}); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
@@ -128,12 +132,21 @@ func verifyMCMT(e *env, args []string) int {
 		}
 	} else {
 		rep.Engine = "backreach"
+		// Without z3 on PATH, case splitting alone decides the fixpoint
+		// checks (a warning says so); a solver named on the command line
+		// must be there.
+		if sf.path != "" || solver.CrossCheck != nil || sf.name != "z3" {
+			if err := lookupSolvers(solver); err != nil {
+				fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+				return 2
+			}
+		}
 		if *maxNodes == 0 {
 			*maxNodes = math.MaxInt
 		}
 		opts := backreach.Options{
 			MaxNodes:         *maxNodes,
-			Solver:           smt.Options{Name: *solver, Timeout: *solverTimeout},
+			Solver:           solver,
 			IgnoreCandidates: *noCand,
 			Approx:           *brab,
 			Confirm:          *confirm,
@@ -173,11 +186,9 @@ func verifyMCMT(e *env, args []string) int {
 			res, err = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: l.msg}, nil
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "ftmc verify: %s: %v\n", file, err)
-			if errors.Is(err, smt.ErrNoSolver) {
-				return 2
-			}
-			return 3
+			// A model the engine cannot handle: the verdict unknown, with
+			// the reason, as every run ends.
+			res = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: err.Error()}
 		}
 		r := trace.Result{Property: res.Property, Verdict: res.Verdict, Reason: res.Reason, Counterexample: res.Trace}
 		if res.Trace != nil {
@@ -287,15 +298,12 @@ func processes(n int64) string {
 // checkMCMTFlags rejects flag values the searches cannot honour, before
 // any search starts: an unknown solver, negative limits and counts, and
 // -j (both searches run on one worker).
-func checkMCMTFlags(lim limits, solver string, solverTimeout time.Duration, counts map[string]int64) error {
-	if solver != "z3" && solver != "cvc5" {
-		return fmt.Errorf("--solver %s: expected z3 or cvc5", solver)
-	}
+func checkMCMTFlags(lim limits, counts map[string]int64) error {
 	if lim.jobs != 1 {
 		return fmt.Errorf("-j %d: backward reachability and --bounded run on one worker (-j is for ftmc check and .ta models)", lim.jobs)
 	}
-	if lim.time < 0 || solverTimeout < 0 {
-		return fmt.Errorf("--time and --solver-timeout must not be negative")
+	if lim.time < 0 {
+		return fmt.Errorf("--time must not be negative")
 	}
 	if lim.memory < 0 {
 		return fmt.Errorf("--memory must not be negative")

@@ -186,6 +186,8 @@ func TestVerifyMCMTBadFlags(t *testing.T) {
 		{[]string{"--lemma-budget", "-1", "--guess=false"}, "--lemma-budget -1 makes every candidate a guess, --guess=false uses proved candidates only"},
 		{[]string{"--time", "-1s"}, "must not be negative"},
 		{[]string{"--solver-timeout", "-1s"}, "must not be negative"},
+		{[]string{"--cross-check", "foo"}, "--cross-check foo: expected z3, cvc5 or none"},
+		{[]string{"--cross-check", "none", "--cross-check-path", "/usr/bin/cvc5"}, "--cross-check-path needs --cross-check z3 or cvc5"},
 		{[]string{"-j", "4"}, "-j 4: backward reachability and --bounded run on one worker"},
 		{[]string{"-j", "2", "--bounded", "2"}, "-j 2"},
 	} {

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"time"
 
 	"ftmc/param"
+	"ftmc/smt"
 	"ftmc/ta"
 	"ftmc/trace"
 )
@@ -21,8 +23,8 @@ func verifyTA(e *env, args []string) int {
 	var lim limits
 	lim.register(fs)
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
-	solver := fs.String("solver", "z3", "SMT solver: z3 or cvc5")
-	solverTimeout := fs.Duration("solver-timeout", 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
+	var sf solverFlags
+	sf.register(fs, 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
 	fs.String("lang", "ta", "model language (ta)")
 	quiet := fs.Bool("q", false, "print only the verdict lines")
 	pos, err := parseArgs(fs, args)
@@ -33,11 +35,12 @@ func verifyTA(e *env, args []string) int {
 		return 2
 	}
 	if len(pos) == 0 {
-		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D]")
+		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D] [--cross-check z3|cvc5|none]")
 		return 2
 	}
-	if *solver != "z3" && *solver != "cvc5" {
-		fmt.Fprintf(e.stderr, "ftmc verify: --solver %s: expected z3 or cvc5\n", *solver)
+	solver, err := sf.options()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
 	path := pos[0]
@@ -71,20 +74,26 @@ func verifyTA(e *env, args []string) int {
 			return 2
 		}
 	}
+	// Every specification needs the solvers: a missing one is one error,
+	// not one unknown verdict per specification.
+	if err := lookupSolvers(solver); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
 	ctx := e.ctx
 	if lim.time > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, lim.time)
+		ctx, cancel = context.WithTimeoutCause(ctx, lim.time, &limitReached{fmt.Sprintf("time limit %v reached", lim.time)})
 		defer cancel()
 	}
-	opts := param.Options{Solver: *solver, SolverTimeout: *solverTimeout, Jobs: lim.jobs}
+	opts := param.Options{Solver: solver, Jobs: lim.jobs}
 	if e.terminal && !*quiet {
 		opts.Progress = func(p param.Progress) {
 			fmt.Fprintf(e.stderr, "\r%s: %d schemas, %d prefixes (%d pruned), %.0fs   ", p.Spec, p.Schemas, p.Nodes, p.Pruned, p.Elapsed.Seconds())
 		}
 	}
 	start := time.Now()
-	rep := &trace.Report{Model: path, Engine: "schema (SMT, " + *solver + ")"}
+	rep := &trace.Report{Model: path, Engine: "schema (SMT, " + sf.describe() + ")"}
 	if !*jsonOut && !*quiet {
 		fmt.Fprintf(e.stdout, "ftmc verify %s: %d locations, %d rules, parameters %s\n", path, len(f.Locations), len(f.Rules), strings.Join(ta.Names(f.Params), ", "))
 	}
@@ -139,4 +148,63 @@ func verifyTA(e *env, args []string) int {
 		writeVerdicts(e.stdout, rep.Verdicts)
 	}
 	return trace.ExitCode(rep.Verdicts)
+}
+
+// solverFlags are the SMT solver's flags of ftmc verify, for threshold
+// automata and array-based systems alike.
+type solverFlags struct {
+	name, path       string
+	timeout          time.Duration
+	cross, crossPath string
+}
+
+func (s *solverFlags) register(fs *flag.FlagSet, timeout time.Duration, timeoutUsage string) {
+	fs.StringVar(&s.name, "solver", "z3", "SMT solver: z3 or cvc5")
+	fs.StringVar(&s.path, "solver-path", "", "the solver's binary (default: --solver's name on PATH)")
+	fs.DurationVar(&s.timeout, "solver-timeout", timeout, timeoutUsage+"; it bounds every other wait on the solver too")
+	fs.StringVar(&s.cross, "cross-check", os.Getenv("FTMC_CROSS_CHECK"), "a second SMT solver, z3 or cvc5, that must confirm every unsat answer a verdict holds rests on; when it disagrees the verdict is unknown and names both (none: off; default: $FTMC_CROSS_CHECK, else off)")
+	fs.StringVar(&s.crossPath, "cross-check-path", "", "the --cross-check solver's binary (default: its name on PATH)")
+}
+
+// options checks the flags' values.
+func (s *solverFlags) options() (smt.Options, error) {
+	if s.name != "z3" && s.name != "cvc5" {
+		return smt.Options{}, fmt.Errorf("--solver %s: expected z3 or cvc5", s.name)
+	}
+	if s.timeout < 0 {
+		return smt.Options{}, fmt.Errorf("--solver-timeout must not be negative")
+	}
+	opts := smt.Options{Name: s.name, Path: s.path, Timeout: s.timeout}
+	switch s.cross {
+	case "z3", "cvc5":
+		opts.CrossCheck = &smt.Options{Name: s.cross, Path: s.crossPath, Timeout: s.timeout}
+	case "", "none":
+		if s.crossPath != "" {
+			return smt.Options{}, fmt.Errorf("--cross-check-path needs --cross-check z3 or cvc5")
+		}
+	default:
+		return smt.Options{}, fmt.Errorf("--cross-check %s: expected z3, cvc5 or none", s.cross)
+	}
+	return opts, nil
+}
+
+// describe names the solvers for the report's engine.
+func (s *solverFlags) describe() string {
+	if s.cross == "" || s.cross == "none" {
+		return s.name
+	}
+	return s.name + ", unsat confirmed by " + s.cross
+}
+
+// lookupSolvers finds the binaries of the solvers opts name.
+func lookupSolvers(opts smt.Options) error {
+	if _, err := smt.Lookup(opts); err != nil {
+		return err
+	}
+	if opts.CrossCheck != nil {
+		if _, err := smt.Lookup(*opts.CrossCheck); err != nil {
+			return fmt.Errorf("--cross-check: %w", err)
+		}
+	}
+	return nil
 }

@@ -13,6 +13,17 @@ import (
 	"ftmc/trace"
 )
 
+// The tests run ftmc verify with every unsat answer confirmed by a second
+// solver when one is installed (cvc5; CI installs it): --cross-check's
+// default is $FTMC_CROSS_CHECK.
+func init() {
+	if os.Getenv("FTMC_CROSS_CHECK") == "" {
+		if s := testenv.CrossCheck(); s != "" {
+			os.Setenv("FTMC_CROSS_CHECK", s)
+		}
+	}
+}
+
 func runTA(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer

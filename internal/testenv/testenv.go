@@ -62,3 +62,19 @@ func RepoRoot(t testing.TB) string {
 
 // Short reports whether slow tests should be left out (go test -short).
 func Short() bool { return testing.Short() }
+
+// CrossCheck is the solver with which the tests have the engines confirm
+// every unsat answer (ftmc verify --cross-check): $FTMC_CROSS_CHECK when
+// set ("none" turns it off), else cvc5 when it is installed, as under CI.
+func CrossCheck() string {
+	if s := os.Getenv("FTMC_CROSS_CHECK"); s != "" {
+		if s == "none" {
+			return ""
+		}
+		return s
+	}
+	if _, err := exec.LookPath("cvc5"); err == nil {
+		return "cvc5"
+	}
+	return ""
+}

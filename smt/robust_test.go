@@ -1,0 +1,331 @@
+//go:build unix
+
+package smt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"ftmc/internal/testenv"
+)
+
+// The solvers of these tests are shell scripts in testdata/solvers that
+// misbehave in one way each. Every test bounds its waits generously (20 s
+// for limits of a second) to tell a hang from a slow machine, and checks
+// that no process a fake solver started is left running.
+
+// fake returns the path of a fake solver and a function that lists the
+// process ids of the fakes started so far (each appends its pid to a file).
+func fake(t *testing.T, name string) (string, func() []int) {
+	t.Helper()
+	testenv.NeedBinary(t, "sh")
+	path, err := filepath.Abs(filepath.Join("testdata", "solvers", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	t.Setenv("FAKE_SOLVER_PIDS", pidFile)
+	return path, func() []int {
+		b, _ := os.ReadFile(pidFile)
+		var pids []int
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, n)
+			}
+		}
+		return pids
+	}
+}
+
+// running reports whether pid is a live process (a zombie waiting for its
+// new parent to reap it is not).
+func running(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z' && b[i+2] != 'X'
+}
+
+// noneRunning fails t when a fake solver is still running (after a short
+// grace period for the kernel).
+func noneRunning(t *testing.T, pids []int) {
+	t.Helper()
+	if len(pids) == 0 {
+		t.Fatal("the fake solver never started")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range pids {
+		for running(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if running(pid) {
+			t.Errorf("solver process %d is still running", pid)
+			syscall.Kill(-pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// solverError asserts that err is an *Error that says want and names the
+// solver's binary.
+func solverError(t *testing.T, err error, path, want string) {
+	t.Helper()
+	var se *Error
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("error %v, want a solver error naming %s that says %q", err, path, want)
+	}
+}
+
+func hangGuard(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestSolverExitsAtOnce(t *testing.T) {
+	path, pids := fake(t, "dead")
+	_, err := New(hangGuard(t), Options{Path: path})
+	solverError(t, err, path, "exited: exit status 1: fake solver: no licence")
+	noneRunning(t, pids())
+}
+
+// A solver that never answers fails New at its timeout, not at the
+// context's end.
+func TestSolverNeverAnswers(t *testing.T) {
+	path, pids := fake(t, "silent")
+	ctx := hangGuard(t)
+	_, err := New(ctx, Options{Path: path, Timeout: time.Second})
+	solverError(t, err, path, "did not acknowledge its commands within 1s")
+	noneRunning(t, pids())
+	// Without a timeout, the context bounds the wait.
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, err := New(short, Options{Path: path}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("New without a timeout: %v, want the context's error", err)
+	}
+	noneRunning(t, pids())
+}
+
+func TestSolverStallsOnGetValue(t *testing.T) {
+	path, pids := fake(t, "stall-get-value")
+	ctx := hangGuard(t)
+	for _, timeout := range []time.Duration{time.Second, 0} {
+		s, err := New(ctx, Options{Path: path, Timeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Send(DeclareConst("x", "Int"))
+		if st, err := s.Check(ctx); st != Sat || err != nil {
+			t.Fatalf("check: %v %v", st, err)
+		}
+		if timeout > 0 {
+			_, err = s.Values(ctx, "x")
+			solverError(t, err, path, "did not answer (get-value (x)) within 1s")
+		} else {
+			short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			_, err = s.Values(short, "x")
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("get-value without a timeout: %v, want the context's error", err)
+			}
+		}
+		s.Close()
+	}
+	noneRunning(t, pids())
+}
+
+// A solver that stops reading its input: ftmc's writes, several times
+// what a pipe holds, must not block past the timeout or the context.
+func TestSolverStopsReading(t *testing.T) {
+	path, pids := fake(t, "deaf")
+	ctx := hangGuard(t)
+	for _, timeout := range []time.Duration{time.Second, 0} {
+		s, err := New(ctx, Options{Path: path, Timeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 40000; i++ {
+			s.Assert("(>= x " + strconv.Itoa(i) + ")")
+		}
+		if timeout > 0 {
+			st, err := s.Check(ctx)
+			if st != Unknown || err != nil || !strings.Contains(s.Reason(), "did not read its input within 1s") {
+				t.Fatalf("check: %v %v (%s), want unknown: did not read its input", st, err, s.Reason())
+			}
+		} else {
+			short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			st, err := s.Check(short)
+			cancel()
+			if st != Unknown || !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("check without a timeout: %v %v, want unknown and the context's error", st, err)
+			}
+		}
+		s.Close()
+	}
+	noneRunning(t, pids())
+}
+
+// A check-sat that does not answer is a timeout; the solver restarts.
+func TestSolverStallsOnCheck(t *testing.T) {
+	path, pids := fake(t, "stall-check")
+	ctx := hangGuard(t)
+	s, err := New(ctx, Options{Path: path, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := 0; i < maxFailures+1; i++ {
+		st, err := s.Check(ctx)
+		if st != Unknown || err != nil || !strings.Contains(s.Reason(), "timeout") {
+			t.Fatalf("check %d: %v %v (%s), want unknown: timeout", i, st, err, s.Reason())
+		}
+	}
+	if got := len(pids()); got != maxFailures+1 {
+		t.Errorf("%d processes started, want one per check: timeouts are not failures of the process", got)
+	}
+	noneRunning(t, pids())
+}
+
+// A solver that crashes on every query is restarted maxFailures times,
+// and then given up: the calls fail with an error that names it.
+func TestSolverKeepsCrashing(t *testing.T) {
+	path, pids := fake(t, "crash-check")
+	ctx := hangGuard(t)
+	s, err := New(ctx, Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Send(DeclareConst("x", "Int"))
+	for i := 1; i < maxFailures; i++ {
+		st, err := s.Check(ctx)
+		if st != Unknown || err != nil || !strings.Contains(s.Reason(), "exited: exit status 139: fake solver: segmentation fault") {
+			t.Fatalf("check %d: %v %v (%s), want unknown and the exit", i, st, err, s.Reason())
+		}
+	}
+	st, err := s.Check(ctx)
+	if st != Unknown {
+		t.Fatalf("check %d: %v", maxFailures, st)
+	}
+	solverError(t, err, path, "3 failures in a row, given up")
+	started := len(pids())
+	if _, err := s.Check(ctx); err == nil {
+		t.Error("a solver given up on answered again")
+	}
+	if len(pids()) != started {
+		t.Error("a solver given up on was started again")
+	}
+	noneRunning(t, pids())
+}
+
+// Answers that are not SMT-LIB, or not what was asked, are errors that
+// name the solver; the process is stopped.
+func TestSolverProtocolErrors(t *testing.T) {
+	ctx := hangGuard(t)
+	for _, c := range []struct{ fake, want string }{
+		{"garbage", "answered sat to a command that answers success"},
+		{"deep", "wrote an answer nested deeper than 1000 levels"},
+	} {
+		path, pids := fake(t, c.fake)
+		_, err := New(ctx, Options{Path: path})
+		solverError(t, err, path, c.want)
+		noneRunning(t, pids())
+	}
+	path, pids := fake(t, "badcore")
+	s, err := New(ctx, Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Send(DeclareConst("a", "Bool"))
+	if st, err := s.Check(ctx, "a"); st != Unsat || err != nil {
+		t.Fatalf("check: %v %v", st, err)
+	}
+	_, err = s.UnsatCore(ctx)
+	solverError(t, err, path, "answered get-unsat-assumptions with stranger, which is not an assumption")
+	s.Close()
+	noneRunning(t, pids())
+}
+
+// A solver that answers unsat to everything is contradicted by the second
+// solver; one that cannot confirm leaves the answer unknown.
+func TestCrossCheck(t *testing.T) {
+	z3 := testenv.NeedBinary(t, "z3")
+	ctx := hangGuard(t)
+	liar, pids := fake(t, "liar")
+	s, err := New(ctx, Options{Path: liar, CrossCheck: &Options{Name: "z3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Send(DeclareConst("x", "Int"), DeclareConst("a", "Bool"))
+	s.Assert("(=> a (> x 0))")
+	st, err := s.Check(ctx, "a")
+	want := fmt.Sprintf("solvers disagree: z3 (%s) answered unsat, z3 (%s) sat", liar, z3)
+	if st != Unknown || err == nil || err.Error() != want {
+		t.Fatalf("check: %v %v, want unknown and %q", st, err, want)
+	}
+	s.Close()
+	noneRunning(t, pids())
+
+	unknown, _ := fake(t, "unknown")
+	s, err = New(ctx, Options{Name: "z3", CrossCheck: &Options{Path: unknown}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Assert("false")
+	if st, err := s.Check(ctx); st != Unknown || err != nil || !strings.Contains(s.Reason(), "did not confirm the unsat answer") {
+		t.Fatalf("check: %v %v (%s), want unknown: not confirmed", st, err, s.Reason())
+	}
+	s.Close()
+}
+
+// Two real solvers agree; the core of an unsat answer is the one the
+// second solver confirmed, and models come from the first.
+func TestCrossCheckAgrees(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	testenv.NeedBinary(t, "cvc5")
+	ctx := hangGuard(t)
+	s, err := New(ctx, Options{Name: "z3", Logic: "QF_LIA", CrossCheck: &Options{Name: "cvc5", Logic: "QF_LIA"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Send(DeclareConst("x", "Int"), DeclareConst("a", "Bool"), DeclareConst("b", "Bool"), DeclareConst("c", "Bool"))
+	s.Assert("(=> a (> x 5))")
+	s.Assert("(=> b (< x 3))")
+	if st, err := s.Check(ctx, "a", "b", "c"); st != Unsat || err != nil {
+		t.Fatalf("check a b c: %v %v", st, err)
+	}
+	core, err := s.UnsatCore(ctx)
+	if err != nil || len(core) != 2 || strings.Contains(strings.Join(core, " "), "c") {
+		t.Fatalf("core %v %v, want a and b", core, err)
+	}
+	s.Push()
+	s.Assert("(< x 0)")
+	if st, err := s.Check(ctx, "a"); st != Unsat || err != nil {
+		t.Fatalf("after push: %v %v", st, err)
+	}
+	s.Pop(1)
+	if st, err := s.Check(ctx, "a"); st != Sat || err != nil {
+		t.Fatalf("after pop: %v %v", st, err)
+	}
+	v, err := s.Values(ctx, "x")
+	if n, _ := v[0].Int64(); err != nil || n <= 5 {
+		t.Errorf("x = %v %v, want > 5", v, err)
+	}
+	if got := s.Stats(); got.CrossChecks != 2 || got.Unsat != 2 || got.Sat != 1 {
+		t.Errorf("stats %+v: want 2 unsat answers, both cross-checked, and 1 sat", got)
+	}
+}
