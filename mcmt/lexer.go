@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"ftmc/internal/clip"
 	"ftmc/mcmt/system"
 )
 
@@ -81,24 +82,7 @@ func (t token) String() string {
 	if t.kind == tEOF {
 		return "end of file"
 	}
-	return strconv.Quote(clip(t.text))
-}
-
-// maxQuote is the number of characters of the input an error message
-// quotes at most: a name of megabytes is shown by its start.
-const maxQuote = 40
-
-// clip shortens text from the input for an error message to maxQuote
-// characters and an ellipsis.
-func clip(s string) string {
-	n := 0
-	for i := range s {
-		if n == maxQuote {
-			return s[:i] + "..."
-		}
-		n++
-	}
-	return s
+	return strconv.Quote(clip.Text(t.text))
 }
 
 // syntax selects comment and operator conventions.
@@ -134,12 +118,7 @@ type lexer struct {
 // errorf makes the error at off; strings among args (names from the input)
 // are clipped.
 func (lx *lexer) errorf(off int, pos system.Pos, format string, args ...any) *Error {
-	for i, a := range args {
-		if s, ok := a.(string); ok {
-			args[i] = clip(s)
-		}
-	}
-	return &Error{File: lx.file, Pos: pos, Msg: fmt.Sprintf(format, args...), Snippet: snippet(lx.src, off)}
+	return &Error{File: lx.file, Pos: pos, Msg: clip.Sprintf(format, args...), Snippet: snippet(lx.src, off)}
 }
 
 func (lx *lexer) pos() system.Pos { return system.Pos{Line: lx.line, Col: lx.col} }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"ftmc/internal/clip"
 	"ftmc/mcmt/system"
 )
 
@@ -504,7 +505,7 @@ func (p *parser) checkSystem() {
 	seen := map[string]bool{}
 	for _, t := range s.Trans {
 		if seen[t.Name] {
-			panic(bailout{&Error{File: p.lx.file, Pos: t.Pos, Msg: fmt.Sprintf("a second transition named %s", clip(t.Name))}})
+			panic(bailout{&Error{File: p.lx.file, Pos: t.Pos, Msg: fmt.Sprintf("a second transition named %s", clip.Text(t.Name))}})
 		}
 		seen[t.Name] = true
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"ftmc/internal/clip"
 	"ftmc/internal/readfile"
 )
 
@@ -678,7 +679,7 @@ func (p *preprocessor) directive(f *ppFile) {
 		}
 		f.conds = f.conds[:len(f.conds)-1]
 	case "error":
-		p.errorf(hash, "#error %s", clip(sc.restOfLine()))
+		p.errorf(hash, "#error %s", clip.Text(sc.restOfLine()))
 	case "warning":
 		p.warnings = append(p.warnings, Warning{hash, "#warning " + sc.restOfLine()})
 	case "pragma":
@@ -864,14 +865,14 @@ func (p *preprocessor) include(f *ppFile, hash Pos) {
 		}
 		if err == nil {
 			if p.bytes+len(src) > readfile.ModelLimit {
-				p.stop(argPos, fmt.Sprintf("%s: the model with its included files is larger than %d MB", clip(path), readfile.ModelLimit>>20))
+				p.stop(argPos, fmt.Sprintf("%s: the model with its included files is larger than %d MB", clip.Text(path), readfile.ModelLimit>>20))
 				return
 			}
 			p.pushFile(path, src)
 			return
 		}
 	}
-	p.errorf(argPos, "cannot find include file %q", clip(name))
+	p.errorf(argPos, "cannot find include file %q", clip.Text(name))
 }
 
 // skipGroup skips the lines of a group that a conditional directive left
@@ -1186,11 +1187,11 @@ func describe(t token) described {
 	case EOF:
 		return "end of file"
 	case IDENT:
-		return described("'" + clip(t.lit) + "'")
+		return described("'" + clip.Text(t.lit) + "'")
 	case INT:
-		return described("number " + clip(t.lit))
+		return described("number " + clip.Text(t.lit))
 	case STRING:
-		return described("string " + clip(t.lit))
+		return described("string " + clip.Text(t.lit))
 	case ILLEGAL:
 		return "illegal character"
 	}

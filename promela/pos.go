@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"ftmc/internal/clip"
 )
 
 // Pos is a position in a source file: file name, line and column (both
@@ -104,36 +106,14 @@ func (l *ErrorList) Add(pos Pos, msg string) {
 
 // Addf is Add with a format. Words among args (strings without a space:
 // names and numbers from the input; the phrases of messages have spaces)
-// are clipped to maxQuote characters, so that a name of megabytes is not
+// are clipped (package clip), so that a name of megabytes is not
 // printed whole.
 func (l *ErrorList) Addf(pos Pos, format string, args ...any) {
 	if l.Full() {
 		l.Dropped++
 		return
 	}
-	for i, a := range args {
-		if s, ok := a.(string); ok && !strings.Contains(s, " ") {
-			args[i] = clip(s)
-		}
-	}
-	l.Add(pos, fmt.Sprintf(format, args...))
-}
-
-// maxQuote is the number of characters of the input an error message
-// quotes at most.
-const maxQuote = 40
-
-// clip shortens text from the input for an error message to maxQuote
-// characters and "...".
-func clip(s string) string {
-	n := 0
-	for i := range s {
-		if n == maxQuote {
-			return s[:i] + "..."
-		}
-		n++
-	}
-	return s
+	l.Add(pos, clip.Sprintf(format, args...))
 }
 
 // Len returns the number of kept errors.

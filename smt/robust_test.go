@@ -3,15 +3,11 @@
 package smt
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,61 +19,8 @@ import (
 // for limits of a second) to tell a hang from a slow machine, and checks
 // that no process a fake solver started is left running.
 
-// fake returns the path of a fake solver and a function that lists the
-// process ids of the fakes started so far (each appends its pid to a file).
-func fake(t *testing.T, name string) (string, func() []int) {
-	t.Helper()
-	testenv.NeedBinary(t, "sh")
-	path, err := filepath.Abs(filepath.Join("testdata", "solvers", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pidFile := filepath.Join(t.TempDir(), "pids")
-	t.Setenv("FAKE_SOLVER_PIDS", pidFile)
-	return path, func() []int {
-		b, _ := os.ReadFile(pidFile)
-		var pids []int
-		for _, f := range strings.Fields(string(b)) {
-			if n, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, n)
-			}
-		}
-		return pids
-	}
-}
-
-// running reports whether pid is a live process (a zombie waiting for its
-// new parent to reap it is not).
-func running(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z' && b[i+2] != 'X'
-}
-
-// noneRunning fails t when a fake solver is still running (after a short
-// grace period for the kernel).
-func noneRunning(t *testing.T, pids []int) {
-	t.Helper()
-	if len(pids) == 0 {
-		t.Fatal("the fake solver never started")
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for _, pid := range pids {
-		for running(pid) && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if running(pid) {
-			t.Errorf("solver process %d is still running", pid)
-			syscall.Kill(-pid, syscall.SIGKILL)
-		}
-	}
-}
+// fake and noneRunning are testenv's fake solvers.
+var fake, noneRunning = testenv.FakeSolver, testenv.SolversGone
 
 // solverError asserts that err is an *Error that says want and names the
 // solver's binary.

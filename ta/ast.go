@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"ftmc/internal/clip"
 )
 
 // Pos is a position in a source file (1-based line and column).
@@ -21,31 +23,10 @@ type Error struct {
 }
 
 // newError makes the error at p of file. Words among args (strings
-// without a space: names from the input) are clipped to maxQuote
-// characters, so that a name of megabytes is not printed whole.
+// without a space: names from the input) are clipped (package
+// clip), so that a name of megabytes is not printed whole.
 func newError(file string, p Pos, format string, args ...any) *Error {
-	for i, a := range args {
-		if s, ok := a.(string); ok && !strings.Contains(s, " ") {
-			args[i] = clip(s)
-		}
-	}
-	return &Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)}
-}
-
-// maxQuote is the number of characters of the input an error message
-// quotes at most.
-const maxQuote = 40
-
-// clip shortens text from the input to maxQuote characters and "...".
-func clip(s string) string {
-	n := 0
-	for i := range s {
-		if n == maxQuote {
-			return s[:i] + "..."
-		}
-		n++
-	}
-	return s
+	return &Error{File: file, Pos: p, Msg: clip.Sprintf(format, args...)}
 }
 
 func (e *Error) Error() string {

@@ -3,6 +3,8 @@ package ta
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"ftmc/internal/clip"
 )
 
 type tokKind int
@@ -25,9 +27,9 @@ func (t token) String() string {
 	case tEOF:
 		return "end of file"
 	case tIdent:
-		return fmt.Sprintf("name %q", clip(t.text))
+		return fmt.Sprintf("name %q", clip.Text(t.text))
 	case tInt:
-		return fmt.Sprintf("number %s", clip(t.text))
+		return fmt.Sprintf("number %s", clip.Text(t.text))
 	}
 	return fmt.Sprintf("%q", t.text)
 }

@@ -6,12 +6,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,52 +25,8 @@ import (
 // scripts of smt/testdata/solvers; each appends its pid to
 // $FAKE_SOLVER_PIDS, so that the tests can check none is left running.
 
-// fakeSolver returns the path of a fake solver and a function that lists
-// the pids of the fakes started so far.
-func fakeSolver(t *testing.T, name string) (string, func() []int) {
-	t.Helper()
-	testenv.NeedBinary(t, "sh")
-	path := filepath.Join(testenv.RepoRoot(t), "smt", "testdata", "solvers", name)
-	pidFile := filepath.Join(t.TempDir(), "pids")
-	t.Setenv("FAKE_SOLVER_PIDS", pidFile)
-	return path, func() []int {
-		b, _ := os.ReadFile(pidFile)
-		var pids []int
-		for _, f := range strings.Fields(string(b)) {
-			if n, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, n)
-			}
-		}
-		return pids
-	}
-}
-
-// solverGone fails t when a process of pids is still running (a zombie
-// waiting for init to reap it is gone).
-func solverGone(t *testing.T, pids []int) {
-	t.Helper()
-	if len(pids) == 0 {
-		t.Fatal("the fake solver never started")
-	}
-	alive := func(pid int) bool {
-		if syscall.Kill(pid, 0) != nil {
-			return false
-		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		i := bytes.LastIndexByte(b, ')')
-		return err != nil && !os.IsNotExist(err) || err == nil && (i < 0 || i+2 >= len(b) || b[i+2] != 'Z')
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for _, pid := range pids {
-		for alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if alive(pid) {
-			t.Errorf("solver process %d is still running", pid)
-			syscall.Kill(-pid, syscall.SIGKILL)
-		}
-	}
-}
+// fakeSolver and solverGone are testenv's fake solvers.
+var fakeSolver, solverGone = testenv.FakeSolver, testenv.SolversGone
 
 // runGuarded runs ftmc in this process with a generous bound that tells a
 // hang from a slow machine: a run that the bound ends fails the test.
