@@ -309,29 +309,9 @@ func (p *parser) cubExpr() *pexpr {
 }
 
 // cubOr and cubAnd read a chain of || or && as one n-ary node.
-func (p *parser) cubOr() *pexpr {
-	e := p.cubAnd()
-	if !p.is("||") {
-		return e
-	}
-	x := p.mk(p.peek(), "or", e)
-	for p.accept("||") {
-		x.args = append(x.args, p.cubAnd())
-	}
-	return x
-}
+func (p *parser) cubOr() *pexpr { return p.chain("||", "or", p.cubAnd) }
 
-func (p *parser) cubAnd() *pexpr {
-	e := p.cubUnary()
-	if !p.is("&&") {
-		return e
-	}
-	x := p.mk(p.peek(), "and", e)
-	for p.accept("&&") {
-		x.args = append(x.args, p.cubUnary())
-	}
-	return x
-}
+func (p *parser) cubAnd() *pexpr { return p.chain("&&", "and", p.cubUnary) }
 
 func (p *parser) cubUnary() *pexpr {
 	t := p.peek()

@@ -410,25 +410,21 @@ func containsVar(vs []*system.Var, v *system.Var) bool {
 func (p *parser) mcmtExpr() *pexpr {
 	p.nest(p.peek())
 	defer p.unnest()
-	e := p.mcmtAnd()
-	if !p.is("OR") {
-		return e
-	}
-	x := p.mk(p.peek(), "or", e)
-	for p.accept("OR") {
-		x.args = append(x.args, p.mcmtAnd())
-	}
-	return x
+	return p.chain("OR", "or", p.mcmtAnd)
 }
 
-func (p *parser) mcmtAnd() *pexpr {
-	e := p.mcmtNot()
-	if !p.is("AND") {
+func (p *parser) mcmtAnd() *pexpr { return p.chain("AND", "and", p.mcmtNot) }
+
+// chain reads operands separated by the token tok as one n-ary node op
+// (an operand alone as itself), so that a long chain is one level deep.
+func (p *parser) chain(tok, op string, operand func() *pexpr) *pexpr {
+	e := operand()
+	if !p.is(tok) {
 		return e
 	}
-	x := p.mk(p.peek(), "and", e)
-	for p.accept("AND") {
-		x.args = append(x.args, p.mcmtNot())
+	x := p.mk(p.peek(), op, e)
+	for p.accept(tok) {
+		x.args = append(x.args, operand())
 	}
 	return x
 }
