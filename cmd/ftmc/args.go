@@ -1,13 +1,18 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"ftmc/internal/clip"
 )
 
 // newFlags returns a flag set for a subcommand whose errors go to w.
@@ -34,9 +39,26 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		norm = append(norm, a)
 	}
+	// The flag package prints an error and then the whole usage; print
+	// the usage only when asked (-h), and an error as one line, with what
+	// it quotes from the command line clipped.
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	var pos []string
 	for {
 		if err := fs.Parse(norm); err != nil {
+			fs.SetOutput(out)
+			switch {
+			case !errors.Is(err, flag.ErrHelp):
+				fmt.Fprintf(out, "%s: %s\nRun '%s -h' for its flags.\n", fs.Name(), clipQuoted(err.Error()), fs.Name())
+			case usage != nil:
+				usage()
+			default:
+				fmt.Fprintf(out, "Usage of %s:\n", fs.Name())
+				fs.PrintDefaults()
+			}
 			return nil, err
 		}
 		rest := fs.Args()
@@ -49,6 +71,24 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		norm = rest[1:]
 	}
+}
+
+// quoted is a Go-quoted string in an error message.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// clipQuoted clips the quoted strings of an error message (values from the
+// command line) to clip.Max characters.
+func clipQuoted(msg string) string {
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return "flag provided but not defined: " + clip.Text(name)
+	}
+	return quoted.ReplaceAllStringFunc(msg, func(q string) string {
+		s, err := strconv.Unquote(q)
+		if err != nil || utf8.RuneCountInString(s) <= clip.Max {
+			return q
+		}
+		return strconv.Quote(clip.Text(s))
+	})
 }
 
 // defines collects repeated -D NAME[=VALUE] flags in order.

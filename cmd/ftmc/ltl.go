@@ -35,6 +35,9 @@ func (f *ltlFlags) register(fs *flag.FlagSet) {
 		if strings.TrimSpace(v) == "" {
 			return errors.New("expected an LTL formula")
 		}
+		if err := formulaChars(v); err != nil {
+			return err
+		}
 		f.formula = v
 		return nil
 	})
@@ -75,6 +78,25 @@ func (c *pmlCheck) wantsLTL(prog *promela.Program, m *compile.Model) bool {
 	}
 	_, ok := any(m).(pml.Model)
 	return ok && len(prog.LTL)+len(prog.Nevers) > 0
+}
+
+// formulaChars refuses the characters that no LTL formula and no Promela
+// expression has: braces, semicolons and a preprocessor's #. The formula
+// is read as an ltl block appended to the model, and with them it could
+// close that block and add declarations (a process, another property) to
+// the model it is checked on.
+func formulaChars(v string) error {
+	line, col := 1, 1
+	for _, r := range v {
+		switch r {
+		case '{', '}', ';', '#':
+			return fmt.Errorf("--ltl-formula:%d:%d: expected an LTL formula, found '%c', which no formula has", line, col, r)
+		case '\n':
+			line, col = line+1, 0
+		}
+		col++
+	}
+	return nil
 }
 
 // formulaName is the property name of --ltl-formula.

@@ -135,6 +135,8 @@ func TestLTLCommandLine(t *testing.T) {
 		{[]string{"check", model, "--ltl-formula", "[] (x >"}, 2, "--ltl-formula: at the end: expected an expression, found the end of the formula"},
 		{[]string{"check", model, "--ltl-formula", "[] (x == 1 &&\n y > 2)"}, 2, "--ltl-formula:2:2: undeclared variable y"},
 		{[]string{"check", model, "--ltl-formula", " "}, 2, "expected an LTL formula"},
+		{[]string{"check", model, "--ltl-formula", "[](x >= 0) } active proctype Z() { assert(false) } ltl y { true"}, 2, "--ltl-formula:1:12: expected an LTL formula, found '}'"},
+		{[]string{"check", model, "--ltl-formula", "[](x >= 0)\n#define x 3"}, 2, "--ltl-formula:2:1: expected an LTL formula, found '#'"},
 		{[]string{"check", model, "--ltl", "nosuch"}, 2, "recur"},
 		{[]string{"check", model, "--ltl", "recur", "--fairness", "strong"}, 2, "expected weak or none"},
 		{[]string{"check", model, "--non-progress", "--ltl", "recur"}, 2, "excludes"},
