@@ -194,13 +194,24 @@ func (c combination) String() string {
 	return strings.Join(parts, " ")
 }
 
+// maxCombinations bounds the rows of a sweep: the rows are made, and held,
+// before the first check runs.
+const maxCombinations = 100000
+
 // combinations is the cross product of the -D values, the first macro
 // varying slowest (so rows group as in the paper's Table 1).
 func (o *sweepOptions) combinations() ([]combination, error) {
 	if o.defs.err != nil {
 		return nil, o.defs.err
 	}
-	combos := []combination{nil}
+	n := 1
+	for _, name := range o.defs.names {
+		n *= len(o.defs.values[name])
+		if n > maxCombinations {
+			return nil, fmt.Errorf("the -D values make more than %d combinations, each a check: sweep fewer at a time", maxCombinations)
+		}
+	}
+	combos := make([]combination, 1, n)
 	for _, name := range o.defs.names {
 		var next []combination
 		for _, c := range combos {

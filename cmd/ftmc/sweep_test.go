@@ -325,6 +325,9 @@ func TestSweepFlagChecks(t *testing.T) {
 		{[]string{"--time", "-1s"}, "must not be negative"},
 		{[]string{"--depth", "-3"}, "must not be negative"},
 		{[]string{"--memory", "-1GB"}, "expected a size"},
+		// 2^65 combinations: refused before any is made (they used to
+		// fill memory first).
+		{manyMacros(65), "more than 100000 combinations"},
 	} {
 		f := &fakeCheck{}
 		out, errs, code := runSweep(t, f, append([]string{model, "-D", "CHAN=B,I"}, tc.args...)...)
@@ -332,6 +335,15 @@ func TestSweepFlagChecks(t *testing.T) {
 			t.Errorf("sweep %q: exit %d, %d checks, stderr %q, stdout %q; want 2, no check and %q", tc.args, code, len(f.seen), errs, out, tc.want)
 		}
 	}
+}
+
+// manyMacros is -D M1=1,2 ... -D Mn=1,2.
+func manyMacros(n int) []string {
+	var args []string
+	for i := 1; i <= n; i++ {
+		args = append(args, "-D", fmt.Sprintf("M%d=1,2", i))
+	}
+	return args
 }
 
 // TestSweepMemoryLimit: without --memory each check gets the machine's
