@@ -236,9 +236,12 @@ func (p *preprocessor) grow(n int, pos Pos) bool {
 }
 
 // stop ends preprocessing after an error that makes going on pointless.
-func (p *preprocessor) stop(pos Pos, msg string) {
+func (p *preprocessor) stop(pos Pos, msg string) { p.stopErr(pos, msg, nil) }
+
+// stopErr is stop with an error that comes from err.
+func (p *preprocessor) stopErr(pos Pos, msg string, err error) {
 	if !p.stopped {
-		p.errorf(pos, "%s", msg)
+		p.errs.addErr(pos, msg, err)
 	}
 	p.stopped = true
 	p.pending = nil
@@ -256,7 +259,7 @@ func newPreprocessor(opts *Options, errs *ErrorList) *preprocessor {
 	}
 	if p.readFile == nil {
 		p.readFile = func(name string) ([]byte, error) {
-			return readfile.Read(name, readfile.ModelLimit, "model file")
+			return readfile.ReadContext(opts.Context, name, readfile.ModelLimit, "model file")
 		}
 	}
 	names := make([]string, 0, len(opts.Defines))
@@ -984,6 +987,14 @@ func (p *preprocessor) include(f *ppFile, hash Pos) {
 		var tl *readfile.TooLargeError
 		if errors.As(err, &tl) {
 			p.stop(argPos, err.Error())
+			return
+		}
+		var se *readfile.StoppedError
+		if errors.As(err, &se) {
+			// A limit or a signal stopped the reading (of a FIFO): the
+			// error says which file it was reading (a path that could be
+			// opened, of at most PATH_MAX bytes: not clipped).
+			p.stopErr(argPos, fmt.Sprintf("%s: reading stopped: %v", path, se.Cause), err)
 			return
 		}
 		if err == nil {

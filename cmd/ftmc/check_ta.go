@@ -59,7 +59,12 @@ func checkTA(e *env, args []string) int {
 		return 2
 	}
 	path := pos[0]
-	f, err := ta.ParseFile(path)
+	ctx, cancel := timeBound(e.ctx, opts.since, opts.limits.time)
+	f, err := ta.ParseFileContext(ctx, path)
+	cancel()
+	if stoppedReading(e, "ftmc check", err) {
+		return trace.ExitUnknown
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2

@@ -46,7 +46,11 @@ func cmdTrace(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
 		return trace.ExitUsage
 	}
-	data, err := readfile.Read(pos[0], readfile.ReportLimit, "report")
+	// An interrupt stops the reading (a FIFO without a writer).
+	data, err := readfile.ReadContext(e.ctx, pos[0], readfile.ReportLimit, "report")
+	if stoppedReading(e, "ftmc trace", err) {
+		return trace.ExitUnknown
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
 		return trace.ExitUsage

@@ -87,7 +87,10 @@ func verifyMCMT(e *env, args []string) int {
 		defer stop()
 	}
 	file, specs := pos[0], pos[1:]
-	src, err := readfile.Read(file, readfile.ModelLimit, "model file")
+	src, err := readfile.ReadContext(ctx, file, readfile.ModelLimit, "model file")
+	if stoppedReading(e, "ftmc verify", err) {
+		return trace.ExitUnknown
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
