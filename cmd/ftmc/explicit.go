@@ -187,7 +187,7 @@ func startProfile(path string) (func(), error) {
 	if path == "" {
 		return func() {}, nil
 	}
-	f, err := os.Create(path)
+	f, err := createOutput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func writeTrail(path string, rep *trace.Report) error {
 	if err := trace.WriteJSON(&b, rep); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return writeOutput(path, b.Bytes())
 }
 
 // progressLine draws the search's progress on one terminal line, redrawn in

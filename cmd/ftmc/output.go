@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 
 	"ftmc/trace"
 )
@@ -44,8 +45,18 @@ func reportWriteFailure(stderr io.Writer, err error, code int) int {
 // flag can be written when the search is over: its directory exists and
 // the file can be opened for writing. An existing file is left as it is
 // (it is not truncated), and one that was not there is not left behind.
+// A FIFO (or a pipe) is opened without waiting for a reader: one that no
+// process reads is an error, one that is read is kept open until the run
+// writes it (closing it would end its reader's input), by createOutput.
 func checkOutputFile(flag, path string) error {
 	if path == "" {
+		return nil
+	}
+	if f, isFIFO, err := openFIFO(path); isFIFO {
+		if err != nil {
+			return fmt.Errorf("--%s %s: %v", flag, path, err)
+		}
+		heldOutputs.put(path, f)
 		return nil
 	}
 	_, statErr := os.Lstat(path)
@@ -58,6 +69,75 @@ func checkOutputFile(flag, path string) error {
 		os.Remove(path)
 	}
 	return nil
+}
+
+// heldOutputs are the FIFOs that checkOutputFile opened, until the run
+// writes them (createOutput) or ends (release).
+var heldOutputs held
+
+type held struct {
+	mu    sync.Mutex
+	files map[string]*os.File
+}
+
+func (h *held) put(path string, f *os.File) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.files == nil {
+		h.files = make(map[string]*os.File)
+	}
+	if old := h.files[path]; old != nil {
+		old.Close()
+	}
+	h.files[path] = f
+}
+
+func (h *held) take(path string) *os.File {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f := h.files[path]
+	delete(h.files, path)
+	return f
+}
+
+// release closes the FIFOs the run has not written.
+func (h *held) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for path, f := range h.files {
+		f.Close()
+		delete(h.files, path)
+	}
+}
+
+// createOutput opens path to write an output of the run (a trail, a chart,
+// a profile, a log): the FIFO checkOutputFile opened, else a FIFO opened
+// without waiting (one that no process reads is an error), else the file,
+// created or truncated.
+func createOutput(path string) (*os.File, error) {
+	if f := heldOutputs.take(path); f != nil {
+		return f, nil
+	}
+	if f, isFIFO, err := openFIFO(path); isFIFO {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		return f, nil
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+}
+
+// writeOutput writes data to the output path (createOutput).
+func writeOutput(path string, data []byte) error {
+	f, err := createOutput(path)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // checkOutputDir makes sure, before the checks start, that files can be

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"sort"
 
 	"ftmc/internal/readfile"
@@ -120,7 +119,7 @@ func (o *traceOptions) draw(e *env, rep *trace.Report, res *trace.Result) error 
 		if err := c.WriteSVG(&b); err != nil {
 			return err
 		}
-		if err := os.WriteFile(o.msc, b.Bytes(), 0o644); err != nil {
+		if err := writeOutput(o.msc, b.Bytes()); err != nil {
 			return err
 		}
 	}

@@ -158,7 +158,7 @@ func verifyMCMT(e *env, args []string) int {
 			LemmaBudget:      *lemmaBudget,
 		}
 		if *logFile != "" {
-			f, err := os.Create(*logFile)
+			f, err := createOutput(*logFile)
 			if err != nil {
 				fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 				return 2
