@@ -44,7 +44,7 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 		return nil, trace.ExitUsage
 	}
 	c.path = pos[0]
-	if err := c.opts.checkOutputs(); err != nil {
+	if err := c.opts.checkOutputs(c.path); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return nil, trace.ExitUsage
 	}

@@ -52,7 +52,7 @@ func checkTA(e *env, args []string) int {
 	}
 	so, err := opts.searchOptions()
 	if err == nil {
-		err = opts.checkOutputs()
+		err = opts.checkOutputs(pos[0])
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"ftmc/trace"
@@ -69,6 +70,63 @@ func checkOutputFile(flag, path string) error {
 		os.Remove(path)
 	}
 	return nil
+}
+
+// A namedPath is a file of the run and what names it: a flag for an
+// output ("trail"), a description for an input ("model file").
+type namedPath struct{ name, path string }
+
+// checkOutputsDistinct refuses, before a search starts, an output that is
+// a file the run reads (the model, a report) or that another output of the
+// run writes: the input would be lost, or one output would replace the
+// other. Two names are the same file when both exist and os.SameFile says
+// so, or when neither exists and they are one name in one directory. Only
+// regular files (and names that do not exist yet) are refused:
+// /dev/null, /dev/stdout or a FIFO may be named more than once.
+func checkOutputsDistinct(outputs, inputs []namedPath) error {
+	for i, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		if st, err := os.Stat(o.path); err == nil && !st.Mode().IsRegular() {
+			continue
+		}
+		for _, in := range inputs {
+			if in.path != "" && sameFile(o.path, in.path) {
+				return fmt.Errorf("--%s %s: that is the %s: writing there would overwrite it", o.name, o.path, in.name)
+			}
+		}
+		for _, p := range outputs[:i] {
+			if p.path != "" && sameFile(o.path, p.path) {
+				return fmt.Errorf("--%s %s: --%s writes that file too: one would overwrite the other", o.name, o.path, p.name)
+			}
+		}
+	}
+	return nil
+}
+
+// sameFile reports whether the names a and b are the same file.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	switch {
+	case errA == nil && errB == nil:
+		return os.SameFile(sa, sb)
+	case errA == nil || errB == nil:
+		return false
+	}
+	// Neither exists (yet): the same name in the same directory.
+	if filepath.Base(a) != filepath.Base(b) {
+		return false
+	}
+	da, errA := os.Stat(filepath.Dir(a))
+	db, errB := os.Stat(filepath.Dir(b))
+	if errA == nil && errB == nil {
+		return os.SameFile(da, db)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
 }
 
 // heldOutputs are the FIFOs that checkOutputFile opened, until the run

@@ -41,7 +41,11 @@ func cmdTrace(e *env, args []string) int {
 		fmt.Fprint(e.stderr, traceUsage)
 		return trace.ExitUsage
 	}
-	if err := checkOutputFile("msc", o.msc); err != nil {
+	err = checkOutputsDistinct([]namedPath{{"msc", o.msc}}, []namedPath{{"report", pos[0]}})
+	if err == nil {
+		err = checkOutputFile("msc", o.msc)
+	}
+	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
 		return trace.ExitUsage
 	}

@@ -87,6 +87,10 @@ func verifyMCMT(e *env, args []string) int {
 		defer stop()
 	}
 	file, specs := pos[0], pos[1:]
+	if err := checkOutputsDistinct([]namedPath{{"log", *logFile}, {"cpuprofile", *profile}}, []namedPath{{"model file", file}}); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
 	src, err := readfile.ReadContext(ctx, file, readfile.ModelLimit, "model file")
 	if stoppedReading(e, "ftmc verify", err) {
 		return trace.ExitUnknown
