@@ -54,7 +54,8 @@ type hideKey struct {
 }
 
 // with returns h plus name, sharing equal sets made before (a macro that
-// expands to many macros would otherwise copy its hide set for each).
+// expands to many macros would otherwise copy its hide set for each). A
+// new set counts against the bound of macro expansion.
 func (p *preprocessor) with(h *hideSet, name string) *hideSet {
 	k := hideKey{h, name}
 	if r, ok := p.hideSets[k]; ok {
@@ -65,6 +66,34 @@ func (p *preprocessor) with(h *hideSet, name string) *hideSet {
 		p.hideSets = make(map[hideKey]*hideSet)
 	}
 	p.hideSets[k] = r
+	if r != h {
+		p.madeBytes += 16 * len(r.names)
+	}
+	return r
+}
+
+// union returns the union of h and o, sharing equal unions made before:
+// the tokens of a macro argument, which often have the same hide set,
+// get one set for all.
+func (p *preprocessor) union(h, o *hideSet) *hideSet {
+	switch {
+	case h == nil:
+		return o
+	case o == nil || h == o:
+		return h
+	}
+	k := [2]*hideSet{h, o}
+	if r, ok := p.unions[k]; ok {
+		return r
+	}
+	r := h
+	for _, n := range o.names {
+		r = p.with(r, n)
+	}
+	if p.unions == nil {
+		p.unions = make(map[[2]*hideSet]*hideSet)
+	}
+	p.unions[k] = r
 	return r
 }
 
@@ -87,20 +116,6 @@ func (h *hideSet) with(name string) *hideSet {
 	names = append(names, name)
 	sort.Strings(names)
 	return &hideSet{names}
-}
-
-func (h *hideSet) union(o *hideSet) *hideSet {
-	switch {
-	case h == nil:
-		return o
-	case o == nil || h == o:
-		return h
-	}
-	r := h
-	for _, n := range o.names {
-		r = r.with(n)
-	}
-	return r
 }
 
 type macro struct {
@@ -177,11 +192,13 @@ type preprocessor struct {
 	// Limits against runaway input: macros that expand exponentially,
 	// files that include themselves twice. When one is hit (or there are
 	// MaxErrors errors), the preprocessor stops and reports what it has.
-	expanded int // tokens produced by macro expansion so far
-	hideSets map[hideKey]*hideSet
-	includes int // files included so far
-	bytes    int // bytes of the files pushed so far
-	stopped  bool
+	expanded  int // tokens made by macro expansion so far
+	madeBytes int // bytes of text (# and ##) and hide sets made so far
+	hideSets  map[hideKey]*hideSet
+	unions    map[[2]*hideSet]*hideSet
+	includes  int // files included so far
+	bytes     int // bytes of the files pushed so far
+	stopped   bool
 
 	lastFile *string // the file and line of the last token out (nextOut)
 	lastLine int32
@@ -190,12 +207,41 @@ type preprocessor struct {
 const (
 	maxExpanded = 1 << 20
 	maxIncludes = 10000
+	// bytesPerToken is how many bytes of text made by # and ## (and of
+	// hide sets) count as one token against maxExpanded: a token takes
+	// 56 bytes, so what expansion makes stays below some 60 MB.
+	bytesPerToken = 16
 )
 
+// room returns how many more bytes of text expansion may make.
+func (p *preprocessor) room() int {
+	return (maxExpanded-p.expanded)*bytesPerToken - p.madeBytes
+}
+
+// grow counts n more tokens made by macro expansion (with the text and
+// hide sets made so far) and reports whether they are within the bound;
+// past it, it stops preprocessing with an error at pos (the use of the
+// macro being expanded). Expansion calls it before making the tokens, so
+// that what it makes stays within the bound.
+func (p *preprocessor) grow(n int, pos Pos) bool {
+	if p.stopped {
+		return false
+	}
+	p.expanded += n
+	if p.room() < 0 {
+		p.stop(pos, fmt.Sprintf("macro expansion too large (more than %d tokens made by macros)", maxExpanded))
+		return false
+	}
+	return true
+}
+
 // stop ends preprocessing after an error that makes going on pointless.
-func (p *preprocessor) stop(pos Pos, msg string) {
+func (p *preprocessor) stop(pos Pos, msg string) { p.stopErr(pos, msg, nil) }
+
+// stopErr is stop with an error that comes from err.
+func (p *preprocessor) stopErr(pos Pos, msg string, err error) {
 	if !p.stopped {
-		p.errorf(pos, "%s", msg)
+		p.errs.addErr(pos, msg, err)
 	}
 	p.stopped = true
 	p.pending = nil
@@ -213,7 +259,7 @@ func newPreprocessor(opts *Options, errs *ErrorList) *preprocessor {
 	}
 	if p.readFile == nil {
 		p.readFile = func(name string) ([]byte, error) {
-			return readfile.Read(name, readfile.ModelLimit, "model file")
+			return readfile.ReadContext(opts.Context, name, readfile.ModelLimit, "model file")
 		}
 	}
 	names := make([]string, 0, len(opts.Defines))
@@ -392,10 +438,8 @@ func (p *preprocessor) expand(t token, next func() token, unread func(token)) bo
 			return true
 		}
 	}
-	out := p.substitute(m, args, t)
-	p.expanded += len(out)
-	if p.expanded > maxExpanded {
-		p.stop(t.pos, "macro expansion too large (does a macro expand to itself several times?)")
+	out, ok := p.substitute(m, args, t)
+	if !ok {
 		return true
 	}
 	for i := len(out) - 1; i >= 0; i-- {
@@ -411,7 +455,9 @@ func (p *preprocessor) collectArgs(m *macro, name token, next func() token) ([][
 		u := next()
 		switch u.tok {
 		case EOF:
-			p.errorf(name.pos, "unterminated call of macro %s (expected ')')", m.name)
+			if !p.stopped {
+				p.errorf(name.pos, "unterminated call of macro %s (expected ')')", m.name)
+			}
 			return nil, false
 		case LPAREN:
 			depth++
@@ -438,8 +484,15 @@ func (p *preprocessor) collectArgs(m *macro, name token, next func() token) ([][
 }
 
 // expandList macro-expands a token list in isolation (a macro argument, an
-// #if expression).
-func (p *preprocessor) expandList(ts []token) []token {
+// #if expression); at is the use of the macro (or the #if) for an error.
+// A list without macros is returned as it is (the caller must not change
+// it); else the tokens of the list count against the bound of expansion
+// as they are copied, since arguments nested in arguments are copied once
+// for each level.
+func (p *preprocessor) expandList(ts []token, at Pos) []token {
+	if !p.hasMacro(ts) {
+		return ts
+	}
 	i := 0
 	var pending []token
 	next := func() token {
@@ -448,7 +501,7 @@ func (p *preprocessor) expandList(ts []token) []token {
 			pending = pending[:n-1]
 			return t
 		}
-		if i < len(ts) {
+		if i < len(ts) && p.grow(1, at) {
 			i++
 			return ts[i-1]
 		}
@@ -468,9 +521,20 @@ func (p *preprocessor) expandList(ts []token) []token {
 	}
 }
 
+// hasMacro reports whether a token of ts names a macro.
+func (p *preprocessor) hasMacro(ts []token) bool {
+	for _, t := range ts {
+		if t.tok == IDENT && p.macros[t.lit] != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // substitute returns the replacement of one use of m (named by the token
-// name) with the arguments args.
-func (p *preprocessor) substitute(m *macro, args [][]token, name token) []token {
+// name) with the arguments args, or false if it would be larger than the
+// bound of expansion (counted before it is made).
+func (p *preprocessor) substitute(m *macro, args [][]token, name token) ([]token, bool) {
 	hs := p.with(name.hide, m.name)
 	placemarker := token{tok: ILLEGAL}
 	var out []token
@@ -479,27 +543,76 @@ func (p *preprocessor) substitute(m *macro, args [][]token, name token) []token 
 		b.hide = hs
 		return b
 	}
-	fromArg := func(a []token) []token {
-		r := make([]token, len(a))
+	// addArg appends the tokens of an argument, in the expansion's hide
+	// set, the first with the given space before it.
+	addArg := func(a []token, space bool) {
 		for i, t := range a {
-			t.hide = t.hide.union(hs)
-			r[i] = t
+			t.hide = p.union(t.hide, hs)
+			if i == 0 {
+				t.space = space
+			}
+			out = append(out, t)
 		}
-		return r
 	}
+	// The arguments used other than with # and ## are macro-expanded
+	// first, once each. With them the size of the replacement is known
+	// (at most: ## joins two tokens into one) before it is made.
 	body := m.body
+	var expanded [][]token
+	size := 0
 	for i := 0; i < len(body); i++ {
 		b := body[i]
-		switch {
+		switch k := m.param(b); {
 		case m.funcLike && b.tok == HASH && i+1 < len(body) && m.param(body[i+1]) >= 0:
 			i++
-			s := token{tok: STRING, lit: stringify(args[m.param(body[i])]), space: b.space}
-			out = append(out, fromBody(s))
+			size++
+		case k >= 0 && !pastedAt(body, i):
+			if expanded == nil {
+				expanded = make([][]token, len(args))
+			}
+			if expanded[k] == nil {
+				expanded[k] = p.expandList(args[k], name.pos)
+				if p.stopped {
+					return nil, false
+				}
+				if expanded[k] == nil {
+					expanded[k] = []token{}
+				}
+			}
+			size += len(expanded[k])
+		case k >= 0:
+			size += len(args[k])
+		case b.tok != HASHHASH:
+			size++
+		}
+	}
+	if !p.grow(size, name.pos) {
+		return nil, false
+	}
+	out = make([]token, 0, size)
+	for i := 0; i < len(body); i++ {
+		b := body[i]
+		switch k := m.param(b); {
+		case m.funcLike && b.tok == HASH && i+1 < len(body) && m.param(body[i+1]) >= 0:
+			i++
+			// The string is new text: count it as it is made.
+			room := p.room()
+			lit, ok := stringify(args[m.param(body[i])], room)
+			if !ok {
+				lit = ""
+				p.madeBytes += room + 1
+			}
+			p.madeBytes += len(lit)
+			if !p.grow(0, name.pos) {
+				return nil, false
+			}
+			out = append(out, fromBody(token{tok: STRING, lit: lit, space: b.space}))
 		case b.tok == HASHHASH:
 			i++
+			k := m.param(body[i])
 			var right []token
-			if k := m.param(body[i]); k >= 0 {
-				right = fromArg(args[k])
+			if k >= 0 {
+				right = args[k]
 			} else {
 				right = []token{fromBody(body[i])}
 			}
@@ -507,32 +620,35 @@ func (p *preprocessor) substitute(m *macro, args [][]token, name token) []token 
 				continue
 			}
 			last := len(out) - 1
-			if last < 0 || out[last].tok == ILLEGAL && out[last].lit == "" {
-				if last >= 0 {
-					out = out[:last]
+			if last >= 0 && out[last].tok == ILLEGAL && out[last].lit == "" {
+				out = out[:last] // the placemarker
+			} else if last >= 0 {
+				// The pasted text is new: count it before it is made.
+				p.madeBytes += len(out[last].String()) + len(right[0].String())
+				if !p.grow(0, name.pos) {
+					return nil, false
 				}
-				out = append(out, right...)
-				continue
+				r := right[0]
+				r.hide = p.union(r.hide, hs)
+				out[last] = p.paste(out[last], r, name)
+				right = right[1:]
 			}
-			out[last] = p.paste(out[last], right[0], name)
-			out = append(out, right[1:]...)
-		case m.param(b) >= 0:
-			k := m.param(b)
-			pasted := i+1 < len(body) && body[i+1].tok == HASHHASH || i > 0 && body[i-1].tok == HASHHASH
-			var a []token
-			if pasted {
-				a = fromArg(args[k])
-			} else {
-				a = fromArg(p.expandList(args[k]))
+			if len(right) > 0 {
+				addArg(right, right[0].space)
 			}
-			if len(a) == 0 {
-				if pasted {
+		case k >= 0:
+			a := args[k]
+			if pastedAt(body, i) {
+				if len(a) == 0 {
 					out = append(out, placemarker)
+					continue
 				}
-				continue
+			} else {
+				a = expanded[k]
 			}
-			a[0].space = b.space
-			out = append(out, a...)
+			if len(a) > 0 {
+				addArg(a, b.space)
+			}
 		default:
 			out = append(out, fromBody(b))
 		}
@@ -550,13 +666,23 @@ func (p *preprocessor) substitute(m *macro, args [][]token, name token) []token 
 	if len(out) > 0 {
 		out[0].space = name.space
 	}
-	return out
+	return out, p.grow(0, name.pos)
 }
 
-func stringify(ts []token) string {
+// pastedAt reports whether body[i] is an operand of ##.
+func pastedAt(body []token, i int) bool {
+	return i+1 < len(body) && body[i+1].tok == HASHHASH || i > 0 && body[i-1].tok == HASHHASH
+}
+
+// stringify returns the string literal of ts (the # operator), or false
+// if it would be longer than limit bytes.
+func stringify(ts []token, limit int) (string, bool) {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i, t := range ts {
+		if b.Len() > limit {
+			return "", false
+		}
 		if i > 0 && t.space {
 			b.WriteByte(' ')
 		}
@@ -568,7 +694,7 @@ func stringify(ts []token) string {
 		b.WriteString(s)
 	}
 	b.WriteByte('"')
-	return b.String()
+	return b.String(), b.Len() <= limit
 }
 
 // paste joins two tokens into one (the ## operator).
@@ -584,7 +710,7 @@ func (p *preprocessor) paste(l, r token, name token) token {
 		p.errorf(name.pos, "pasting %q and %q in macro %s does not give a valid token", l.String(), r.String(), name.lit)
 		return l
 	}
-	t.pos, t.space, t.hide = l.pos, l.space, l.hide.union(r.hide)
+	t.pos, t.space, t.hide = l.pos, l.space, p.union(l.hide, r.hide)
 	return t
 }
 
@@ -863,6 +989,14 @@ func (p *preprocessor) include(f *ppFile, hash Pos) {
 			p.stop(argPos, err.Error())
 			return
 		}
+		var se *readfile.StoppedError
+		if errors.As(err, &se) {
+			// A limit or a signal stopped the reading (of a FIFO): the
+			// error says which file it was reading (a path that could be
+			// opened, of at most PATH_MAX bytes: not clipped).
+			p.stopErr(argPos, fmt.Sprintf("%s: reading stopped: %v", path, se.Cause), err)
+			return
+		}
 		if err == nil {
 			if p.bytes+len(src) > readfile.ModelLimit {
 				p.stop(argPos, fmt.Sprintf("%s: the model with its included files is larger than %d MB", clip.Text(path), readfile.ModelLimit>>20))
@@ -945,7 +1079,7 @@ func (p *preprocessor) evalIf(ts []token, at Pos) bool {
 		return false
 	}
 	ts = p.replaceDefined(ts)
-	ts = p.replaceDefined(p.expandList(ts))
+	ts = p.replaceDefined(p.expandList(ts, at))
 	for i := range ts {
 		if ts[i].tok == IDENT {
 			// Names that are not macros are 0, as in C.

@@ -208,3 +208,104 @@ func TestLongModelAcrossDroppedTokens(t *testing.T) {
 		}
 	}
 }
+
+// wantTooLarge checks that err is the error what at want (a prefix) and
+// that the refused expansion allocated at most limit bytes.
+func wantTooLarge(t *testing.T, name string, err error, n uint64, want string, limit uint64) {
+	t.Helper()
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%s: got %.200v, want %s", name, err, want)
+	}
+	if n > limit {
+		t.Errorf("%s: the refused expansion allocated %d MB, more than %d MB", name, n>>20, limit>>20)
+	}
+}
+
+// A macro that uses its parameter many times, called with a long argument,
+// is refused as its expansion grows past the bound, not after building it
+// whole: memory stays proportional to the bound.
+func TestMacroLongArgumentManyUses(t *testing.T) {
+	const uses, argLen = 100, 30000
+	src := "#define B(a)" + strings.Repeat(" a", uses) + "\nint x;\ninit {\n  x = B(" +
+		strings.Repeat("1 ", argLen) + ")\n}\n"
+	var err error
+	n := allocated(func() { _, err = Parse("b.pml", []byte(src), Options{}) })
+	wantTooLarge(t, "uses", err, n, "b.pml:4:7: macro expansion too large", 200<<20)
+
+	// The argument expanded first (it holds a macro), then used many times.
+	src = "#define ONE 1\n#define B(a)" + strings.Repeat(" a", uses) + "\nint x;\ninit {\n  x = B(ONE " +
+		strings.Repeat("1 ", argLen) + ")\n}\n"
+	n = allocated(func() { _, err = Parse("b.pml", []byte(src), Options{}) })
+	wantTooLarge(t, "expanded argument", err, n, "b.pml:5:7: macro expansion too large", 200<<20)
+
+	// # makes a string of the argument at each use.
+	src = "#define S(a)" + strings.Repeat(" #a", 3000) + "\nint x;\ninit {\n  x = S(" +
+		strings.Repeat("1 ", 50000) + ")\n}\n"
+	n = allocated(func() { _, err = Parse("s.pml", []byte(src), Options{}) })
+	wantTooLarge(t, "#", err, n, "s.pml:4:7: macro expansion too large", 150<<20)
+
+	// ## pastes a long name onto itself again and again.
+	src = "#define P(a) a" + strings.Repeat(" ## a", 2000) + "\nint x;\ninit {\n  x = P(" +
+		strings.Repeat("y", 10000) + ")\n}\n"
+	n = allocated(func() { _, err = Parse("p.pml", []byte(src), Options{}) })
+	wantTooLarge(t, "##", err, n, "p.pml:4:7: macro expansion too large", 150<<20)
+}
+
+// Arguments nested in calls of the same macro are expanded one inside the
+// other, each a copy of the one around it: refused at the bound, at the
+// call whose argument crosses it, instead of growing with the square of
+// the nesting. (The bound is on what is made at a time; the allocations
+// measured count what is dropped too.)
+func TestMacroNestedArguments(t *testing.T) {
+	const depth = 4000
+	src := "#define F(a) a\nint x;\ninit {\n  x = " + strings.Repeat("F(", depth) + "1" +
+		strings.Repeat(")", depth) + "\n}\n"
+	var err error
+	n := allocated(func() { _, err = Parse("f.pml", []byte(src), Options{}) })
+	var list *ErrorList
+	if !errors.As(err, &list) || len(list.List) != 1 {
+		t.Errorf("got %.300v, want one error", err)
+	}
+	wantTooLarge(t, "nested", err, n, "f.pml:4:", 400<<20)
+	if err != nil && !strings.Contains(err.Error(), ": macro expansion too large") {
+		t.Errorf("got %.200v, want macro expansion too large", err)
+	}
+
+	// A few levels are fine.
+	src = "#define F(a) a\nint x;\ninit {\n  x = " + strings.Repeat("F(", 100) + "1" +
+		strings.Repeat(")", 100) + "\n}\n"
+	if _, err := Parse("f.pml", []byte(src), Options{}); err != nil {
+		t.Errorf("100 nested calls: %v", err)
+	}
+}
+
+// Tokens that went through a long chain of macros carry a large hide set;
+// passing them through another macro shares one set instead of making one
+// per token.
+func TestMacroLongHideSets(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("#define M0" + strings.Repeat(" 1 +", 20000) + " 1\n")
+	for i := 1; i <= 1000; i++ {
+		fmt.Fprintf(&b, "#define M%d M%d\n", i, i-1)
+	}
+	b.WriteString("#define ID(a) a\nint x;\ninit {\n  x = ID(ID(M1000))\n}\n")
+	var err error
+	n := allocated(func() { _, err = Parse("h.pml", []byte(b.String()), Options{}) })
+	if err != nil {
+		t.Fatalf("got %.200v", err)
+	}
+	if n > 300<<20 {
+		t.Errorf("expanding 40000 tokens allocated %d MB", n>>20)
+	}
+}
+
+// An inline that uses its parameter many times, called with a long
+// argument, is refused as its body grows past the bound.
+func TestInlineLongArgumentManyUses(t *testing.T) {
+	const uses, argLen = 100, 20000
+	src := "int x;\ninline f(a) {" + strings.Repeat(" x = a;", uses) + " }\ninit {\n  f(" +
+		strings.Repeat("1+", argLen) + "1)\n}\n"
+	var err error
+	n := allocated(func() { _, err = Parse("i.pml", []byte(src), Options{}) })
+	wantTooLarge(t, "inline", err, n, "i.pml:4:3: inline expansion too large", 200<<20)
+}

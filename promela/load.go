@@ -24,11 +24,15 @@ type Options struct {
 	Params map[string]int64
 
 	// ReadFile reads included files; nil means reading them with
-	// readfile.Read, up to readfile.ModelLimit bytes each.
+	// readfile.ReadContext (with Context), up to readfile.ModelLimit bytes
+	// each.
 	ReadFile func(name string) ([]byte, error)
 
 	// Context, if not nil, stops the reading when it is done, with an
-	// error "stopped reading the model: CAUSE".
+	// error "stopped reading the model: CAUSE", or the
+	// *readfile.StoppedError of the file being read (the model file
+	// itself, or wrapped in the error at the #include of an included
+	// file): a FIFO without a writer does not hold the reading up.
 	Context context.Context
 }
 
@@ -126,9 +130,10 @@ func (p *Program) Parametric() bool {
 // path. The error, if any, is an *ErrorList whose entries read
 // file:line:col: message (or an error from reading the file).
 func Load(path string, opts Options) (*Program, error) {
-	src, err := readfile.Read(path, readfile.ModelLimit, "model file")
+	src, err := readfile.ReadContext(opts.Context, path, readfile.ModelLimit, "model file")
 	var tl *readfile.TooLargeError
-	if errors.As(err, &tl) {
+	var se *readfile.StoppedError
+	if errors.As(err, &tl) || errors.As(err, &se) {
 		return nil, err
 	}
 	if err != nil {

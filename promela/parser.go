@@ -1132,32 +1132,48 @@ func (p *parser) parseInlineCall(d *InlineDecl) Stmt {
 	if p.inlineDepth >= maxInlineDepth {
 		p.fail(s.Name.NamePos, "inline calls nested too deeply (does inline %s call itself?)", d.Name.Name)
 	}
-	var body []token
-	for _, t := range d.body {
-		if t.tok == IDENT {
-			if k := paramIndex(d.Params, t.lit); k >= 0 {
-				for j, a := range args[k] {
-					a.space, a.nl = t.space, t.nl
-					if j > 0 {
-						a.space, a.nl = true, false
-					}
-					body = append(body, a)
-				}
-				continue
-			}
-		}
-		body = append(body, t)
-	}
 	if p.inlineDepth == 0 {
 		p.inlineCall = s.Name
 	}
-	if p.inlineToks += len(body); p.inlineToks > maxInlineTokens {
-		p.fail(p.inlineCall.NamePos, "inline expansion too large (inlines that call each other many times)")
+	// The size of the body with the arguments in is known before it is
+	// made: refuse it before it is made.
+	size := 0
+	for _, t := range d.body {
+		if k := inlineParam(d, t); k >= 0 {
+			size += len(args[k])
+		} else {
+			size++
+		}
+	}
+	if p.inlineToks += size; p.inlineToks > maxInlineTokens {
+		p.fail(p.inlineCall.NamePos, "inline expansion too large (more than %d tokens made by inlines)", maxInlineTokens)
+	}
+	body := make([]token, 0, size)
+	for _, t := range d.body {
+		if k := inlineParam(d, t); k >= 0 {
+			for j, a := range args[k] {
+				a.space, a.nl = t.space, t.nl
+				if j > 0 {
+					a.space, a.nl = true, false
+				}
+				body = append(body, a)
+			}
+			continue
+		}
+		body = append(body, t)
 	}
 	p.inlineDepth++
 	s.Body = p.subParse(body, s.Rparen, true, func() any { return p.parseBlock() }).(*Block)
 	p.inlineDepth--
 	return s
+}
+
+// inlineParam returns the index of the parameter of d that t names, or -1.
+func inlineParam(d *InlineDecl, t token) int {
+	if t.tok != IDENT {
+		return -1
+	}
+	return paramIndex(d.Params, t.lit)
 }
 
 func paramIndex(params []*Ident, name string) int {

@@ -65,7 +65,11 @@ func (p Pos) Before(q Pos) bool {
 type Error struct {
 	Pos Pos
 	Msg string
+	Err error // what the error comes from, if not the text: a file's reading that was stopped
 }
+
+// Unwrap returns what the error comes from, if it is known.
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	if e.Pos.IsValid() || e.Pos.Filename() != "" {
@@ -91,7 +95,10 @@ func (l *ErrorList) Full() bool { return len(l.List) >= MaxErrors }
 
 // Add appends an error at pos, unless the list is full or the same error
 // (same position and message) is already there.
-func (l *ErrorList) Add(pos Pos, msg string) {
+func (l *ErrorList) Add(pos Pos, msg string) { l.addErr(pos, msg, nil) }
+
+// addErr is Add of an error that comes from err.
+func (l *ErrorList) addErr(pos Pos, msg string, err error) {
 	for _, e := range l.List {
 		if e.Pos == pos && e.Msg == msg {
 			return
@@ -101,7 +108,7 @@ func (l *ErrorList) Add(pos Pos, msg string) {
 		l.Dropped++
 		return
 	}
-	l.List = append(l.List, &Error{pos, msg})
+	l.List = append(l.List, &Error{Pos: pos, Msg: msg, Err: err})
 }
 
 // Addf is Add with a format. Words among args (strings without a space:

@@ -1,6 +1,7 @@
 package ta
 
 import (
+	"context"
 	"strconv"
 
 	"ftmc/internal/readfile"
@@ -20,7 +21,14 @@ type parser struct {
 
 // ParseFile reads and parses a .ta file and checks it (see Check).
 func ParseFile(path string) (*File, error) {
-	src, err := readfile.Read(path, readfile.ModelLimit, "model file")
+	return ParseFileContext(context.Background(), path)
+}
+
+// ParseFileContext is ParseFile with the reading of the file bounded by
+// ctx: when ctx is done first (a FIFO that no process writes), the error
+// is a *readfile.StoppedError. The parsing itself is bounded by the size.
+func ParseFileContext(ctx context.Context, path string) (*File, error) {
+	src, err := readfile.ReadContext(ctx, path, readfile.ModelLimit, "model file")
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"runtime/debug"
+	"time"
 
+	"ftmc/internal/readfile"
 	"ftmc/promela"
 	"ftmc/promela/compile"
 	"ftmc/trace"
@@ -42,7 +44,7 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 		return nil, trace.ExitUsage
 	}
 	c.path = pos[0]
-	if err := c.opts.checkOutputs(); err != nil {
+	if err := c.opts.checkOutputs(c.path); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return nil, trace.ExitUsage
 	}
@@ -85,11 +87,7 @@ func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 // readingContext is the run's context bounded by --time and --memory, for
 // reading the model; stop ends the watch of the memory.
 func (c *pmlCheck) readingContext(e *env) (ctx context.Context, stop func()) {
-	ctx = e.ctx
-	var cancel context.CancelFunc = func() {}
-	if t := c.opts.limits.time; t > 0 {
-		ctx, cancel = context.WithDeadlineCause(ctx, c.opts.since.Add(t), &limitReached{fmt.Sprintf("time limit %v reached", t)})
-	}
+	ctx, cancel := timeBound(e.ctx, c.opts.since, c.opts.limits.time)
 	memory, from := int64(c.opts.limits.memory), ""
 	if !c.opts.memoryGiven() {
 		memory, from = defaultMemoryLimit(1)
@@ -106,11 +104,24 @@ func (c *pmlCheck) readingContext(e *env) (ctx context.Context, stop func()) {
 	return ctx, func() { unwatch(); cancel() }
 }
 
+// timeBound is ctx bounded by a --time of t (none when 0) counted from
+// since.
+func timeBound(ctx context.Context, since time.Time, t time.Duration) (context.Context, context.CancelFunc) {
+	if t <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithDeadlineCause(ctx, since.Add(t), &limitReached{fmt.Sprintf("time limit %v reached", t)})
+}
+
 // readingStopped reports whether the reading of the model failed because
-// ctx is done (a limit, an interrupt), and then says so.
+// ctx is done (a limit, an interrupt), and then says so: while reading
+// which file (stoppedReading), or where in the model the reading stopped.
 func readingStopped(e *env, ctx context.Context, err error) bool {
 	if err == nil || ctx.Err() == nil {
 		return false
+	}
+	if stoppedReading(e, "ftmc check", err) {
+		return true
 	}
 	at := ""
 	var pe *promela.Error
@@ -118,6 +129,29 @@ func readingStopped(e *env, ctx context.Context, err error) bool {
 		at = " (stopped at " + pe.Pos.String() + ")"
 	}
 	fmt.Fprintf(e.stderr, "ftmc check: unknown: %s while reading the model%s\n", context.Cause(ctx), at)
+	return true
+}
+
+// stoppedReading reports whether err is (or holds) a reading of a file
+// that the run's context stopped (a FIFO that no process writes), and then
+// says so for command cmd: unknown, while reading which file, and for an
+// included file, at which #include.
+func stoppedReading(e *env, cmd string, err error) bool {
+	var se *readfile.StoppedError
+	if !errors.As(err, &se) {
+		return false
+	}
+	what := se.Name
+	var list *promela.ErrorList
+	if errors.As(err, &list) {
+		for _, pe := range list.List {
+			if errors.As(pe.Err, &se) {
+				what = se.Name + " (#include at " + pe.Pos.String() + ")"
+				break
+			}
+		}
+	}
+	fmt.Fprintf(e.stderr, "%s: unknown: %v while reading %s\n", cmd, se.Cause, what)
 	return true
 }
 

@@ -52,14 +52,19 @@ func checkTA(e *env, args []string) int {
 	}
 	so, err := opts.searchOptions()
 	if err == nil {
-		err = opts.checkOutputs()
+		err = opts.checkOutputs(pos[0])
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2
 	}
 	path := pos[0]
-	f, err := ta.ParseFile(path)
+	ctx, cancel := timeBound(e.ctx, opts.since, opts.limits.time)
+	f, err := ta.ParseFileContext(ctx, path)
+	cancel()
+	if stoppedReading(e, "ftmc check", err) {
+		return trace.ExitUnknown
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2

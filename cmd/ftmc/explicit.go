@@ -145,10 +145,15 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 
 // checkOutputs makes sure that the files the flags name (--trail, --msc,
 // --cpuprofile) can be written, before the search: a path that cannot is
-// a usage error, not a surprise after hours of search.
-func (o *explicitOptions) checkOutputs() error {
-	for _, f := range []struct{ flag, path string }{{"trail", o.trail}, {"msc", o.chart.msc}, {"cpuprofile", o.profile}} {
-		if err := checkOutputFile(f.flag, f.path); err != nil {
+// a usage error, not a surprise after hours of search; so is a path that
+// is the model file or that another of the flags names.
+func (o *explicitOptions) checkOutputs(model string) error {
+	outputs := []namedPath{{"trail", o.trail}, {"msc", o.chart.msc}, {"cpuprofile", o.profile}}
+	if err := checkOutputsDistinct(outputs, []namedPath{{"model file", model}}); err != nil {
+		return err
+	}
+	for _, f := range outputs {
+		if err := checkOutputFile(f.name, f.path); err != nil {
 			return err
 		}
 	}
@@ -187,7 +192,7 @@ func startProfile(path string) (func(), error) {
 	if path == "" {
 		return func() {}, nil
 	}
-	f, err := os.Create(path)
+	f, err := createOutput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +208,7 @@ func writeTrail(path string, rep *trace.Report) error {
 	if err := trace.WriteJSON(&b, rep); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return writeOutput(path, b.Bytes())
 }
 
 // progressLine draws the search's progress on one terminal line, redrawn in

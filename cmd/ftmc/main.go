@@ -84,6 +84,7 @@ func run(e *env, args []string) int {
 	inner := *e
 	inner.stdout = out
 	code := dispatch(&inner, args)
+	heldOutputs.release()
 	if out.err != nil {
 		return reportWriteFailure(e.stderr, out.err, code)
 	}

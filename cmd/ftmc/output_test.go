@@ -170,3 +170,81 @@ func TestReportToFullDevice(t *testing.T) {
 		t.Errorf("ftmc check > /dev/full: exit %d, stderr %q; want 2 and the failure", code, stderr.String())
 	}
 }
+
+// TestOutputNotInput: an output that is the model file (by any name: a
+// symbolic link, another spelling), the report ftmc trace reads, or a file
+// another output of the run writes is a usage error before the search:
+// exit 2 and nothing written. Devices may be named twice.
+func TestOutputNotInput(t *testing.T) {
+	dir := t.TempDir()
+	src := "int x;\nactive proctype P() { x = 1; assert(x == 2) }\n"
+	model := filepath.Join(dir, "a.pml")
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.pml")
+	if err := os.Symlink(model, link); err != nil {
+		t.Fatal(err)
+	}
+	taSrc, err := os.ReadFile(example(t, "threshold", "aba.ta"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ta := filepath.Join(dir, "aba.ta")
+	if err := os.WriteFile(ta, taSrc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cub := filepath.Join(dir, "m.cub")
+	cubSrc := "var X : bool\ninit () { X = False }\nunsafe () { X = True }\n"
+	if err := os.WriteFile(cub, []byte(cubSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	report := traceReport(t)
+	reportSrc, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	existing := filepath.Join(dir, "old.x")
+	if err := os.WriteFile(existing, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(dir, "new.x")
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", model, "--trail", model}, "--trail " + model + ": that is the model file"},
+		{[]string{"check", model, "--msc", link}, "--msc " + link + ": that is the model file"},
+		{[]string{"check", model, "--cpuprofile", filepath.Join(sub, "..", "a.pml")}, "that is the model file"},
+		{[]string{"check", model, "--json", "--ltl-formula", "[] true", "--trail", model}, "that is the model file"},
+		{[]string{"check", ta, "--param", "N=4,T=1,F=1", "--trail", ta}, "--trail " + ta + ": that is the model file"},
+		{[]string{"verify", cub, "--log", cub}, "--log " + cub + ": that is the model file"},
+		{[]string{"trace", report, "--msc", report}, "--msc " + report + ": that is the report"},
+		{[]string{"check", model, "--trail", existing, "--msc", existing}, "--msc " + existing + ": --trail writes that file too"},
+		{[]string{"check", model, "--trail", fresh, "--msc", filepath.Join(sub, "..", "new.x")}, "--trail writes that file too"},
+		{[]string{"check", model, "--msc", fresh, "--cpuprofile", fresh}, "--cpuprofile " + fresh + ": --msc writes that file too"},
+	} {
+		out, errs, code := runCmd(tc.args...)
+		if code != trace.ExitUsage || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("ftmc %s: exit %d, stdout %q, stderr %q; want 2 and %q", strings.Join(tc.args, " "), code, out, errs, tc.want)
+		}
+	}
+	for path, want := range map[string]string{model: src, ta: string(taSrc), cub: cubSrc, report: string(reportSrc), existing: "old"} {
+		if data, err := os.ReadFile(path); err != nil || string(data) != want {
+			t.Errorf("%s: %v, holds %q; want it as it was", path, err, data)
+		}
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s: %v; want no file", fresh, err)
+	}
+	// Devices may be named twice, as before.
+	if _, err := os.Stat("/dev/null"); err == nil {
+		if _, errs, code := runCmd("check", model, "--trail", "/dev/null", "--msc", "/dev/null", "--cpuprofile", "/dev/null"); code != trace.ExitViolated {
+			t.Errorf("outputs to /dev/null: exit %d, stderr %q; want 1", code, errs)
+		}
+	}
+}

@@ -86,8 +86,13 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		return trace.ExitUsage
 	}
 	o.model = pos[0]
-	if _, err := os.Stat(o.model); err != nil {
+	if st, err := os.Stat(o.model); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
+		return trace.ExitUsage
+	} else if !st.Mode().IsRegular() {
+		// Each check reads the model: a FIFO or a device would give
+		// each another text, or none.
+		fmt.Fprintf(e.stderr, "ftmc sweep: %s: not a regular file (each combination's check reads the model again)\n", o.model)
 		return trace.ExitUsage
 	}
 	combos, err := o.combinations()

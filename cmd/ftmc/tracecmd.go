@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"sort"
 
 	"ftmc/internal/readfile"
@@ -42,11 +41,19 @@ func cmdTrace(e *env, args []string) int {
 		fmt.Fprint(e.stderr, traceUsage)
 		return trace.ExitUsage
 	}
-	if err := checkOutputFile("msc", o.msc); err != nil {
+	err = checkOutputsDistinct([]namedPath{{"msc", o.msc}}, []namedPath{{"report", pos[0]}})
+	if err == nil {
+		err = checkOutputFile("msc", o.msc)
+	}
+	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
 		return trace.ExitUsage
 	}
-	data, err := readfile.Read(pos[0], readfile.ReportLimit, "report")
+	// An interrupt stops the reading (a FIFO without a writer).
+	data, err := readfile.ReadContext(e.ctx, pos[0], readfile.ReportLimit, "report")
+	if stoppedReading(e, "ftmc trace", err) {
+		return trace.ExitUnknown
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
 		return trace.ExitUsage
@@ -116,7 +123,7 @@ func (o *traceOptions) draw(e *env, rep *trace.Report, res *trace.Result) error 
 		if err := c.WriteSVG(&b); err != nil {
 			return err
 		}
-		if err := os.WriteFile(o.msc, b.Bytes(), 0o644); err != nil {
+		if err := writeOutput(o.msc, b.Bytes()); err != nil {
 			return err
 		}
 	}

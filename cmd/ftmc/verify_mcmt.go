@@ -87,7 +87,14 @@ func verifyMCMT(e *env, args []string) int {
 		defer stop()
 	}
 	file, specs := pos[0], pos[1:]
-	src, err := readfile.Read(file, readfile.ModelLimit, "model file")
+	if err := checkOutputsDistinct([]namedPath{{"log", *logFile}, {"cpuprofile", *profile}}, []namedPath{{"model file", file}}); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
+	src, err := readfile.ReadContext(ctx, file, readfile.ModelLimit, "model file")
+	if stoppedReading(e, "ftmc verify", err) {
+		return trace.ExitUnknown
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
@@ -155,7 +162,7 @@ func verifyMCMT(e *env, args []string) int {
 			LemmaBudget:      *lemmaBudget,
 		}
 		if *logFile != "" {
-			f, err := os.Create(*logFile)
+			f, err := createOutput(*logFile)
 			if err != nil {
 				fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 				return 2

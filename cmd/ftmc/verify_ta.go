@@ -43,8 +43,18 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
+	// --time bounds the reading too (a FIFO that no process writes).
+	ctx := e.ctx
+	if lim.time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, lim.time, &limitReached{fmt.Sprintf("time limit %v reached", lim.time)})
+		defer cancel()
+	}
 	path := pos[0]
-	f, err := ta.ParseFile(path)
+	f, err := ta.ParseFileContext(ctx, path)
+	if stoppedReading(e, "ftmc verify", err) {
+		return trace.ExitUnknown
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
@@ -79,12 +89,6 @@ func verifyTA(e *env, args []string) int {
 	if err := lookupSolvers(solver); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
-	}
-	ctx := e.ctx
-	if lim.time > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, lim.time, &limitReached{fmt.Sprintf("time limit %v reached", lim.time)})
-		defer cancel()
 	}
 	opts := param.Options{Solver: solver, Jobs: lim.jobs}
 	if e.terminal && !*quiet {
