@@ -5,9 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 func TestRead(t *testing.T) {
@@ -34,32 +32,5 @@ func TestReadDevice(t *testing.T) {
 	_, err := Read("/dev/zero", 1<<20, "model file")
 	if err == nil || !strings.HasPrefix(err.Error(), "/dev/zero: larger than 1 MB") {
 		t.Fatalf("got %v, want /dev/zero: larger than 1 MB", err)
-	}
-}
-
-// A FIFO is read to its end when it is small, and up to the bound when it
-// goes on.
-func TestReadFIFO(t *testing.T) {
-	for _, n := range []int{100, 3 << 20} {
-		fifo := filepath.Join(t.TempDir(), "fifo")
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Skip("no FIFOs here:", err)
-		}
-		go func() {
-			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-			if err != nil {
-				return
-			}
-			defer w.Close()
-			w.SetWriteDeadline(time.Now().Add(20 * time.Second))
-			w.Write(make([]byte, n))
-		}()
-		data, err := Read(fifo, 1<<20, "model file")
-		switch {
-		case n < 1<<20 && (err != nil || len(data) != n):
-			t.Errorf("%d bytes: got %d bytes, %v", n, len(data), err)
-		case n > 1<<20 && err == nil:
-			t.Errorf("%d bytes: no error", n)
-		}
 	}
 }
