@@ -347,3 +347,55 @@ func TestFormulaShapes(t *testing.T) {
 		t.Errorf("gf: expected a fragment error, got %v", err)
 	}
 }
+
+// TestNoRunIsUnknown: an automaton whose resilience condition no
+// parameter values satisfy, or whose initial condition no configuration
+// satisfies, has no run; its specifications are unknown, with the reason
+// naming the conditions that contradict each other, never holds.
+func TestNoRunIsUnknown(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	const src = `skel P { local pc; shared x; parameters N, T;
+  assumptions (0) { N > 3 * T; T >= 1; ASSUME }
+  locations (0) { a: [0]; b: [1]; }
+  inits (0) { a == N; b == 0; x == 0; INIT }
+  rules (0) { 0: a -> b when (x >= T) do { x' == x + 1; }; 1: b -> b when (true) do { unchanged(x); }; }
+  specifications (0) {
+    safe: (b == 0) -> [](x == 0);
+    live: <>[](a == 0) -> <>(b != 0);
+  } }`
+	for _, c := range []struct {
+		name, assume, init string
+		want               []string // in the reason, "" for a model with runs
+	}{
+		{"runs", "", "", nil},
+		{"no parameters", "T < 1;", "", []string{"no parameter values satisfy the resilience condition", "T >= 1 at rc.ta:2:34", "T < 1 at rc.ta:2:42", "nothing was checked"}},
+		{"no parameters (constant)", "0 > 1;", "", []string{"no parameter values satisfy the resilience condition", "0 > 1 at rc.ta:2:42"}},
+		{"no initial configuration", "", "a == N + 1;", []string{"no initial configuration satisfies the initial condition under the resilience condition", "a == N at rc.ta:4:17", "a == (N + 1) at rc.ta:4:41", "nothing was checked"}},
+		{"negative counter", "", "b + a < N;", []string{"no initial configuration", "(b + a) < N at rc.ta:4:45"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := strings.Replace(strings.Replace(src, "ASSUME", c.assume, 1), "INIT", c.init, 1)
+			f, err := ta.Parse("rc.ta", []byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, spec := range []string{"safe", "live"} {
+				r := Verify(context.Background(), f, spec, crossChecked(Options{Jobs: 1}))
+				if c.want == nil {
+					if r.Verdict != trace.Holds {
+						t.Errorf("%s: %s (%s), want holds", spec, r.Verdict, r.Reason)
+					}
+					continue
+				}
+				if r.Verdict != trace.Unknown {
+					t.Errorf("%s: %s, want unknown", spec, r.Verdict)
+				}
+				for _, w := range c.want {
+					if !strings.Contains(r.Reason, w) {
+						t.Errorf("%s: the reason %q lacks %q", spec, r.Reason, w)
+					}
+				}
+			}
+		})
+	}
+}

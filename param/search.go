@@ -74,6 +74,17 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		return res
 	}
 	res.Cases = len(lcs)
+	m, err := prepare(f)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	why, n := noRuns(ctx, m, opts)
+	res.Queries += n
+	if why != "" {
+		res.Reason = why
+		return res
+	}
 	var reasons []string
 	verdict := trace.Holds
 	for _, lc := range lcs {
