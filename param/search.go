@@ -22,7 +22,8 @@ type Options struct {
 	// second solver confirms every unsat answer, and a disagreement makes
 	// the verdict unknown.
 	Solver smt.Options
-	// Jobs is the number of parallel workers, each with a solver process.
+	// Jobs is the number of parallel workers, each with a solver process
+	// (at most MaxJobs; less than 1: one).
 	Jobs int
 	// SplitDepth is the depth of the schema tree down to which nodes are
 	// handed out as separate tasks (0: chosen from Jobs).
@@ -30,6 +31,9 @@ type Options struct {
 	// Progress, when set, is called about once a second.
 	Progress func(Progress)
 }
+
+// MaxJobs bounds Options.Jobs: every worker is a solver process.
+const MaxJobs = 64
 
 // Progress reports a running verification.
 type Progress struct {
@@ -350,10 +354,7 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 	if err != nil {
 		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
 	}
-	jobs := opts.Jobs
-	if jobs < 1 {
-		jobs = 1
-	}
+	jobs := min(max(opts.Jobs, 1), MaxJobs)
 	if opts.SplitDepth == 0 && jobs > 1 {
 		opts.SplitDepth = 3
 	}

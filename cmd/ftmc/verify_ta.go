@@ -39,6 +39,9 @@ func verifyTA(e *env, args []string) int {
 		return 2
 	}
 	solver, err := sf.options()
+	if err == nil && (lim.jobs < 1 || lim.jobs > param.MaxJobs) {
+		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", lim.jobs, param.MaxJobs)
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
