@@ -3,6 +3,7 @@ package param
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 
 	"ftmc/smt"
@@ -94,13 +95,19 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 			}
 		}
 	}
+	states, err := replay(m, pv, k, x, sched)
+	if err != nil {
+		w.s.noteUnknown("a schema's counterexample did not replay on its instance: " + err.Error())
+		return nil
+	}
 	loopAt := -1
 	if loopLit != "" {
-		// End with a self-loop rule enabled in the last configuration.
-		kk, xx := sched.apply(m, k, x)
+		// End with a self-loop rule enabled in the last configuration
+		// (firing it changes nothing, so the replayed states stay).
+		last := states[len(states)-1]
 		for _, i := range p.stutters {
 			r := m.rules[i]
-			if kk[r.src] >= 1 && holds(r.r.Guard, pv, kk, xx) {
+			if last.k[r.src] >= 1 && holds(r.r.Guard, pv, last.k, last.x) {
 				loopAt = len(sched)
 				sched = append(sched, firing{rule: i, times: 1})
 				break
@@ -109,11 +116,6 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 		if loopAt < 0 {
 			return fmt.Errorf("internal error: the lasso's loop has no enabled self-loop rule")
 		}
-	}
-	states, err := replay(m, pv, k, x, sched)
-	if err != nil {
-		w.s.noteUnknown("a schema's counterexample did not replay on its instance: " + err.Error())
-		return nil
 	}
 	if !evalLasso(p.lc.form, m, pv, states, loopLit != "") {
 		w.s.noteUnknown("a schema's counterexample does not violate the property when replayed step by step (the formula is outside the exactly decided fragment)")
@@ -198,7 +200,8 @@ func holds(e ta.Expr, pv, k, x []int64) bool {
 type config struct{ k, x []int64 }
 
 // replay fires the schedule one process at a time, checking the
-// assumptions, the initial conditions, and every guard and counter.
+// assumptions, the initial conditions, and every guard and counter. The
+// solver's values may be as large as an int64 holds: no sum wraps around.
 func replay(m *model, pv, k, x []int64, sched schedule) ([]config, error) {
 	for _, a := range m.f.Assumptions {
 		if !holds(a, pv, k, x) {
@@ -212,10 +215,10 @@ func replay(m *model, pv, k, x []int64, sched schedule) ([]config, error) {
 	}
 	var total int64
 	for _, f := range sched {
+		if f.times < 0 || f.times > maxReplay-total {
+			return nil, fmt.Errorf("the schedule has more than %d steps", maxReplay)
+		}
 		total += f.times
-	}
-	if total > maxReplay {
-		return nil, fmt.Errorf("the schedule has %d steps, more than %d", total, maxReplay)
 	}
 	k = append([]int64(nil), k...)
 	x = append([]int64(nil), x...)
@@ -229,9 +232,15 @@ func replay(m *model, pv, k, x []int64, sched schedule) ([]config, error) {
 			if !holds(r.r.Guard, pv, k, x) {
 				return nil, fmt.Errorf("rule %s fires while its guard %s is false", r.r.ID, r.r.Guard)
 			}
+			if k[r.dst] == math.MaxInt64 {
+				return nil, fmt.Errorf("rule %s moves a process to %s, whose counter is already %d", r.r.ID, r.r.To, k[r.dst])
+			}
 			k[r.src]--
 			k[r.dst]++
 			for v, c := range r.inc {
+				if x[v] > math.MaxInt64-c { // c >= 0 (prepare)
+					return nil, fmt.Errorf("rule %s increments %s beyond %d", r.r.ID, m.f.Shared[v].Name, int64(math.MaxInt64))
+				}
 				x[v] += c
 			}
 			if !r.stutter {

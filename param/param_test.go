@@ -399,3 +399,45 @@ func TestNoRunIsUnknown(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayLargeValues: a solver's model may hold values as large as an
+// int64: replaying it refuses schedules and counters that would wrap
+// around, instead of a wrapped step count that passes the bound.
+func TestReplayLargeValues(t *testing.T) {
+	f, err := ta.Parse("big.ta", []byte(`skel P { local pc; shared x; parameters N;
+  assumptions (0) { N > 0; }
+  locations (0) { a: [0]; b: [1]; }
+  inits (0) { a + b == N; x == 0; }
+  rules (0) { 0: a -> b when (true) do { x' == x + 2; }; }
+  specifications (0) { s: [](b == 0); } }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := prepare(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const max = 9223372036854775807
+	for _, c := range []struct {
+		name    string
+		pv, k   []int64
+		x       int64
+		sched   schedule
+		wantErr string
+	}{
+		// The step counts sum to 2^63+1: wrapped, a negative total.
+		{"steps", []int64{3}, []int64{3, 0}, 0, schedule{{0, max}, {0, 2}}, "more than 2000000 steps"},
+		{"counter", []int64{max}, []int64{1, max}, 0, schedule{{0, 1}}, "counter is already"},
+		{"shared", []int64{3}, []int64{3, 0}, max - 1, schedule{{0, 1}}, "increments x beyond"},
+	} {
+		mm := m
+		if c.name != "steps" {
+			// Start where the inits do not allow, to check the step alone.
+			mm = &model{f: &ta.File{Shared: f.Shared, Locations: f.Locations}, rules: m.rules, nloc: m.nloc, nsh: m.nsh}
+		}
+		_, err := replay(mm, c.pv, c.k, []int64{c.x}, c.sched)
+		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.wantErr)
+		}
+	}
+}
