@@ -197,20 +197,37 @@ func holds(e ta.Expr, pv, k, x []int64) bool {
 	return err == nil && v != 0
 }
 
+// check is holds for replay: a condition whose value does not fit in an
+// int64 is an error of its own, not a false condition.
+func check(m *model, e ta.Expr, pv, k, x []int64) (bool, error) {
+	v, err := ta.Eval(e, valuation(pv, k, x))
+	if err != nil {
+		return false, fmt.Errorf("%s:%v", m.f.Path, err)
+	}
+	return v != 0, nil
+}
+
 type config struct{ k, x []int64 }
+
+func because(err error) string {
+	if err != nil {
+		return " (" + err.Error() + ")"
+	}
+	return ""
+}
 
 // replay fires the schedule one process at a time, checking the
 // assumptions, the initial conditions, and every guard and counter. The
 // solver's values may be as large as an int64 holds: no sum wraps around.
 func replay(m *model, pv, k, x []int64, sched schedule) ([]config, error) {
 	for _, a := range m.f.Assumptions {
-		if !holds(a, pv, k, x) {
-			return nil, fmt.Errorf("the parameters violate the assumption %s", a)
+		if ok, err := check(m, a, pv, k, x); !ok || err != nil {
+			return nil, fmt.Errorf("the parameters violate the assumption %s%s", a, because(err))
 		}
 	}
 	for _, e := range m.f.Inits {
-		if !holds(e, pv, k, x) {
-			return nil, fmt.Errorf("the initial configuration violates %s", e)
+		if ok, err := check(m, e, pv, k, x); !ok || err != nil {
+			return nil, fmt.Errorf("the initial configuration violates %s%s", e, because(err))
 		}
 	}
 	var total int64
@@ -229,7 +246,9 @@ func replay(m *model, pv, k, x []int64, sched schedule) ([]config, error) {
 			if k[r.src] < 1 {
 				return nil, fmt.Errorf("rule %s fires with no process in %s", r.r.ID, r.r.From)
 			}
-			if !holds(r.r.Guard, pv, k, x) {
+			if ok, err := check(m, r.r.Guard, pv, k, x); err != nil {
+				return nil, fmt.Errorf("rule %s fires where its guard %s cannot be evaluated: %v", r.r.ID, r.r.Guard, err)
+			} else if !ok {
 				return nil, fmt.Errorf("rule %s fires while its guard %s is false", r.r.ID, r.r.Guard)
 			}
 			if k[r.dst] == math.MaxInt64 {
@@ -315,14 +334,29 @@ func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
 	if err != nil {
 		return err
 	}
-	hi, ok := vals[0].Int64()
-	if !ok {
-		return nil
-	}
 	lo := int64(0) // no model with sum < lo
-	best := hi
+	best, ok := vals[0].Int64()
+	if !ok {
+		// The sum is beyond an int64 (the solver is free to pick huge
+		// values): look for a model whose values fit first.
+		best = math.MaxInt64
+		lit := fmt.Sprintf("smallfit%d", len(w.frames))
+		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(best)+")))")
+		st, err := w.check(ctx, append(append([]string(nil), assume...), lit)...)
+		if err != nil || st != smt.Sat {
+			if err == nil {
+				_, err = w.check(ctx, assume...) // the original model
+			}
+			return err
+		}
+	}
 	for i := 0; i < maxShrink && lo < best; i++ {
 		mid := lo + (best-lo)/2
+		if best-lo > 1<<16 {
+			// Bisect on a logarithmic scale, so that a model with huge
+			// values shrinks to small ones within the few queries.
+			mid = lo + int64(math.Sqrt(float64(best-lo)))
+		}
 		lit := fmt.Sprintf("small%d_%d", len(w.frames), i)
 		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(mid)+")))")
 		st, err := w.check(ctx, append(append([]string(nil), assume...), lit)...)

@@ -441,3 +441,35 @@ func TestReplayLargeValues(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeCoefficients: coefficients near the int64 limit once multiplied
+// (2^40 * x with x growing by 2^40). The order between atoms is computed
+// exactly: wrapped to 0, the product made y >= T a prerequisite of
+// 2^40 * x >= T, and y never grows, so the violation was pruned and the
+// property held. The solver's first model has values beyond an int64; the
+// search for a smaller one starts below that. The run itself needs 2^80,
+// more than an instance holds: unknown, saying so.
+func TestHugeCoefficients(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	const src = `skel P { local pc; shared x, y; parameters N, T;
+  assumptions (0) { N > 0; T >= 1; }
+  locations (0) { a: [0]; b: [1]; c: [2]; }
+  inits (0) { a == N; b == 0; c == 0; x == 0; y == 0; }
+  rules (0) {
+    0: a -> b when (true) do { x' == x + 1099511627776; unchanged(y); };
+    RULES
+  }
+  specifications (0) { s: [](c == 0); } }`
+	const byY = "a -> c when (y >= T) do { unchanged(x, y); };"
+	const byX = "b -> c when (1099511627776 * x >= T) do { unchanged(x, y); };"
+	for _, rules := range []string{"1: " + byY + " 2: " + byX, "1: " + byX + " 2: " + byY} {
+		f, err := ta.Parse("huge.ta", []byte(strings.Replace(src, "RULES", rules, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Verify(context.Background(), f, "s", crossChecked(Options{Jobs: 1}))
+		if r.Verdict != trace.Unknown || !strings.Contains(r.Reason, "1099511627776 * x does not fit in a 64-bit integer") {
+			t.Errorf("rules %s: %s (%s), want unknown: the guard does not fit", rules, r.Verdict, r.Reason)
+		}
+	}
+}

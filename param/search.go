@@ -3,6 +3,7 @@ package param
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strings"
 	"sync"
 	"time"
@@ -273,12 +274,15 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		// that sends 0 also counts it in nsnt01), and a's bound is at
 		// least b's.
 		geq := func(diff ta.Lin) bool {
+			// Coefficients and increments are at most about 2^42, their
+			// products not: the sum is exact.
+			var d, t big.Int
 			for _, r := range m.rules {
-				var d int64
+				d.SetInt64(0)
 				for v, c := range diff.Coef {
-					d += c * r.inc[v.Index]
+					d.Add(&d, t.Mul(big.NewInt(c), big.NewInt(r.inc[v.Index])))
 				}
-				if d < 0 {
+				if d.Sign() < 0 {
 					return false
 				}
 			}

@@ -204,9 +204,10 @@ func (in *Instance) initial(emit func(s []byte) bool) error {
 	var eqs []equation
 	for _, e := range in.f.Inits {
 		if b, ok := e.(*Binary); ok && b.Op == "==" {
-			l, err := Linear(&Binary{Pos: b.Pos, Op: "-", X: b.X, Y: b.Y})
-			if err == nil {
-				eqs = append(eqs, equation{l, e})
+			l, err1 := Linear(b.X)
+			r, err2 := Linear(b.Y)
+			if err1 == nil && err2 == nil {
+				eqs = append(eqs, equation{l.Add(r.Scale(-1)), e}) // at most 2*MaxCoef
 			}
 		}
 	}

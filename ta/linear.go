@@ -20,13 +20,22 @@ type Lin struct {
 	Const int64
 }
 
+// MaxCoef bounds the coefficients and the constant of a linear form, as
+// the reader bounds a number: sums and differences of a few forms, and
+// their products with a number, then fit in an int64.
+const MaxCoef = 1 << 40
+
 // Linear converts an arithmetic expression to a linear form; a product of
 // two non-constant factors is an error, and so is a coefficient or
-// constant that does not fit in an int64.
+// constant beyond MaxCoef.
 func Linear(e Expr) (Lin, error) {
 	checked := func(l Lin, ok bool) (Lin, error) {
+		ok = ok && -MaxCoef <= l.Const && l.Const <= MaxCoef
+		for _, c := range l.Coef {
+			ok = ok && -MaxCoef <= c && c <= MaxCoef
+		}
 		if !ok {
-			return Lin{}, overflow(e)
+			return Lin{}, fmt.Errorf("%s: %s has a coefficient or constant larger than %d", e.Position(), e, int64(MaxCoef))
 		}
 		return l, nil
 	}

@@ -272,6 +272,15 @@ func TestInstanceOverflow(t *testing.T) {
 	if _, err := Linear(&Binary{Op: "*", X: &IntLit{Val: 1 << 62}, Y: &IntLit{Val: 2}}); err == nil {
 		t.Error("Linear: 2^62 * 2 should not fit")
 	}
+	// Coefficients are bounded as numbers are, so that the engines' sums
+	// of a few of them fit.
+	n := &Ident{Name: "N", Kind: Param}
+	if _, err := Linear(&Binary{Op: "*", X: &Binary{Op: "*", X: &IntLit{Val: MaxCoef}, Y: &IntLit{Val: 2}}, Y: n}); err == nil || !strings.Contains(err.Error(), "larger than 1099511627776") {
+		t.Errorf("Linear: 2^41 * N: %v", err)
+	}
+	if l, err := Linear(&Binary{Op: "-", X: &Binary{Op: "*", X: &IntLit{Val: MaxCoef}, Y: n}, Y: &IntLit{Val: MaxCoef}}); err != nil || l.Coef[Var{Param, 0}] != MaxCoef || l.Const != -MaxCoef {
+		t.Errorf("Linear: 2^40 * N - 2^40: %v, %v", l, err)
+	}
 	if _, err := Eval(&Binary{Op: "-", X: &IntLit{Val: 0}, Y: &Unary{Op: "-", X: &IntLit{Val: 9223372036854775807}}}, nil); err != nil {
 		t.Errorf("Eval: 0 - -(2^63-1) fits: %v", err)
 	}
