@@ -13,14 +13,16 @@ import (
 // values that satisfy the resilience condition, and for some of them an
 // initial configuration. Without either, the schema search finds no
 // counterexample because there is nothing to search, and holds would say
-// nothing; noRuns returns the reason of the unknown verdict instead ("" when
-// runs exist). Each of the two questions is one query to the configured
-// solver, so that a second solver confirms the unsat answers as it does the
-// search's; an answer other than sat also makes the verdict unknown.
-func noRuns(ctx context.Context, m *model, opts Options) (reason string, queries int64) {
+// nothing: none is then the reason of the unknown verdict. Each of the two
+// questions is one query to the configured solver, so that a second solver
+// confirms the unsat answers as it does the search's. When the solver does
+// not answer (it fails, times out, or the run is stopped), undecided says
+// why: the search goes on and meets the same solver, whose failure it
+// reports as usual, and a holds it reaches is unknown with this reason.
+func noRuns(ctx context.Context, m *model, opts Options) (none, undecided string, queries int64) {
 	s, err := smt.New(ctx, opts.Solver)
 	if err != nil {
-		return "cannot decide whether the automaton has a run: " + err.Error(), 0
+		return "", err.Error(), 0
 	}
 	defer s.Close()
 	p := &problem{m: m}
@@ -59,17 +61,14 @@ func noRuns(ctx context.Context, m *model, opts Options) (reason string, queries
 		}
 		return " (" + strings.Join(parts, ", ") + ")"
 	}
-	ask := func(what string) (bool, string) {
+	ask := func() (bool, string) {
 		st, err := s.Check(ctx, lits...)
 		queries++
 		switch {
 		case err != nil:
-			if ctx.Err() != nil {
-				return false, "cannot decide whether " + what + ": " + stopped(ctx)
-			}
-			return false, "cannot decide whether " + what + ": " + err.Error()
+			return false, err.Error()
 		case st == smt.Unknown:
-			return false, "cannot decide whether " + what + ": " + s.Reason()
+			return false, s.Reason()
 		}
 		return st == smt.Unsat, ""
 	}
@@ -79,15 +78,15 @@ func noRuns(ctx context.Context, m *model, opts Options) (reason string, queries
 	}
 	for _, a := range m.f.Assumptions {
 		if err := guarded(a, ""); err != nil {
-			return err.Error(), queries
+			return "", err.Error(), queries
 		}
 	}
-	none, why := ask("some parameter values satisfy the resilience condition")
+	empty, why := ask()
 	if why != "" {
-		return why, queries
+		return "", why, queries
 	}
-	if none {
-		return "no parameter values satisfy the resilience condition" + named() + ", so the automaton has no run and nothing was checked", queries
+	if empty {
+		return "no parameter values satisfy the resilience condition" + named() + ", so the automaton has no run and nothing was checked", "", queries
 	}
 	// The resilience condition holds from now on; only the initial
 	// conditions are named.
@@ -105,15 +104,15 @@ func noRuns(ctx context.Context, m *model, opts Options) (reason string, queries
 	}
 	for _, e := range m.f.Inits {
 		if err := guarded(e, t0); err != nil {
-			return err.Error(), queries
+			return "", err.Error(), queries
 		}
 	}
-	none, why = ask("some initial configuration satisfies the initial condition")
+	empty, why = ask()
 	if why != "" {
-		return why, queries
+		return "", why, queries
 	}
-	if none {
-		return "no initial configuration satisfies the initial condition under the resilience condition" + named() + ", so the automaton has no run and nothing was checked", queries
+	if empty {
+		return "no initial configuration satisfies the initial condition under the resilience condition" + named() + ", so the automaton has no run and nothing was checked", "", queries
 	}
-	return "", queries
+	return "", "", queries
 }

@@ -84,10 +84,10 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		res.Reason = err.Error()
 		return res
 	}
-	why, n := noRuns(ctx, m, opts)
+	none, undecided, n := noRuns(ctx, m, opts)
 	res.Queries += n
-	if why != "" {
-		res.Reason = why
+	if none != "" {
+		res.Reason = none
 		return res
 	}
 	var reasons []string
@@ -123,6 +123,10 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 			verdict = trace.Unknown
 			reasons = append(reasons, out.reason)
 		}
+	}
+	if verdict == trace.Holds && undecided != "" {
+		verdict = trace.Unknown
+		reasons = append(reasons, "no counterexample found, but whether the automaton has a run at all was not decided: "+undecided)
 	}
 	res.Verdict = verdict
 	if verdict == trace.Unknown {
