@@ -89,6 +89,12 @@ func verifyTA(e *env, args []string) int {
 		ctx, cancel = context.WithTimeoutCause(ctx, lim.time, &limitReached{fmt.Sprintf("time limit %v reached", lim.time)})
 		defer cancel()
 	}
+	if lim.memory > 0 {
+		// This process's memory; the solver processes are not counted.
+		var stop func()
+		ctx, stop = watchMemory(ctx, int64(lim.memory), "")
+		defer stop()
+	}
 	opts := param.Options{Solver: solver, Jobs: lim.jobs}
 	if e.terminal && !*quiet {
 		opts.Progress = func(p param.Progress) {
