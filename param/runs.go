@@ -9,22 +9,20 @@ import (
 	"ftmc/ta"
 )
 
-// noRuns decides up front whether the automaton has a run at all: parameter
-// values that satisfy the resilience condition, and for some of them an
-// initial configuration. Without either, the schema search finds no
-// counterexample because there is nothing to search, and holds would say
-// nothing: none is then the reason of the unknown verdict. Each of the two
-// questions is one query to the configured solver, so that a second solver
-// confirms the unsat answers as it does the search's. When the solver does
-// not answer (it fails, times out, or the run is stopped), undecided says
-// why: the search goes on and meets the same solver, whose failure it
-// reports as usual, and a holds it reaches is unknown with this reason.
-func noRuns(ctx context.Context, m *model, opts Options) (none, undecided string, queries int64) {
-	s, err := smt.New(ctx, opts.Solver)
-	if err != nil {
-		return "", err.Error(), 0
-	}
-	defer s.Close()
+// noRuns decides whether the automaton has a run at all: parameter values
+// that satisfy the resilience condition, and for some of them an initial
+// configuration. Without either, the schema search finds no counterexample
+// because there is nothing to search, and holds would say nothing: none is
+// then the reason of the unknown verdict. Each of the two questions is one
+// query to s, the solver of the search's setup (a second solver confirms
+// its unsat answers as it does the search's); noRuns leaves s as it found
+// it. When the solver does not answer (it fails, times out, or the run is
+// stopped), undecided says why: the search goes on and meets the same
+// solver, whose failure it reports as usual, and a holds it reaches is
+// unknown with this reason.
+func noRuns(ctx context.Context, s smt.Solver, m *model) (none, undecided string, queries int64) {
+	s.Push()
+	defer s.Pop(1)
 	p := &problem{m: m}
 	// Each assumption and initial condition is asserted under a literal of
 	// its own, so that the unsat core names those that contradict each

@@ -79,18 +79,8 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		return res
 	}
 	res.Cases = len(lcs)
-	m, err := prepare(f)
-	if err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	none, undecided, n := noRuns(ctx, m, opts)
-	res.Queries += n
-	if none != "" {
-		res.Reason = none
-		return res
-	}
 	var reasons []string
+	undecided := ""
 	verdict := trace.Holds
 	for _, lc := range lcs {
 		st := &stats{}
@@ -107,6 +97,13 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		}
 		if st.maxLen > res.MaxLen {
 			res.MaxLen = st.maxLen
+		}
+		if out.noRun {
+			res.Reason = out.reason
+			return res
+		}
+		if out.undecided != "" {
+			undecided = out.undecided
 		}
 		switch out.verdict {
 		case trace.Violated:
@@ -171,6 +168,10 @@ type caseOutcome struct {
 	verdict trace.Verdict
 	reason  string
 	cex     *trace.Counterexample
+	// noRun: the automaton has no run (reason says why); undecided: the
+	// solver did not answer whether it has one.
+	noRun     bool
+	undecided string
 }
 
 // setup prepares the problem of one disjunct: G conditions, atoms that are
@@ -208,14 +209,15 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 	n := len(m.atoms)
 	p.always = make([]bool, n)
 	p.implies = make([][]int, n)
-	if n == 0 {
-		return p, nil
-	}
 	s, err := smt.New(ctx, opts.Solver)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
+	p.noRun, p.undecided, p.queries = noRuns(ctx, s, m)
+	if n == 0 || p.noRun != "" {
+		return p, nil
+	}
 	base, err := p.base()
 	if err != nil {
 		return nil, err
@@ -357,6 +359,19 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 		}
 		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
 	}
+	st.mu.Lock()
+	st.queries += p.queries
+	st.mu.Unlock()
+	if p.noRun != "" {
+		return caseOutcome{verdict: trace.Unknown, reason: p.noRun, noRun: true}
+	}
+	out := verifySchemas(ctx, p, specName, opts, st, start)
+	out.undecided = p.undecided
+	return out
+}
+
+// verifySchemas walks the schema tree of one disjunct.
+func verifySchemas(ctx context.Context, p *problem, specName string, opts Options, st *stats, start time.Time) caseOutcome {
 	st.atoms = len(p.m.atoms)
 	base, err := p.base()
 	if err != nil {
