@@ -473,3 +473,52 @@ func TestHugeCoefficients(t *testing.T) {
 		}
 	}
 }
+
+// answering is a solver that gives the same answer to every check.
+type answering struct {
+	smt.Solver // not called
+	status     smt.Status
+	depth      int
+}
+
+func (a *answering) Send(...string) {}
+func (a *answering) Assert(string)  {}
+func (a *answering) Push()          { a.depth++ }
+func (a *answering) Pop(n int)      { a.depth -= n }
+func (a *answering) Reason() string { return "incomplete" }
+func (a *answering) Check(context.Context, ...string) (smt.Status, error) {
+	return a.status, nil
+}
+func (a *answering) UnsatCore(context.Context) ([]string, error) { return nil, nil }
+
+// TestNoRunUndecided: a solver that does not answer whether the automaton
+// has a run leaves the question open (the search then goes on, and a holds
+// becomes unknown), never a claim either way; the solver is left as found.
+func TestNoRunUndecided(t *testing.T) {
+	f, err := ta.Parse("u.ta", []byte(`skel P { local pc; shared x; parameters N;
+  assumptions (0) { N > 1; }
+  locations (0) { a: [0]; b: [1]; }
+  inits (0) { a == N; b == 0; x == 0; }
+  rules (0) { 0: a -> b when (x >= 0) do { x' == x + 1; }; }
+  specifications (0) { s: [](b == 0); } }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := prepare(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &answering{status: smt.Unknown}
+	none, undecided, q := noRuns(context.Background(), s, m)
+	if none != "" || undecided != "incomplete" || q != 1 || s.depth != 0 {
+		t.Errorf("unknown answers: none %q, undecided %q, %d queries, depth %d", none, undecided, q, s.depth)
+	}
+	s = &answering{status: smt.Sat}
+	if none, undecided, q = noRuns(context.Background(), s, m); none != "" || undecided != "" || q != 2 || s.depth != 0 {
+		t.Errorf("sat answers: none %q, undecided %q, %d queries, depth %d", none, undecided, q, s.depth)
+	}
+	s = &answering{status: smt.Unsat}
+	if none, _, _ = noRuns(context.Background(), s, m); !strings.HasPrefix(none, "no parameter values satisfy the resilience condition, so") {
+		t.Errorf("unsat answers without a core: %q", none)
+	}
+}
