@@ -168,6 +168,9 @@ type engine struct {
 	initGlob  dnf
 	roots     []root
 	forbidden []*cube
+	// declared are the variables' domains as declared, before the unit
+	// axioms narrow them.
+	declared []domain
 	// lemmas are negated invariants proved during the search: cubes that
 	// no run reaches, over distinct processes.
 	lemmas []*cube
@@ -208,6 +211,13 @@ func Verify(ctx context.Context, sys *system.System, opts Options) (*Result, err
 		return nil, err
 	}
 	defer func() { e.smt.close() }()
+	why, err := e.noRun()
+	if err != nil {
+		return nil, err
+	}
+	if why != "" {
+		return e.finish(&Result{Property: sys.Property}, outcome{verdict: trace.Unknown, reason: why, refuted: -1}, nil), nil
+	}
 	if opts.Approx > 0 {
 		limit := opts.MaxOracleStates
 		if limit == 0 {
@@ -276,6 +286,7 @@ func newEngine(sys *system.System, opts Options) (*engine, error) {
 	}
 	e := &engine{sys: sys, voc: voc, solver: newSolver(voc), opts: opts, initCache: map[int]dnf{}, start: time.Now(), tried: map[string]bool{}}
 	e.lastProg = e.start
+	e.declared = append([]domain(nil), voc.doms...)
 	if err := e.axioms(); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package param
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 
 	"ftmc/smt"
@@ -94,13 +95,19 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 			}
 		}
 	}
+	states, err := replay(m, pv, k, x, sched)
+	if err != nil {
+		w.s.noteUnknown("a schema's counterexample did not replay on its instance: " + err.Error())
+		return nil
+	}
 	loopAt := -1
 	if loopLit != "" {
-		// End with a self-loop rule enabled in the last configuration.
-		kk, xx := sched.apply(m, k, x)
+		// End with a self-loop rule enabled in the last configuration
+		// (firing it changes nothing, so the replayed states stay).
+		last := states[len(states)-1]
 		for _, i := range p.stutters {
 			r := m.rules[i]
-			if kk[r.src] >= 1 && holds(r.r.Guard, pv, kk, xx) {
+			if last.k[r.src] >= 1 && holds(r.r.Guard, pv, last.k, last.x) {
 				loopAt = len(sched)
 				sched = append(sched, firing{rule: i, times: 1})
 				break
@@ -109,11 +116,6 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 		if loopAt < 0 {
 			return fmt.Errorf("internal error: the lasso's loop has no enabled self-loop rule")
 		}
-	}
-	states, err := replay(m, pv, k, x, sched)
-	if err != nil {
-		w.s.noteUnknown("a schema's counterexample did not replay on its instance: " + err.Error())
-		return nil
 	}
 	if !evalLasso(p.lc.form, m, pv, states, loopLit != "") {
 		w.s.noteUnknown("a schema's counterexample does not violate the property when replayed step by step (the formula is outside the exactly decided fragment)")
@@ -195,27 +197,45 @@ func holds(e ta.Expr, pv, k, x []int64) bool {
 	return err == nil && v != 0
 }
 
+// check is holds for replay: a condition whose value does not fit in an
+// int64 is an error of its own, not a false condition.
+func check(m *model, e ta.Expr, pv, k, x []int64) (bool, error) {
+	v, err := ta.Eval(e, valuation(pv, k, x))
+	if err != nil {
+		return false, fmt.Errorf("%s:%v", m.f.Path, err)
+	}
+	return v != 0, nil
+}
+
 type config struct{ k, x []int64 }
 
+func because(err error) string {
+	if err != nil {
+		return " (" + err.Error() + ")"
+	}
+	return ""
+}
+
 // replay fires the schedule one process at a time, checking the
-// assumptions, the initial conditions, and every guard and counter.
+// assumptions, the initial conditions, and every guard and counter. The
+// solver's values may be as large as an int64 holds: no sum wraps around.
 func replay(m *model, pv, k, x []int64, sched schedule) ([]config, error) {
 	for _, a := range m.f.Assumptions {
-		if !holds(a, pv, k, x) {
-			return nil, fmt.Errorf("the parameters violate the assumption %s", a)
+		if ok, err := check(m, a, pv, k, x); !ok || err != nil {
+			return nil, fmt.Errorf("the parameters violate the assumption %s%s", a, because(err))
 		}
 	}
 	for _, e := range m.f.Inits {
-		if !holds(e, pv, k, x) {
-			return nil, fmt.Errorf("the initial configuration violates %s", e)
+		if ok, err := check(m, e, pv, k, x); !ok || err != nil {
+			return nil, fmt.Errorf("the initial configuration violates %s%s", e, because(err))
 		}
 	}
 	var total int64
 	for _, f := range sched {
+		if f.times < 0 || f.times > maxReplay-total {
+			return nil, fmt.Errorf("the schedule has more than %d steps", maxReplay)
+		}
 		total += f.times
-	}
-	if total > maxReplay {
-		return nil, fmt.Errorf("the schedule has %d steps, more than %d", total, maxReplay)
 	}
 	k = append([]int64(nil), k...)
 	x = append([]int64(nil), x...)
@@ -226,12 +246,20 @@ func replay(m *model, pv, k, x []int64, sched schedule) ([]config, error) {
 			if k[r.src] < 1 {
 				return nil, fmt.Errorf("rule %s fires with no process in %s", r.r.ID, r.r.From)
 			}
-			if !holds(r.r.Guard, pv, k, x) {
+			if ok, err := check(m, r.r.Guard, pv, k, x); err != nil {
+				return nil, fmt.Errorf("rule %s fires where its guard %s cannot be evaluated: %v", r.r.ID, r.r.Guard, err)
+			} else if !ok {
 				return nil, fmt.Errorf("rule %s fires while its guard %s is false", r.r.ID, r.r.Guard)
+			}
+			if k[r.dst] == math.MaxInt64 {
+				return nil, fmt.Errorf("rule %s moves a process to %s, whose counter is already %d", r.r.ID, r.r.To, k[r.dst])
 			}
 			k[r.src]--
 			k[r.dst]++
 			for v, c := range r.inc {
+				if x[v] > math.MaxInt64-c { // c >= 0 (prepare)
+					return nil, fmt.Errorf("rule %s increments %s beyond %d", r.r.ID, m.f.Shared[v].Name, int64(math.MaxInt64))
+				}
 				x[v] += c
 			}
 			if !r.stutter {
@@ -306,14 +334,29 @@ func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
 	if err != nil {
 		return err
 	}
-	hi, ok := vals[0].Int64()
-	if !ok {
-		return nil
-	}
 	lo := int64(0) // no model with sum < lo
-	best := hi
+	best, ok := vals[0].Int64()
+	if !ok {
+		// The sum is beyond an int64 (the solver is free to pick huge
+		// values): look for a model whose values fit first.
+		best = math.MaxInt64
+		lit := fmt.Sprintf("smallfit%d", len(w.frames))
+		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(best)+")))")
+		st, err := w.check(ctx, append(append([]string(nil), assume...), lit)...)
+		if err != nil || st != smt.Sat {
+			if err == nil {
+				_, err = w.check(ctx, assume...) // the original model
+			}
+			return err
+		}
+	}
 	for i := 0; i < maxShrink && lo < best; i++ {
 		mid := lo + (best-lo)/2
+		if best-lo > 1<<16 {
+			// Bisect on a logarithmic scale, so that a model with huge
+			// values shrinks to small ones within the few queries.
+			mid = lo + int64(math.Sqrt(float64(best-lo)))
+		}
 		lit := fmt.Sprintf("small%d_%d", len(w.frames), i)
 		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(mid)+")))")
 		st, err := w.check(ctx, append(append([]string(nil), assume...), lit)...)

@@ -63,6 +63,9 @@ type problem struct {
 	gconds   map[*wnode][]*gcond
 	loopGs   []ta.Expr
 	stutters []int
+	// noRun and undecided: see noRuns; queries counts its queries.
+	noRun, undecided string
+	queries          int64
 }
 
 func (p *problem) declareState(st stateNames) []string {

@@ -63,6 +63,13 @@ func Explicit(ctx context.Context, f *ta.File, specName string, vals map[string]
 		res.Reason = err.Error()
 		return res, stats
 	}
+	if why, err := in.NoRun(); why != "" || err != nil {
+		res.Reason = why
+		if err != nil {
+			res.Reason = err.Error()
+		}
+		return res, stats
+	}
 	m, err := prepare(f)
 	if err != nil {
 		res.Reason = err.Error()

@@ -347,3 +347,178 @@ func TestFormulaShapes(t *testing.T) {
 		t.Errorf("gf: expected a fragment error, got %v", err)
 	}
 }
+
+// TestNoRunIsUnknown: an automaton whose resilience condition no
+// parameter values satisfy, or whose initial condition no configuration
+// satisfies, has no run; its specifications are unknown, with the reason
+// naming the conditions that contradict each other, never holds.
+func TestNoRunIsUnknown(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	const src = `skel P { local pc; shared x; parameters N, T;
+  assumptions (0) { N > 3 * T; T >= 1; ASSUME }
+  locations (0) { a: [0]; b: [1]; }
+  inits (0) { a == N; b == 0; x == 0; INIT }
+  rules (0) { 0: a -> b when (x >= T) do { x' == x + 1; }; 1: b -> b when (true) do { unchanged(x); }; }
+  specifications (0) {
+    safe: (b == 0) -> [](x == 0);
+    live: <>[](a == 0) -> <>(b != 0);
+  } }`
+	for _, c := range []struct {
+		name, assume, init string
+		want               []string // in the reason, "" for a model with runs
+	}{
+		{"runs", "", "", nil},
+		{"no parameters", "T < 1;", "", []string{"no parameter values satisfy the resilience condition", "T >= 1 at rc.ta:2:34", "T < 1 at rc.ta:2:42", "nothing was checked"}},
+		{"no parameters (constant)", "0 > 1;", "", []string{"no parameter values satisfy the resilience condition", "0 > 1 at rc.ta:2:42"}},
+		{"no initial configuration", "", "a == N + 1;", []string{"no initial configuration satisfies the initial condition under the resilience condition", "a == N at rc.ta:4:17", "a == (N + 1) at rc.ta:4:41", "nothing was checked"}},
+		{"negative counter", "", "b + a < N;", []string{"no initial configuration", "(b + a) < N at rc.ta:4:45"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := strings.Replace(strings.Replace(src, "ASSUME", c.assume, 1), "INIT", c.init, 1)
+			f, err := ta.Parse("rc.ta", []byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, spec := range []string{"safe", "live"} {
+				r := Verify(context.Background(), f, spec, crossChecked(Options{Jobs: 1}))
+				if c.want == nil {
+					if r.Verdict != trace.Holds {
+						t.Errorf("%s: %s (%s), want holds", spec, r.Verdict, r.Reason)
+					}
+					continue
+				}
+				if r.Verdict != trace.Unknown {
+					t.Errorf("%s: %s, want unknown", spec, r.Verdict)
+				}
+				for _, w := range c.want {
+					if !strings.Contains(r.Reason, w) {
+						t.Errorf("%s: the reason %q lacks %q", spec, r.Reason, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestReplayLargeValues: a solver's model may hold values as large as an
+// int64: replaying it refuses schedules and counters that would wrap
+// around, instead of a wrapped step count that passes the bound.
+func TestReplayLargeValues(t *testing.T) {
+	f, err := ta.Parse("big.ta", []byte(`skel P { local pc; shared x; parameters N;
+  assumptions (0) { N > 0; }
+  locations (0) { a: [0]; b: [1]; }
+  inits (0) { a + b == N; x == 0; }
+  rules (0) { 0: a -> b when (true) do { x' == x + 2; }; }
+  specifications (0) { s: [](b == 0); } }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := prepare(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const max = 9223372036854775807
+	for _, c := range []struct {
+		name    string
+		pv, k   []int64
+		x       int64
+		sched   schedule
+		wantErr string
+	}{
+		// The step counts sum to 2^63+1: wrapped, a negative total.
+		{"steps", []int64{3}, []int64{3, 0}, 0, schedule{{0, max}, {0, 2}}, "more than 2000000 steps"},
+		{"counter", []int64{max}, []int64{1, max}, 0, schedule{{0, 1}}, "counter is already"},
+		{"shared", []int64{3}, []int64{3, 0}, max - 1, schedule{{0, 1}}, "increments x beyond"},
+	} {
+		mm := m
+		if c.name != "steps" {
+			// Start where the inits do not allow, to check the step alone.
+			mm = &model{f: &ta.File{Shared: f.Shared, Locations: f.Locations}, rules: m.rules, nloc: m.nloc, nsh: m.nsh}
+		}
+		_, err := replay(mm, c.pv, c.k, []int64{c.x}, c.sched)
+		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.wantErr)
+		}
+	}
+}
+
+// TestHugeCoefficients: coefficients near the int64 limit once multiplied
+// (2^40 * x with x growing by 2^40). The order between atoms is computed
+// exactly: wrapped to 0, the product made y >= T a prerequisite of
+// 2^40 * x >= T, and y never grows, so the violation was pruned and the
+// property held. The solver's first model has values beyond an int64; the
+// search for a smaller one starts below that. The run itself needs 2^80,
+// more than an instance holds: unknown, saying so.
+func TestHugeCoefficients(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	const src = `skel P { local pc; shared x, y; parameters N, T;
+  assumptions (0) { N > 0; T >= 1; }
+  locations (0) { a: [0]; b: [1]; c: [2]; }
+  inits (0) { a == N; b == 0; c == 0; x == 0; y == 0; }
+  rules (0) {
+    0: a -> b when (true) do { x' == x + 1099511627776; unchanged(y); };
+    RULES
+  }
+  specifications (0) { s: [](c == 0); } }`
+	const byY = "a -> c when (y >= T) do { unchanged(x, y); };"
+	const byX = "b -> c when (1099511627776 * x >= T) do { unchanged(x, y); };"
+	for _, rules := range []string{"1: " + byY + " 2: " + byX, "1: " + byX + " 2: " + byY} {
+		f, err := ta.Parse("huge.ta", []byte(strings.Replace(src, "RULES", rules, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Verify(context.Background(), f, "s", crossChecked(Options{Jobs: 1}))
+		if r.Verdict != trace.Unknown || !strings.Contains(r.Reason, "1099511627776 * x does not fit in a 64-bit integer") {
+			t.Errorf("rules %s: %s (%s), want unknown: the guard does not fit", rules, r.Verdict, r.Reason)
+		}
+	}
+}
+
+// answering is a solver that gives the same answer to every check.
+type answering struct {
+	smt.Solver // not called
+	status     smt.Status
+	depth      int
+}
+
+func (a *answering) Send(...string) {}
+func (a *answering) Assert(string)  {}
+func (a *answering) Push()          { a.depth++ }
+func (a *answering) Pop(n int)      { a.depth -= n }
+func (a *answering) Reason() string { return "incomplete" }
+func (a *answering) Check(context.Context, ...string) (smt.Status, error) {
+	return a.status, nil
+}
+func (a *answering) UnsatCore(context.Context) ([]string, error) { return nil, nil }
+
+// TestNoRunUndecided: a solver that does not answer whether the automaton
+// has a run leaves the question open (the search then goes on, and a holds
+// becomes unknown), never a claim either way; the solver is left as found.
+func TestNoRunUndecided(t *testing.T) {
+	f, err := ta.Parse("u.ta", []byte(`skel P { local pc; shared x; parameters N;
+  assumptions (0) { N > 1; }
+  locations (0) { a: [0]; b: [1]; }
+  inits (0) { a == N; b == 0; x == 0; }
+  rules (0) { 0: a -> b when (x >= 0) do { x' == x + 1; }; }
+  specifications (0) { s: [](b == 0); } }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := prepare(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &answering{status: smt.Unknown}
+	none, undecided, q := noRuns(context.Background(), s, m)
+	if none != "" || undecided != "incomplete" || q != 1 || s.depth != 0 {
+		t.Errorf("unknown answers: none %q, undecided %q, %d queries, depth %d", none, undecided, q, s.depth)
+	}
+	s = &answering{status: smt.Sat}
+	if none, undecided, q = noRuns(context.Background(), s, m); none != "" || undecided != "" || q != 2 || s.depth != 0 {
+		t.Errorf("sat answers: none %q, undecided %q, %d queries, depth %d", none, undecided, q, s.depth)
+	}
+	s = &answering{status: smt.Unsat}
+	if none, _, _ = noRuns(context.Background(), s, m); !strings.HasPrefix(none, "no parameter values satisfy the resilience condition, so") {
+		t.Errorf("unsat answers without a core: %q", none)
+	}
+}

@@ -3,6 +3,7 @@ package param
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strings"
 	"sync"
 	"time"
@@ -22,7 +23,8 @@ type Options struct {
 	// second solver confirms every unsat answer, and a disagreement makes
 	// the verdict unknown.
 	Solver smt.Options
-	// Jobs is the number of parallel workers, each with a solver process.
+	// Jobs is the number of parallel workers, each with a solver process
+	// (at most MaxJobs; less than 1: one).
 	Jobs int
 	// SplitDepth is the depth of the schema tree down to which nodes are
 	// handed out as separate tasks (0: chosen from Jobs).
@@ -30,6 +32,9 @@ type Options struct {
 	// Progress, when set, is called about once a second.
 	Progress func(Progress)
 }
+
+// MaxJobs bounds Options.Jobs: every worker is a solver process.
+const MaxJobs = 64
 
 // Progress reports a running verification.
 type Progress struct {
@@ -75,6 +80,7 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 	}
 	res.Cases = len(lcs)
 	var reasons []string
+	undecided := ""
 	verdict := trace.Holds
 	for _, lc := range lcs {
 		st := &stats{}
@@ -92,6 +98,13 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		if st.maxLen > res.MaxLen {
 			res.MaxLen = st.maxLen
 		}
+		if out.noRun {
+			res.Reason = out.reason
+			return res
+		}
+		if out.undecided != "" {
+			undecided = out.undecided
+		}
 		switch out.verdict {
 		case trace.Violated:
 			res.Verdict = trace.Violated
@@ -107,6 +120,10 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 			verdict = trace.Unknown
 			reasons = append(reasons, out.reason)
 		}
+	}
+	if verdict == trace.Holds && undecided != "" {
+		verdict = trace.Unknown
+		reasons = append(reasons, "no counterexample found, but whether the automaton has a run at all was not decided: "+undecided)
 	}
 	res.Verdict = verdict
 	if verdict == trace.Unknown {
@@ -151,6 +168,10 @@ type caseOutcome struct {
 	verdict trace.Verdict
 	reason  string
 	cex     *trace.Counterexample
+	// noRun: the automaton has no run (reason says why); undecided: the
+	// solver did not answer whether it has one.
+	noRun     bool
+	undecided string
 }
 
 // setup prepares the problem of one disjunct: G conditions, atoms that are
@@ -188,14 +209,15 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 	n := len(m.atoms)
 	p.always = make([]bool, n)
 	p.implies = make([][]int, n)
-	if n == 0 {
-		return p, nil
-	}
 	s, err := smt.New(ctx, opts.Solver)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
+	p.noRun, p.undecided, p.queries = noRuns(ctx, s, m)
+	if n == 0 || p.noRun != "" {
+		return p, nil
+	}
 	base, err := p.base()
 	if err != nil {
 		return nil, err
@@ -258,12 +280,15 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		// that sends 0 also counts it in nsnt01), and a's bound is at
 		// least b's.
 		geq := func(diff ta.Lin) bool {
+			// Coefficients and increments are at most about 2^42, their
+			// products not: the sum is exact.
+			var d, t big.Int
 			for _, r := range m.rules {
-				var d int64
+				d.SetInt64(0)
 				for v, c := range diff.Coef {
-					d += c * r.inc[v.Index]
+					d.Add(&d, t.Mul(big.NewInt(c), big.NewInt(r.inc[v.Index])))
 				}
-				if d < 0 {
+				if d.Sign() < 0 {
 					return false
 				}
 			}
@@ -334,15 +359,25 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 		}
 		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
 	}
+	st.mu.Lock()
+	st.queries += p.queries
+	st.mu.Unlock()
+	if p.noRun != "" {
+		return caseOutcome{verdict: trace.Unknown, reason: p.noRun, noRun: true}
+	}
+	out := verifySchemas(ctx, p, specName, opts, st, start)
+	out.undecided = p.undecided
+	return out
+}
+
+// verifySchemas walks the schema tree of one disjunct.
+func verifySchemas(ctx context.Context, p *problem, specName string, opts Options, st *stats, start time.Time) caseOutcome {
 	st.atoms = len(p.m.atoms)
 	base, err := p.base()
 	if err != nil {
 		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
 	}
-	jobs := opts.Jobs
-	if jobs < 1 {
-		jobs = 1
-	}
+	jobs := min(max(opts.Jobs, 1), MaxJobs)
 	if opts.SplitDepth == 0 && jobs > 1 {
 		opts.SplitDepth = 3
 	}

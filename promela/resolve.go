@@ -2,6 +2,8 @@ package promela
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"sort"
 	"strings"
 )
@@ -1261,6 +1263,12 @@ func (r *resolver) foldSize(x Expr, what string, min int64) (int64, bool) {
 		}
 		return 0, false
 	}
+	if _, exact := exactValue(x); !exact {
+		// Folded in 64 bits, the value wrapped around: N*2+3 with N =
+		// 2^63-1 is 1.
+		r.errorf(x.Pos(), "%s is too large (%s does not fit in 64 bits)", what, exprString(x))
+		return 0, false
+	}
 	if v < min {
 		r.errorf(x.Pos(), "%s must be at least %d, found %d", what, min, v)
 		return 0, false
@@ -1269,6 +1277,54 @@ func (r *resolver) foldSize(x Expr, what string, min int64) (int64, bool) {
 		r.errorf(x.Pos(), "%s is too large (%d)", what, v)
 		return 0, false
 	}
+	return v, true
+}
+
+// exactValue folds the constant x as fold does (call it on an x that fold
+// folds), with exact false when a sum, difference, product or left shift
+// in it does not fit in an int64: fold wraps around there, as the C
+// arithmetic of Spin's constant expressions does.
+func exactValue(x Expr) (v int64, exact bool) {
+	switch x := x.(type) {
+	case *UnaryExpr:
+		a, ok := exactValue(x.X)
+		switch x.Op {
+		case SUB:
+			return -a, ok && a != math.MinInt64
+		case TILDE:
+			return ^a, ok
+		case NOT:
+			return b2i(a == 0), ok
+		}
+	case *CondExpr:
+		c, ok1 := exactValue(x.Cond)
+		a, ok2 := exactValue(x.Then)
+		b, ok3 := exactValue(x.Else)
+		if c != 0 {
+			return a, ok1 && ok2 && ok3
+		}
+		return b, ok1 && ok2 && ok3
+	case *BinaryExpr:
+		a, ok1 := exactValue(x.X)
+		b, ok2 := exactValue(x.Y)
+		ok := ok1 && ok2
+		if (x.Op == QUO || x.Op == REM) && b == 0 {
+			return 0, ok // fold reports it
+		}
+		var z big.Int
+		switch x.Op {
+		case ADD:
+			ok = ok && z.Add(big.NewInt(a), big.NewInt(b)).IsInt64()
+		case SUB:
+			ok = ok && z.Sub(big.NewInt(a), big.NewInt(b)).IsInt64()
+		case MUL:
+			ok = ok && z.Mul(big.NewInt(a), big.NewInt(b)).IsInt64()
+		case SHL:
+			ok = ok && z.Lsh(big.NewInt(a), uint(b&63)).IsInt64()
+		}
+		return evalBinary(x.Op, a, b), ok
+	}
+	v, _ = fold(x, nil)
 	return v, true
 }
 
@@ -1364,6 +1420,14 @@ func Instantiate(prog *Program, params map[string]int64) ([]Warning, error) {
 		return nil, fmt.Errorf("%s: the model has no parameters, but values are given for %s", prog.Filename, strings.Join(unknown, ", "))
 	case len(unknown) > 0:
 		return nil, fmt.Errorf("%s: unknown parameter %s (the model's parameters are %s)", prog.Filename, strings.Join(unknown, ", "), strings.Join(names, ", "))
+	}
+	// A parameter is an int: a value beyond 32 bits would be one value in
+	// sizes (computed in 64 bits) and another in the variables it is
+	// stored in.
+	for _, s := range prog.Params {
+		if v := params[s.Name]; v < math.MinInt32 || v > math.MaxInt32 {
+			return nil, fmt.Errorf("%s: parameter %s=%d does not fit in an int (%d..%d)", prog.Filename, s.Name, v, math.MinInt32, math.MaxInt32)
+		}
 	}
 	for _, s := range prog.Params {
 		s.Value, s.Bound = params[s.Name], true

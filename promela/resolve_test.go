@@ -548,3 +548,31 @@ active proctype P() { f(a); f(b); g(a) }`, Options{})
 		t.Errorf("fives: %v", prog.Globals[0].Init)
 	}
 }
+
+// Sizes are folded in 64 bits: one whose value wraps around (N*2+3 with N =
+// 2^63-1 is 1) is too large, never one process or one element; parameters
+// are ints, and a value beyond 32 bits is refused.
+func TestSizeOverflow(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		opts Options
+		want string
+	}{
+		{"byte a[N*2+3];\nactive proctype P() { a[0] = 1 }\n", Options{Defines: map[string]string{"N": "9223372036854775807"}}, "t.pml:1:8: the length of array a is too large"},
+		{"active [N*2+3] proctype P() { skip }\n", Options{Defines: map[string]string{"N": "9223372036854775807"}}, "t.pml:1:9: the number of active instances of P is too large"},
+		{"byte a[(N*N*N)/8];\nactive proctype P() { a[0] = 1 }\n", Options{Defines: map[string]string{"N": "4000000"}}, "does not fit in 64 bits"},
+		{"chan c = [-(N*2)] of { byte };\nactive proctype P() { skip }\n", Options{Defines: map[string]string{"N": "-4611686018427387904"}}, "the capacity of channel c is too large"},
+		{"symbolic int N, F;\nbyte a[N*2+3];\nactive [N-F] proctype P() { a[0] = 1 }\n", Options{Params: map[string]int64{"N": 9223372036854775807, "F": -2}}, "t.pml: parameter N=9223372036854775807 does not fit in an int (-2147483648..2147483647)"},
+		{"symbolic int N;\nint x = N*N;\nactive proctype P() { assert(x != 4) }\n", Options{Params: map[string]int64{"N": 4294967298}}, "parameter N=4294967298 does not fit in an int"},
+	} {
+		_, err := Parse("t.pml", []byte(c.src), c.opts)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
+		}
+	}
+	// The largest values in range still fold.
+	prog := mustParse(t, "symbolic int N;\nbyte a[N/1000];\nactive [(N-2147483600)] proctype P() { a[0] = 1 }\n", Options{Params: map[string]int64{"N": 2147483647}})
+	if n := prog.Procs[0].Instances; n != 47 {
+		t.Errorf("N=2^31-1: %d instances, want 47", n)
+	}
+}

@@ -74,24 +74,29 @@ func NewInstance(f *File, vals map[string]int64, opts InstanceOptions) (*Instanc
 		sort.Strings(unknown)
 		return nil, fmt.Errorf("no parameter named %s (parameters: %s)", strings.Join(unknown, ", "), strings.Join(Names(f.Params), ", "))
 	}
+	// Parameters are natural numbers (as in the parameterized engine), and
+	// an instance's counters hold up to maxSlot: their sum plus one must
+	// fit. The sum is checked before it is formed, so that no value wraps
+	// around.
+	var sum int64
+	for i, p := range in.params {
+		if p < 0 {
+			return nil, fmt.Errorf("parameter %s=%d is negative: parameters are natural numbers", f.Params[i].Name, p)
+		}
+		if p > maxSlot-1-sum {
+			return nil, fmt.Errorf("parameters %s are too large for an explicit instance (their sum must be below %d)", in.ParamString(), maxSlot)
+		}
+		sum += p
+	}
+	in.bound = sum + 1
 	for _, a := range f.Assumptions {
 		v, err := Eval(a, in.val(nil))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("parameters %s: %v", in.ParamString(), err)
 		}
 		if v == 0 {
 			return nil, fmt.Errorf("parameters %s violate the assumption %s (%s:%s)", in.ParamString(), a, f.Path, a.Position())
 		}
-	}
-	var sum int64
-	for _, p := range in.params {
-		if p > 0 {
-			sum += p
-		}
-	}
-	in.bound = sum + 1
-	if in.bound > maxSlot {
-		return nil, fmt.Errorf("parameters %s are too large for an explicit instance", in.ParamString())
 	}
 	in.buf = make([]byte, (in.nloc+in.nsh)*slotBytes)
 	return in, nil
@@ -177,6 +182,11 @@ func (in *Instance) Name() string { return in.f.Path }
 // Variables the inits leave open range over 0..bound, where bound exceeds
 // the sum of the parameters.
 func (in *Instance) Initial(emit func(s []byte)) error {
+	return in.initial(func(s []byte) bool { emit(s); return true })
+}
+
+// initial enumerates the initial states until emit returns false.
+func (in *Instance) initial(emit func(s []byte) bool) error {
 	n := in.nloc + in.nsh
 	assigned := make([]bool, n)
 	vals := make([]int64, n)
@@ -186,15 +196,23 @@ func (in *Instance) Initial(emit func(s []byte)) error {
 		}
 		return in.nloc + v.Index
 	}
-	var eqs []Lin
+	// The equations of the inits, as l == 0, solve for open variables.
+	type equation struct {
+		l Lin
+		e Expr
+	}
+	var eqs []equation
 	for _, e := range in.f.Inits {
 		if b, ok := e.(*Binary); ok && b.Op == "==" {
 			l, err1 := Linear(b.X)
 			r, err2 := Linear(b.Y)
 			if err1 == nil && err2 == nil {
-				eqs = append(eqs, l.Add(r.Scale(-1)))
+				eqs = append(eqs, equation{l.Add(r.Scale(-1)), e}) // at most 2*MaxCoef
 			}
 		}
+	}
+	tooLarge := func(eq equation) error {
+		return fmt.Errorf("%s:%s: the value of %s does not fit in a 64-bit integer with %s", in.f.Path, eq.e.Position(), eq.e, in.ParamString())
 	}
 	valOf := func(v Var) int64 {
 		if v.Kind == Param {
@@ -207,6 +225,7 @@ func (in *Instance) Initial(emit func(s []byte)) error {
 		conds = append(conds, in.opts.Init)
 	}
 	s := make([]byte, n*slotBytes)
+	stop := false
 	var rec func(count int) error
 	rec = func(count int) error {
 		if count == n {
@@ -216,40 +235,47 @@ func (in *Instance) Initial(emit func(s []byte)) error {
 			for _, c := range conds {
 				v, err := Eval(c, in.val(s))
 				if err != nil {
-					return err
+					return fmt.Errorf("%s:%v", in.f.Path, err)
 				}
 				if v == 0 {
 					return nil
 				}
 			}
-			emit(s)
+			stop = !emit(s)
 			return nil
 		}
-		// Solve an equation with one open variable of coefficient +-1.
-		for _, l := range eqs {
+		// Solve an equation with one open variable of coefficient +-1:
+		// the others' part, rest, is evaluated without wrapping around.
+		for _, eq := range eqs {
 			open := -1
-			var coef, rest int64 = 0, l.Const
+			var coef int64
+			known := Lin{Const: eq.l.Const, Coef: map[Var]int64{}}
 			ok := true
-			for v, c := range l.Coef {
-				if v.Kind == Param {
-					rest += c * in.params[v.Index]
-					continue
-				}
-				i := slotOf(v)
-				if assigned[i] {
-					rest += c * vals[i]
+			for v, c := range eq.l.Coef {
+				if v.Kind == Param || assigned[slotOf(v)] {
+					known.Coef[v] = c
 					continue
 				}
 				if open >= 0 {
 					ok = false
 					break
 				}
-				open, coef = i, c
+				open, coef = slotOf(v), c
 			}
 			if !ok || open < 0 || (coef != 1 && coef != -1) {
 				continue
 			}
-			x := -rest * coef
+			rest, fits := known.Eval(valOf)
+			if !fits {
+				return tooLarge(eq)
+			}
+			// coef*x + rest == 0
+			x := rest
+			if coef == 1 {
+				if x, fits = negInt(rest); !fits {
+					return nil // x would be above maxSlot
+				}
+			}
 			if x < 0 || x > maxSlot {
 				return nil
 			}
@@ -259,15 +285,22 @@ func (in *Instance) Initial(emit func(s []byte)) error {
 			return err
 		}
 		// Prune: an equation whose variables are all set must hold.
-		for _, l := range eqs {
+		for _, eq := range eqs {
 			all := true
-			for v := range l.Coef {
+			for v := range eq.l.Coef {
 				if v.Kind != Param && !assigned[slotOf(v)] {
 					all = false
 					break
 				}
 			}
-			if all && l.Eval(valOf) != 0 {
+			if !all {
+				continue
+			}
+			v, fits := eq.l.Eval(valOf)
+			if !fits {
+				return tooLarge(eq)
+			}
+			if v != 0 {
 				return nil
 			}
 		}
@@ -276,7 +309,7 @@ func (in *Instance) Initial(emit func(s []byte)) error {
 				continue
 			}
 			assigned[i] = true
-			for x := int64(0); x <= in.bound; x++ {
+			for x := int64(0); x <= in.bound && !stop; x++ {
 				vals[i] = x
 				if err := rec(count + 1); err != nil {
 					return err
@@ -363,12 +396,19 @@ func (in *Instance) Fork() state.Model {
 
 // Check reports opts.Bad.
 func (in *Instance) Check(s []byte) (kind, msg string, bad bool) {
-	if in.opts.Bad == nil || !in.Holds(in.opts.Bad, s) {
+	if in.opts.Bad == nil {
 		return "", "", false
 	}
 	name := in.opts.BadName
 	if name == "" {
 		name = "bad state"
+	}
+	v, err := Eval(in.opts.Bad, in.val(s))
+	if err != nil {
+		return state.KindRuntime, fmt.Sprintf("%s: %s:%v", name, in.f.Path, err), true
+	}
+	if v == 0 {
+		return "", "", false
 	}
 	return state.KindInvariant, fmt.Sprintf("%s: reached %s", name, in.opts.Bad), true
 }
@@ -382,6 +422,20 @@ var _ state.Checker = (*Instance)(nil)
 // an error.
 func (in *Instance) HasInitial() (bool, error) {
 	found := false
-	err := in.Initial(func([]byte) { found = true })
+	err := in.initial(func([]byte) bool { found = true; return false })
 	return found, err
+}
+
+// NoRun returns why the instance has no run, or "": no configuration
+// satisfies the automaton's initial condition with these parameter values
+// (opts.Init aside). A verdict on such an instance is unknown with this
+// reason, since holds would say nothing.
+func (in *Instance) NoRun() (string, error) {
+	c := *in
+	c.opts.Init = nil
+	ok, err := c.HasInitial()
+	if err != nil || ok {
+		return "", err
+	}
+	return fmt.Sprintf("the instance %s has no initial state: no configuration satisfies the initial condition, so nothing was checked", in.ParamString()), nil
 }

@@ -2,6 +2,7 @@ package ta
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -19,9 +20,25 @@ type Lin struct {
 	Const int64
 }
 
+// MaxCoef bounds the coefficients and the constant of a linear form, as
+// the reader bounds a number: sums and differences of a few forms, and
+// their products with a number, then fit in an int64.
+const MaxCoef = 1 << 40
+
 // Linear converts an arithmetic expression to a linear form; a product of
-// two non-constant factors is an error.
+// two non-constant factors is an error, and so is a coefficient or
+// constant beyond MaxCoef.
 func Linear(e Expr) (Lin, error) {
+	checked := func(l Lin, ok bool) (Lin, error) {
+		ok = ok && -MaxCoef <= l.Const && l.Const <= MaxCoef
+		for _, c := range l.Coef {
+			ok = ok && -MaxCoef <= c && c <= MaxCoef
+		}
+		if !ok {
+			return Lin{}, fmt.Errorf("%s: %s has a coefficient or constant larger than %d", e.Position(), e, int64(MaxCoef))
+		}
+		return l, nil
+	}
 	switch e := e.(type) {
 	case *IntLit:
 		return Lin{Const: e.Val}, nil
@@ -30,7 +47,10 @@ func Linear(e Expr) (Lin, error) {
 	case *Unary:
 		if e.Op == "-" {
 			x, err := Linear(e.X)
-			return x.Scale(-1), err
+			if err != nil {
+				return Lin{}, err
+			}
+			return checked(x.scale(-1))
 		}
 	case *Binary:
 		x, err := Linear(e.X)
@@ -43,20 +63,56 @@ func Linear(e Expr) (Lin, error) {
 		}
 		switch e.Op {
 		case "+":
-			return x.Add(y), nil
+			return checked(x.add(y))
 		case "-":
-			return x.Add(y.Scale(-1)), nil
+			ny, ok := y.scale(-1)
+			if !ok {
+				return Lin{}, overflow(e)
+			}
+			return checked(x.add(ny))
 		case "*":
 			if len(x.Coef) == 0 {
-				return y.Scale(x.Const), nil
+				return checked(y.scale(x.Const))
 			}
 			if len(y.Coef) == 0 {
-				return x.Scale(y.Const), nil
+				return checked(x.scale(y.Const))
 			}
 			return Lin{}, fmt.Errorf("%s: %s is not linear (a product of two variables)", e.Pos, e)
 		}
 	}
 	return Lin{}, fmt.Errorf("%s: expected an arithmetic expression, found %s", e.Position(), e)
+}
+
+// scale and add are Scale and Add with ok false when a coefficient or the
+// constant does not fit in an int64.
+func (l Lin) scale(k int64) (Lin, bool) {
+	c, ok := mulInt(l.Const, k)
+	out := Lin{Const: c}
+	if k != 0 && len(l.Coef) > 0 {
+		out.Coef = make(map[Var]int64, len(l.Coef))
+		for v, c := range l.Coef {
+			p, ok1 := mulInt(c, k)
+			out.Coef[v], ok = p, ok && ok1
+		}
+	}
+	return out, ok
+}
+
+func (l Lin) add(m Lin) (Lin, bool) {
+	c, ok := addInt(l.Const, m.Const)
+	out := Lin{Const: c, Coef: map[Var]int64{}}
+	for v, c := range l.Coef {
+		out.Coef[v] = c
+	}
+	for v, c := range m.Coef {
+		s, ok1 := addInt(out.Coef[v], c)
+		ok = ok && ok1
+		out.Coef[v] = s
+		if s == 0 {
+			delete(out.Coef, v)
+		}
+	}
+	return out, ok
 }
 
 // Scale multiplies by k.
@@ -125,14 +181,40 @@ func (l Lin) Without(k Kind) Lin {
 	return out
 }
 
-// Eval evaluates l with the values val(v).
-func (l Lin) Eval(val func(Var) int64) int64 {
-	s := l.Const
+// Eval evaluates l with the values val(v); ok is false when a product or
+// sum does not fit in an int64.
+func (l Lin) Eval(val func(Var) int64) (sum int64, ok bool) {
+	sum, ok = l.Const, true
 	for v, c := range l.Coef {
-		s += c * val(v)
+		p, ok1 := mulInt(c, val(v))
+		s, ok2 := addInt(sum, p)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		sum = s
 	}
-	return s
+	return sum, true
 }
+
+// addInt, mulInt and negInt are int64 arithmetic that reports, with ok
+// false, a result that does not fit (instead of wrapping around).
+func addInt(a, b int64) (int64, bool) {
+	s := a + b
+	return s, (s > a) == (b > 0)
+}
+
+func mulInt(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || a == -1 && b == math.MinInt64 || b == -1 && a == math.MinInt64 {
+		return 0, false
+	}
+	return p, true
+}
+
+func negInt(a int64) (int64, bool) { return -a, a != math.MinInt64 }
 
 // Key is a canonical text of l, for deduplication.
 func (l Lin) Key() string {
@@ -193,7 +275,8 @@ func (f *File) VarName(v Var) string {
 }
 
 // Eval evaluates an expression without temporal operators: numbers as
-// int64, conditions as 0 or 1.
+// int64, conditions as 0 or 1. A value that does not fit in an int64 is an
+// error, not a value wrapped around.
 func Eval(e Expr, val func(Var) int64) (int64, error) {
 	switch e := e.(type) {
 	case *IntLit:
@@ -209,7 +292,10 @@ func Eval(e Expr, val func(Var) int64) (int64, error) {
 		}
 		switch e.Op {
 		case "-":
-			return -x, nil
+			if n, ok := negInt(x); ok {
+				return n, nil
+			}
+			return 0, overflow(e)
 		case "!":
 			return b2i(x == 0), nil
 		}
@@ -238,12 +324,25 @@ func Eval(e Expr, val func(Var) int64) (int64, error) {
 			return 0, err
 		}
 		switch e.Op {
-		case "+":
-			return x + y, nil
-		case "-":
-			return x - y, nil
-		case "*":
-			return x * y, nil
+		case "+", "-", "*":
+			var v int64
+			ok := false
+			switch e.Op {
+			case "+":
+				v, ok = addInt(x, y)
+			case "-":
+				if ny, ok1 := negInt(y); ok1 {
+					v, ok = addInt(x, ny)
+				} else if x < 0 { // x - MinInt64 fits when x is negative
+					v, ok = x-y, true
+				}
+			case "*":
+				v, ok = mulInt(x, y)
+			}
+			if !ok {
+				return 0, overflow(e)
+			}
+			return v, nil
 		case "<":
 			return b2i(x < y), nil
 		case "<=":
@@ -261,6 +360,10 @@ func Eval(e Expr, val func(Var) int64) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("%s: cannot evaluate %s", e.Position(), e)
+}
+
+func overflow(e Expr) error {
+	return fmt.Errorf("%s: the value of %s does not fit in a 64-bit integer", e.Position(), e)
 }
 
 func b2i(b bool) int64 {

@@ -208,3 +208,80 @@ func TestMacroBlowup(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestInstanceOverflow: parameter values near the int64 limit are too large
+// for an instance, never a sum that wraps around to a small bound (which
+// left no initial state, and every property holding vacuously); arithmetic
+// that does not fit in an int64 is an error, not a wrapped value.
+func TestInstanceOverflow(t *testing.T) {
+	f, err := ParseFile(filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "aba-f-le-t1.ta"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{9223372036854775807, 9223372036854775806, 9223372036854775000, 65533} {
+		_, err := NewInstance(f, map[string]int64{"N": n, "T": 1, "F": 2}, InstanceOptions{})
+		if err == nil || !strings.Contains(err.Error(), "too large for an explicit instance") {
+			t.Errorf("N=%d: got %v, want too large", n, err)
+		}
+	}
+	for _, vals := range []map[string]int64{{"N": 1, "T": 9223372036854775807, "F": 9223372036854775807}, {"N": 4, "T": 1, "F": 65530}} {
+		if _, err := NewInstance(f, vals, InstanceOptions{}); err == nil || !strings.Contains(err.Error(), "too large") {
+			t.Errorf("%v: got %v, want too large", vals, err)
+		}
+	}
+	if _, err := NewInstance(f, map[string]int64{"N": -4, "T": 1, "F": 2}, InstanceOptions{}); err == nil || !strings.Contains(err.Error(), "N=-4 is negative") {
+		t.Errorf("N=-4: got %v", err)
+	}
+	// The largest instance that fits still has its initial states.
+	in, err := NewInstance(f, map[string]int64{"N": 65531, "T": 1, "F": 2}, InstanceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := in.HasInitial(); !ok || err != nil {
+		t.Errorf("N=65531: initial state %v, %v", ok, err)
+	}
+
+	// Constants of the model that overflow once multiplied by parameters.
+	const big = `skel P { local pc; shared x; parameters N;
+  assumptions (0) { ASSUME; }
+  locations (0) { a: [0]; b: [1]; }
+  inits (0) { INIT; b == 0; x == 0; }
+  rules (0) { 0: a -> b when (x >= 0) do { x' == x + 1; }; }
+  specifications (0) { s: [](b == 0); } }`
+	model := func(assume, init string) *File {
+		f, err := Parse("big.ta", []byte(strings.Replace(strings.Replace(big, "ASSUME", assume, 1), "INIT", init, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	f = model("N * 1099511627776 * 1099511627776 > 0", "a == N")
+	if _, err := NewInstance(f, map[string]int64{"N": 2}, InstanceOptions{}); err == nil || !strings.Contains(err.Error(), "does not fit in a 64-bit integer") {
+		t.Errorf("overflowing assumption: got %v", err)
+	}
+	// 2^60 * N wraps around to 0 with N = 16, which makes a == 2 an
+	// initial state; exactly, there is none.
+	f = model("N > 0", "a + 1099511627776 * 1048576 * N == 2")
+	in, err = NewInstance(f, map[string]int64{"N": 16}, InstanceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := in.HasInitial(); ok || err == nil || !strings.Contains(err.Error(), "big.ta:4:") {
+		t.Errorf("overflowing initial condition: initial state %v, error %v", ok, err)
+	}
+	if _, err := Linear(&Binary{Op: "*", X: &IntLit{Val: 1 << 62}, Y: &IntLit{Val: 2}}); err == nil {
+		t.Error("Linear: 2^62 * 2 should not fit")
+	}
+	// Coefficients are bounded as numbers are, so that the engines' sums
+	// of a few of them fit.
+	n := &Ident{Name: "N", Kind: Param}
+	if _, err := Linear(&Binary{Op: "*", X: &Binary{Op: "*", X: &IntLit{Val: MaxCoef}, Y: &IntLit{Val: 2}}, Y: n}); err == nil || !strings.Contains(err.Error(), "larger than 1099511627776") {
+		t.Errorf("Linear: 2^41 * N: %v", err)
+	}
+	if l, err := Linear(&Binary{Op: "-", X: &Binary{Op: "*", X: &IntLit{Val: MaxCoef}, Y: n}, Y: &IntLit{Val: MaxCoef}}); err != nil || l.Coef[Var{Param, 0}] != MaxCoef || l.Const != -MaxCoef {
+		t.Errorf("Linear: 2^40 * N - 2^40: %v, %v", l, err)
+	}
+	if _, err := Eval(&Binary{Op: "-", X: &IntLit{Val: 0}, Y: &Unary{Op: "-", X: &IntLit{Val: 9223372036854775807}}}, nil); err != nil {
+		t.Errorf("Eval: 0 - -(2^63-1) fits: %v", err)
+	}
+}

@@ -82,7 +82,18 @@ func checkTA(e *env, args []string) int {
 			specs = append(specs, s.Name)
 		}
 	}
+	for _, name := range specs {
+		if _, ok := f.SpecByName(name); !ok {
+			fmt.Fprintf(e.stderr, "ftmc check: %s has no specification %q\n", path, name)
+			return 2
+		}
+	}
 	rep := &trace.Report{Model: path, Params: probe.Params(), Engine: "explicit (counter system)"}
+	noRun, err := probe.NoRun()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return 2
+	}
 	stopProfile, err := startProfile(opts.profile)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
@@ -90,6 +101,17 @@ func checkTA(e *env, args []string) int {
 	}
 	defer stopProfile()
 	start := time.Now()
+	if noRun != "" {
+		// No initial state: nothing to check, for any property.
+		if len(specs) == 0 {
+			specs = []string{explore.DefaultProperty}
+		}
+		for _, name := range specs {
+			rep.Verdicts = append(rep.Verdicts, trace.Result{Property: name, Verdict: trace.Unknown, Reason: noRun})
+		}
+		rep.Stats.Seconds = time.Since(start).Seconds()
+		return opts.printReport(e, rep)
+	}
 	if len(specs) == 0 {
 		res, st, err := explore.Run(e.ctx, probe, so)
 		if err != nil {

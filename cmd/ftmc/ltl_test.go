@@ -273,3 +273,22 @@ func TestTimeLimitCoversTheRun(t *testing.T) {
 		t.Errorf("the searches took %.2f s together under --time 1s", total)
 	}
 }
+
+// A model in which no process runs is an error at a position (exit 2), as
+// Spin refuses it, for the safety search, an ltl block and a sweep alike:
+// never holds with nothing checked.
+func TestCheckNoProcess(t *testing.T) {
+	t.Setenv("FTMC_AS_MAIN", "1") // the sweep's checks run as this binary
+	model := writeModel(t, "np.pml", "int x;\nproctype P() { assert(false) }\nltl t { [](x == 1) }\n")
+	const want = "np.pml:2:1: no process runs"
+	for _, args := range [][]string{{"check", model}, {"check", model, "--ltl", "t"}, {"check", model, "--json"}, {"sweep", model, "-D", "N=1,2"}} {
+		out, errs, code := runText(t, args...)
+		if code != trace.ExitUsage || !strings.Contains(errs, want) || holdsWord.MatchString(out) {
+			t.Errorf("ftmc %s: exit %d, want 2 and %q:\n%s%s", strings.Join(args[:1], " "), code, want, out, errs)
+		}
+	}
+	empty := writeModel(t, "empty.pml", "")
+	if _, errs, code := runText(t, "check", empty); code != trace.ExitUsage || !strings.Contains(errs, "empty.pml:1:1: no process runs: the model has no active proctype and no init") {
+		t.Errorf("empty model: exit %d, %q", code, errs)
+	}
+}

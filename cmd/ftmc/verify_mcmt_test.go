@@ -389,3 +389,21 @@ func TestVerifyMCMTCPUProfile(t *testing.T) {
 		t.Errorf("profile: %v, want a non-empty file", err)
 	}
 }
+
+// A system without an initial state is unknown with the reason, exit 3,
+// from backward reachability as from --bounded: nothing was checked.
+func TestVerifyMCMTNoInitialState(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	src := lockSource(t)
+	init := regexp.MustCompile(`(?m)^init \(i\) \{(.*)\}$`)
+	if !init.MatchString(src) {
+		t.Fatal("lock.cub has no one-line init (i) { ... }")
+	}
+	model := writeModel(t, "noinit.cub", init.ReplaceAllString(src, "init (i) {$1 && Lock = True && Lock = False }"))
+	for _, args := range [][]string{{"verify", model}, {"verify", model, "--bounded", "2"}, {"verify", model, "--brab", "0"}} {
+		out, errs, code := runText(t, args...)
+		if code != trace.ExitUnknown || !strings.Contains(out, "unsafe: unknown: ") || !strings.Contains(out, "no initial state") || !strings.Contains(out, "nothing was checked") {
+			t.Errorf("ftmc %s: exit %d, want 3 and unknown, no initial state:\n%s%s", strings.Join(args, " "), code, out, errs)
+		}
+	}
+}

@@ -39,6 +39,9 @@ func verifyTA(e *env, args []string) int {
 		return 2
 	}
 	solver, err := sf.options()
+	if err == nil && (lim.jobs < 1 || lim.jobs > param.MaxJobs) {
+		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", lim.jobs, param.MaxJobs)
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
@@ -89,6 +92,12 @@ func verifyTA(e *env, args []string) int {
 	if err := lookupSolvers(solver); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
+	}
+	if lim.memory > 0 {
+		// This process's memory; the solver processes are not counted.
+		var stop func()
+		ctx, stop = watchMemory(ctx, int64(lim.memory), "")
+		defer stop()
 	}
 	opts := param.Options{Solver: solver, Jobs: lim.jobs}
 	if e.terminal && !*quiet {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -110,5 +111,91 @@ func TestCheckTA(t *testing.T) {
 	code, out, _ = runTA(t, "check", model, "--param", "N=4,T=1,F=1", "--quiet")
 	if code != trace.ExitHolds {
 		t.Errorf("N=4,T=1,F=1 satisfies the designed condition, every property should hold: exit %d\n%s", code, out)
+	}
+}
+
+// TestVerifyTAJobs: -j must name at least one worker, and not more than
+// the engine runs, as for check and .cub models.
+func TestVerifyTAJobs(t *testing.T) {
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz.ta")
+	for _, j := range []string{"0", "-3", "65"} {
+		code, out, stderr := runTA(t, "verify", model, "-j", j)
+		if code != trace.ExitUsage || !strings.Contains(stderr, "-j "+j+": expected 1 to 64 workers") {
+			t.Errorf("-j %s: exit %d, stdout %q, stderr %q", j, code, out, stderr)
+		}
+	}
+}
+
+var holdsWord = regexp.MustCompile(`\bholds\b`)
+
+// TestVerifyTANoRun: an automaton without a run (contradicting
+// assumptions, or no initial configuration) gets unknown with the reason,
+// exit 3, from verify; check on an instance without an initial state says
+// the same for every specification.
+func TestVerifyTANoRun(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	const src = `skel P { local pc; shared x; parameters N;
+  assumptions (0) { N > 1; ASSUME }
+  locations (0) { a: [0]; b: [1]; }
+  inits (0) { a == N; b == 0; x == 0; INIT }
+  rules (0) { 0: a -> b when (x >= 0) do { x' == x + 1; }; 1: b -> b when (true) do { unchanged(x); }; }
+  specifications (0) {
+    safe: (b == 0) -> [](x < N);
+    live: <>[](a == 0) -> <>(b != 0);
+  } }`
+	dir := t.TempDir()
+	write := func(name, assume, init string) string {
+		path := filepath.Join(dir, name)
+		text := strings.Replace(strings.Replace(src, "ASSUME", assume, 1), "INIT", init, 1)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	noParams := write("noparams.ta", "N < 1;", "")
+	noInit := write("noinit.ta", "", "x == 1;")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"verify", noParams}, "no parameter values satisfy the resilience condition"},
+		{[]string{"verify", noInit}, "no initial configuration satisfies the initial condition"},
+		{[]string{"check", noInit, "--param", "N=2"}, "the instance N=2 has no initial state"},
+		{[]string{"check", noInit, "--param", "N=2", "safe"}, "the instance N=2 has no initial state"},
+		{[]string{"check", noInit, "--param", "N=2", "live"}, "the instance N=2 has no initial state"},
+	} {
+		code, out, stderr := runTA(t, c.args...)
+		if code != trace.ExitUnknown || holdsWord.MatchString(out) || !strings.Contains(out, c.want) {
+			t.Errorf("ftmc %s: exit %d, want 3 and %q:\n%s%s", strings.Join(c.args, " "), code, c.want, out, stderr)
+		}
+	}
+	// Values outside the resilience condition are bad input.
+	code, _, stderr := runTA(t, "check", noParams, "--param", "N=2")
+	if code != trace.ExitUsage || !strings.Contains(stderr, "violate the assumption N < 1") {
+		t.Errorf("check outside the resilience condition: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCheckTAHugeParams: parameter values near the int64 limit are too
+// large for an instance (exit 2), never a run that checked nothing and
+// says holds.
+func TestCheckTAHugeParams(t *testing.T) {
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "aba-f-le-t1.ta")
+	for _, n := range []string{"9223372036854775807", "9223372036854775806", "9223372036854775000"} {
+		code, out, stderr := runTA(t, "check", model, "--param", "N="+n+",T=1,F=2", "--quiet")
+		if code != trace.ExitUsage || !strings.Contains(stderr, "too large for an explicit instance") {
+			t.Errorf("N=%s: exit %d, stdout %q, stderr %q", n, code, out, stderr)
+		}
+	}
+}
+
+// TestVerifyTAMemoryLimit: --memory bounds the run (unknown, exit 3), as
+// its usage says, instead of being ignored.
+func TestVerifyTAMemoryLimit(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz.ta")
+	code, out, stderr := runTA(t, "verify", model, "unforg", "--memory", "1MB", "-q")
+	if code != trace.ExitUnknown || !regexp.MustCompile(`^unforg: unknown: memory limit 1 MB reached \([0-9.]+ MB in use\) before all schemas were checked\n$`).MatchString(out) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }

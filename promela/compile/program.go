@@ -109,6 +109,9 @@ func Compile(prog *promela.Program) (*Model, error) {
 	// Processes in order of declaration: their tags, and the order in
 	// which active ones start.
 	sort.SliceStable(decls, func(i, j int) bool { return decls[i].Keyword.Before(decls[j].Keyword) })
+	if err := startsProcess(prog); err != nil {
+		return nil, err
+	}
 	for _, d := range decls {
 		p.newProcType(d)
 	}
@@ -128,6 +131,31 @@ func Compile(prog *promela.Program) (*Model, error) {
 		return nil, errors.Join(p.errs...)
 	}
 	return newModel(p), nil
+}
+
+// startsProcess reports an error when no process starts: no init and no
+// proctype active with at least one instance. Such a model has one state
+// and no step, and every property would hold without anything checked;
+// Spin refuses it too ("no runable process").
+func startsProcess(prog *promela.Program) error {
+	if prog.Init != nil {
+		return nil
+	}
+	for _, d := range prog.Procs {
+		if d.Active && d.Instances > 0 {
+			return nil
+		}
+	}
+	for _, d := range prog.Procs {
+		if d.Active {
+			return fmt.Errorf("%s: no process runs: active [0] proctype %s starts no instance, and the model has no init", d.Keyword, d.ProcName())
+		}
+	}
+	if len(prog.Procs) > 0 {
+		d := prog.Procs[0]
+		return fmt.Errorf("%s: no process runs: no proctype is active (%s is declared without active) and the model has no init", d.Keyword, d.ProcName())
+	}
+	return fmt.Errorf("%s: no process runs: the model has no active proctype and no init", promela.MakePos(&prog.Filename, 1, 1))
 }
 
 // layoutGlobals places the global variables: hidden ones in the prefix,
