@@ -512,11 +512,16 @@ func (o *sweepOptions) run(e *env, combos []combination) int {
 		return trace.ExitUsage
 	}
 	for _, r := range rows {
+		// A row of no macros (the model as it stands) is not named.
+		which := ""
+		if len(r.combo) > 0 {
+			which = r.combo.String() + ": "
+		}
 		if r.Verdict == "error" {
-			fmt.Fprintf(e.stderr, "ftmc sweep: %s: %s\n", r.combo, r.Reason)
+			fmt.Fprintf(e.stderr, "ftmc sweep: %s%s\n", which, r.Reason)
 		}
 		if r.warning != "" {
-			fmt.Fprintf(e.stderr, "ftmc sweep: warning: %s: %s\n", r.combo, r.warning)
+			fmt.Fprintf(e.stderr, "ftmc sweep: warning: %s%s\n", which, r.warning)
 		}
 	}
 	return code

@@ -461,3 +461,26 @@ func TestSweepChildProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepErrorNamesRow: a check that fails is reported with its
+// combination, and without a name when the sweep has no -D.
+func TestSweepErrorNamesRow(t *testing.T) {
+	fail := func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		fmt.Fprintln(stderr, "m.pml:1:1: no process runs")
+		return trace.ExitUsage
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "ftmc sweep: m.pml:1:1: no process runs\n"},
+		{[]string{"-D", "N=1"}, "ftmc sweep: N=1: m.pml:1:1: no process runs\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		e := &env{ctx: context.Background(), stdout: &stdout, stderr: &stderr}
+		sweep(e, append([]string{sweepModel(t)}, c.args...), fail)
+		if !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("sweep %q: stderr %q, want %q", c.args, stderr.String(), c.want)
+		}
+	}
+}
