@@ -71,12 +71,8 @@ func verifyMCMT(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "ftmc verify: expected a model file (.mcmt, .in or .cub)")
 		return 2
 	}
-	ctx := e.ctx
-	if lim.time > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, lim.time, &limitReached{fmt.Sprintf("time limit %v reached", lim.time)})
-		defer cancel()
-	}
+	ctx, cancel := timeBound(e.ctx, time.Now(), lim.time)
+	defer cancel()
 	memory, memoryFrom := int64(lim.memory), ""
 	if !flagGiven(fs, "memory") {
 		memory, memoryFrom = defaultMemoryLimit(1)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -47,12 +46,8 @@ func verifyTA(e *env, args []string) int {
 		return 2
 	}
 	// --time bounds the reading too (a FIFO that no process writes).
-	ctx := e.ctx
-	if lim.time > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, lim.time, &limitReached{fmt.Sprintf("time limit %v reached", lim.time)})
-		defer cancel()
-	}
+	ctx, cancel := timeBound(e.ctx, time.Now(), lim.time)
+	defer cancel()
 	path := pos[0]
 	f, err := ta.ParseFileContext(ctx, path)
 	if stoppedReading(e, "ftmc verify", err) {
