@@ -8,30 +8,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"ftmc/internal/readfile"
+	"ftmc/internal/testenv"
 )
 
 // A model file or an #include file that is a FIFO without a writer does
 // not hold the reading up past its context: the error names the file and
 // wraps the reading's *readfile.StoppedError.
 func TestLoadFIFOStops(t *testing.T) {
-	dir := t.TempDir()
+	dir := testenv.FIFOs(t, "ff.pml")
 	fifo := filepath.Join(dir, "ff.pml")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	// Let the openings left waiting go at the end.
-	defer func() {
-		for i := 0; i < 2; i++ {
-			if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-				w.Close()
-			}
-		}
-	}()
 	model := filepath.Join(dir, "inc.pml")
 	if err := os.WriteFile(model, []byte("byte x;\n#include \"ff.pml\"\ninit { skip }\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -8,36 +8,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"ftmc/explore"
+	"ftmc/internal/testenv"
 	"ftmc/trace"
 )
 
-// fifoDir makes FIFOs of the given names in a temporary directory and, at
-// the end of the test, lets go the openings left waiting on them (the
-// readings given up).
-func fifoDir(t *testing.T, names ...string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, n := range names {
-		if err := syscall.Mkfifo(filepath.Join(dir, n), 0o600); err != nil {
-			t.Skip("no FIFOs here:", err)
-		}
-	}
-	t.Cleanup(func() {
-		for _, n := range names {
-			for i := 0; i < 4; i++ {
-				if w, err := os.OpenFile(filepath.Join(dir, n), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-					w.Close()
-				}
-			}
-		}
-	})
-	return dir
-}
+// fifoDir is testenv.FIFOs.
+var fifoDir = testenv.FIFOs
 
 // runWithin runs ftmc with ctx in this process and fails the test if it
 // does not end within 20 s (it hangs).

@@ -10,16 +10,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ftmc/internal/testenv"
 )
 
 // mkfifo makes a FIFO in a temporary directory.
 func mkfifo(t *testing.T) string {
 	t.Helper()
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	return fifo
+	return filepath.Join(testenv.FIFOs(t, "fifo"), "fifo")
 }
 
 // readWithin runs ReadContext and fails the test if it does not return

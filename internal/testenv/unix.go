@@ -69,3 +69,26 @@ func SolversGone(t testing.TB, pids []int) {
 		}
 	}
 }
+
+// FIFOs makes FIFOs of the given names in a temporary directory, which it
+// returns, or skips t where there are none. At the end of the test it
+// lets go the openings left waiting on them (readings given up).
+func FIFOs(t testing.TB, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, n := range names {
+		if err := syscall.Mkfifo(filepath.Join(dir, n), 0o600); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+	}
+	t.Cleanup(func() {
+		for _, n := range names {
+			for i := 0; i < 4; i++ {
+				if w, err := os.OpenFile(filepath.Join(dir, n), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					w.Close()
+				}
+			}
+		}
+	})
+	return dir
+}
