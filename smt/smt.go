@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -817,11 +818,7 @@ func (p *process) UnsatCore(ctx context.Context) ([]string, error) {
 	core := make([]string, len(e.List))
 	for i, x := range e.List {
 		core[i] = x.String()
-		found := false
-		for _, a := range p.assumed {
-			found = found || a == core[i]
-		}
-		if !found {
+		if !slices.Contains(p.assumed, core[i]) {
 			return nil, p.protocol("answered get-unsat-assumptions with %s, which is not an assumption of the check", core[i])
 		}
 	}
