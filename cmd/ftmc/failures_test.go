@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -51,12 +51,16 @@ func TestPropertyRunsReportFailures(t *testing.T) {
 	var jobs []job
 	seen := map[string]bool{}
 	add := func(path, rel string, args []string) {
-		defines, params := runDefines(args)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+		// The run's macros and parameters, as ftmc check reads them.
+		c, code := parsePMLCheck(&env{stderr: io.Discard}, append([]string{path}, args...))
+		if c == nil {
+			t.Fatalf("%s: ftmc check %q: exit %d", rel, args, code)
 		}
-		prog, err := promela.Parse(path, src, promela.Options{Defines: defines, Params: params})
+		popts := promela.Options{Defines: c.defines.Map()}
+		if len(c.params) > 0 {
+			popts.Params = c.params
+		}
+		prog, err := promela.Load(path, popts)
 		if err != nil {
 			return // a run for another combination of macros
 		}
@@ -168,28 +172,4 @@ func propertyFlags(args []string) []string {
 		}
 	}
 	return out
-}
-
-// runDefines reads the macros and parameters of a command line.
-func runDefines(args []string) (map[string]string, map[string]int64) {
-	defines := map[string]string{}
-	var params map[string]int64
-	for i := 0; i+1 < len(args); i++ {
-		switch args[i] {
-		case "-D":
-			name, value, ok := strings.Cut(args[i+1], "=")
-			if !ok {
-				value = "1"
-			}
-			defines[name] = value
-		case "--param":
-			params = map[string]int64{}
-			for _, kv := range strings.Split(args[i+1], ",") {
-				name, value, _ := strings.Cut(kv, "=")
-				n, _ := strconv.ParseInt(value, 10, 64)
-				params[name] = n
-			}
-		}
-	}
-	return defines, params
 }
