@@ -457,7 +457,7 @@ func (p *problem) loopCond(fr *frame) (string, error) {
 func (p *problem) inexact() string {
 	if p.lc.needLoop {
 		for _, r := range p.m.rules {
-			if r.src == r.dst && !r.stutter {
+			if r.src == r.dst && !r.stutter && !p.m.finitely(r) {
 				return fmt.Sprintf("rule %s is a self-loop that increments shared variables, so infinite runs need not end in a fixed configuration", r.r.ID)
 			}
 		}

@@ -144,6 +144,31 @@ func (m *model) topo() error {
 	return nil
 }
 
+// finitely reports whether a rule can fire only finitely often in any run:
+// its guard requires x < bound for a sum x of shared variables that the
+// rule increments (a crash counter guarded by nfaulty < F).
+func (m *model) finitely(r *rule) bool {
+	lits := []*bexpr{r.guard}
+	if r.guard.op == 'a' {
+		lits = r.guard.kids
+	}
+	for _, l := range lits {
+		if l.op != 'l' || l.pos {
+			continue
+		}
+		grows := false
+		for v, c := range m.atoms[l.atom].shared.Coef {
+			if c > 0 && r.inc[v.Index] > 0 {
+				grows = true
+			}
+		}
+		if grows {
+			return true
+		}
+	}
+	return false
+}
+
 // compileGuard turns a guard into literals over monotone atoms.
 func (m *model) compileGuard(e ta.Expr) (*bexpr, error) {
 	return m.compileBool(e, false)

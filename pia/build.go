@@ -1,0 +1,755 @@
+package pia
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"ftmc/promela"
+	"ftmc/smt"
+	"ftmc/ta"
+)
+
+// build writes the automaton of a case and its specifications.
+func (b *caseBuilder) build(inits []int) (*Case, error) {
+	x := b.x
+	b.merge()
+	// The locals that differ between abstract local states name them.
+	var kept []int
+	for i := range x.locals {
+		for _, l := range b.locs[1:] {
+			if l[i] != b.locs[0][i] {
+				kept = append(kept, i)
+				break
+			}
+		}
+	}
+	if len(kept) == 0 {
+		kept = []int{0}
+	}
+	names := make([]string, len(b.groups))
+	used := map[string]bool{}
+	for g, members := range b.groups {
+		l := b.locs[members[0]]
+		var parts []string
+		for _, k := range kept {
+			parts = append(parts, fmt.Sprint(l[k]))
+		}
+		n := "loc" + strings.Join(parts, "_")
+		if len(members) > 1 {
+			n += "_m"
+		}
+		for used[n] {
+			n += "x"
+		}
+		used[n] = true
+		names[g] = n
+	}
+	var w strings.Builder
+	fmt.Fprintf(&w, "/* The threshold automaton of %s, extracted by the PIA data abstraction.\n", x.prog.Filename)
+	fmt.Fprintf(&w, "   Thresholds: %s.\n", b.ord.text)
+	fmt.Fprintf(&w, "   A location is an abstract local state of %s at its main loop:", x.proc.ProcName())
+	for _, k := range kept {
+		v := x.locals[k]
+		if x.bounded[v] {
+			fmt.Fprintf(&w, " %s (its value)", v.Name)
+		} else {
+			fmt.Fprintf(&w, " %s (the index of its interval)", v.Name)
+		}
+	}
+	fmt.Fprintf(&w, ".")
+	for g, members := range b.groups {
+		if len(members) > 1 {
+			var ms []string
+			for _, m := range members {
+				ms = append(ms, "["+b.locs[m].key()+"]")
+			}
+			fmt.Fprintf(&w, "\n   %s stands for the abstract local states %s, between which a process moves back and forth.", names[g], strings.Join(ms, ", "))
+		}
+	}
+	fmt.Fprintf(&w, " */\n")
+	fmt.Fprintf(&w, "skel %s {\n", x.proc.ProcName())
+	var lnames []string
+	for _, k := range kept {
+		lnames = append(lnames, x.locals[k].Name)
+	}
+	fmt.Fprintf(&w, "  local %s;\n", strings.Join(lnames, ", "))
+	if len(x.shared) > 0 {
+		var sn []string
+		for _, s := range x.shared {
+			sn = append(sn, s.Name)
+		}
+		fmt.Fprintf(&w, "  shared %s;\n", strings.Join(sn, ", "))
+	}
+	var pn []string
+	for _, p := range x.params {
+		pn = append(pn, p.Name)
+	}
+	fmt.Fprintf(&w, "  parameters %s;\n\n", strings.Join(pn, ", "))
+	var assum []string
+	for _, a := range x.prog.Assumes {
+		t, err := x.taCond(a.X)
+		if err != nil {
+			return nil, err
+		}
+		assum = append(assum, t)
+	}
+	for _, c := range b.ord.extra {
+		assum = append(assum, x.consText(c))
+	}
+	fmt.Fprintf(&w, "  assumptions (%d) {\n", len(assum))
+	for _, a := range assum {
+		fmt.Fprintf(&w, "    %s;\n", a)
+	}
+	fmt.Fprintf(&w, "  }\n\n  locations (%d) {\n", len(b.groups))
+	for i, members := range b.groups {
+		l := b.locs[members[0]]
+		var vs []string
+		for _, k := range kept {
+			vs = append(vs, fmt.Sprint(l[k]))
+		}
+		fmt.Fprintf(&w, "    %s: [%s];\n", names[i], strings.Join(vs, "; "))
+	}
+	count := promela.Expr(nil)
+	if x.proc.Count != nil {
+		count = x.proc.Count
+	}
+	countText := "1"
+	if count != nil {
+		l, err := x.rawArith(count)
+		if err != nil {
+			return nil, err
+		}
+		countText = x.linText(l)
+	}
+	isInit := map[int]bool{}
+	var in []string
+	for _, i := range inits {
+		if g := b.group[i]; !isInit[g] {
+			isInit[g] = true
+			in = append(in, names[g])
+		}
+	}
+	fmt.Fprintf(&w, "  }\n\n  inits (%d) {\n", 1+len(b.groups)-len(in)+len(x.shared))
+	fmt.Fprintf(&w, "    (%s) == %s;\n", strings.Join(in, " + "), countText)
+	for i := range b.groups {
+		if !isInit[i] {
+			fmt.Fprintf(&w, "    %s == 0;\n", names[i])
+		}
+	}
+	for _, s := range x.shared {
+		fmt.Fprintf(&w, "    %s == %d;\n", s.Name, x.sharedInit[s])
+	}
+	fmt.Fprintf(&w, "  }\n\n  rules (%d) {\n", len(b.grules))
+	for n, r := range b.grules {
+		guard := r.guards[0]
+		if len(r.guards) > 1 {
+			guard = "(" + strings.Join(r.guards, ") || (") + ")"
+		}
+		fmt.Fprintf(&w, "    %d: %s -> %s\n        when (%s)\n        do {", n, names[r.src], names[r.dst], guard)
+		for i, s := range x.shared {
+			if r.inc[i] == 0 {
+				fmt.Fprintf(&w, " %s' == %s;", s.Name, s.Name)
+			} else {
+				fmt.Fprintf(&w, " %s' == %s + %d;", s.Name, s.Name, r.inc[i])
+			}
+		}
+		fmt.Fprintf(&w, " };\n")
+	}
+	sp := &specs{b: b, names: names}
+	var justice []string
+	var fair []string
+	for _, d := range x.prog.LTL {
+		if isJustice(d) {
+			t, err := sp.ltl(d.Formula, false)
+			if err != nil {
+				return nil, err
+			}
+			fair = append(fair, "("+t+")")
+			justice = append(justice, d.FormulaName())
+		}
+	}
+	var specLines []string
+	for _, d := range x.prog.LTL {
+		if isJustice(d) {
+			continue
+		}
+		t, err := sp.ltl(d.Formula, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(fair) > 0 {
+			t = "(" + strings.Join(fair, " && ") + ") -> (" + t + ")"
+		}
+		specLines = append(specLines, fmt.Sprintf("    %s: %s;\n", d.FormulaName(), t))
+	}
+	fmt.Fprintf(&w, "  }\n\n  specifications (%d) {\n", len(specLines))
+	for _, s := range specLines {
+		w.WriteString(s)
+	}
+	fmt.Fprintf(&w, "  }\n}\n")
+	text := []byte(w.String())
+	f, err := ta.Parse(x.prog.Filename+".ta", text)
+	if err != nil {
+		return nil, fmt.Errorf("the extracted automaton does not read back (a defect): %v", err)
+	}
+	return &Case{Order: b.ord.text, Text: text, TA: f, Justice: justice, Locations: len(b.groups), Rules: len(b.grules), Paths: b.paths, Queries: x.queries}, nil
+}
+
+// taCond renders an assumption over the parameters in .ta syntax.
+func (x *extractor) taCond(e promela.Expr) (string, error) {
+	bb, err := x.cond(e, nil, nil, false)
+	if err != nil {
+		return "", err
+	}
+	return x.bfText(bb), nil
+}
+
+func (x *extractor) bfText(b *bf) string {
+	switch b.op {
+	case 't':
+		return "true"
+	case 'f':
+		return "false"
+	case 'c':
+		return x.consText(b.c)
+	}
+	ts := make([]string, len(b.kids))
+	for i, k := range b.kids {
+		ts[i] = "(" + x.bfText(k) + ")"
+	}
+	if b.op == '&' {
+		return strings.Join(ts, " && ")
+	}
+	return strings.Join(ts, " || ")
+}
+
+// specs translates ltl formulas over ByMC's atomic propositions into
+// formulas over the automaton's counters. An atomic proposition that the
+// abstraction does not decide exactly is replaced by an under-approximation
+// where it occurs positively in the specification and by an
+// over-approximation where it occurs negatively, so that every concrete
+// run that violates the specification maps to an abstract run that
+// violates the translation.
+type specs struct {
+	b     *caseBuilder
+	names []string
+}
+
+func (sp *specs) ltl(e promela.Expr, pos bool) (string, error) {
+	switch e := e.(type) {
+	case *promela.UnaryExpr:
+		switch e.Op {
+		case promela.ALWAYS, promela.EVENTUALLY:
+			t, err := sp.ltl(e.X, pos)
+			if err != nil {
+				return "", err
+			}
+			op := "[]"
+			if e.Op == promela.EVENTUALLY {
+				op = "<>"
+			}
+			return op + "(" + t + ")", nil
+		case promela.NOT:
+			t, err := sp.ltl(e.X, !pos)
+			if err != nil {
+				return "", err
+			}
+			return "!(" + t + ")", nil
+		case promela.NEXT:
+			return "", errorf(e.OpPos, "the next-time operator X is outside the supported LTL fragment (LTL without X, F and G over propositions)")
+		}
+	case *promela.BinaryExpr:
+		switch e.Op {
+		case promela.LAND, promela.LOR, promela.IMPLIES:
+			a, err := sp.ltl(e.X, pos != (e.Op == promela.IMPLIES))
+			if err != nil {
+				return "", err
+			}
+			c, err := sp.ltl(e.Y, pos)
+			if err != nil {
+				return "", err
+			}
+			op := map[promela.Token]string{promela.LAND: "&&", promela.LOR: "||", promela.IMPLIES: "->"}[e.Op]
+			return "(" + a + ") " + op + " (" + c + ")", nil
+		case promela.EQUIV:
+			a1, err := sp.ltl(e.X, true)
+			if err != nil {
+				return "", err
+			}
+			a2, err := sp.ltl(e.X, false)
+			if err != nil {
+				return "", err
+			}
+			c1, err := sp.ltl(e.Y, true)
+			if err != nil {
+				return "", err
+			}
+			c2, err := sp.ltl(e.Y, false)
+			if err != nil {
+				return "", err
+			}
+			if a1 != a2 || c1 != c2 {
+				return "", errorf(e.OpPos, "<-> over propositions that the abstraction does not decide exactly")
+			}
+			return "((" + a1 + ") -> (" + c1 + ")) && ((" + c1 + ") -> (" + a1 + "))", nil
+		case promela.UNTIL, promela.WEAKUNTIL, promela.RELEASE:
+			return "", errorf(e.OpPos, "%s is outside the supported LTL fragment (F and G over propositions)", e.Op)
+		}
+	}
+	if hasTemporal(e) {
+		return "", errorf(e.Pos(), "a temporal operator inside an expression")
+	}
+	return sp.atom(e, pos)
+}
+
+func hasTemporal(e promela.Expr) bool {
+	t := false
+	promela.Inspect(e, func(n promela.Node) bool {
+		switch n := n.(type) {
+		case *promela.UnaryExpr:
+			if n.Op == promela.ALWAYS || n.Op == promela.EVENTUALLY || n.Op == promela.NEXT {
+				t = true
+			}
+		case *promela.BinaryExpr:
+			if n.Op == promela.UNTIL || n.Op == promela.WEAKUNTIL || n.Op == promela.RELEASE {
+				t = true
+			}
+		}
+		return !t
+	})
+	return t
+}
+
+// atom translates a state condition; under asks for an
+// under-approximation, else an over-approximation.
+func (sp *specs) atom(e promela.Expr, under bool) (string, error) {
+	x := sp.b.x
+	switch e := e.(type) {
+	case *promela.IntLit:
+		if e.Value != 0 {
+			return "true", nil
+		}
+		return "false", nil
+	case *promela.Ident:
+		if e.Sym != nil && e.Sym.Kind == promela.SymAtomic {
+			d, ok := e.Sym.Decl.(*promela.AtomicPropDecl)
+			if !ok {
+				return "", errorf(e.Pos(), "atomic proposition %s has no definition", e.Name)
+			}
+			return sp.atom(d.X, under)
+		}
+	case *promela.UnaryExpr:
+		if e.Op == promela.NOT {
+			t, err := sp.atom(e.X, !under)
+			if err != nil {
+				return "", err
+			}
+			return "!(" + t + ")", nil
+		}
+	case *promela.BinaryExpr:
+		switch e.Op {
+		case promela.LAND, promela.LOR:
+			a, err := sp.atom(e.X, under)
+			if err != nil {
+				return "", err
+			}
+			c, err := sp.atom(e.Y, under)
+			if err != nil {
+				return "", err
+			}
+			op := "&&"
+			if e.Op == promela.LOR {
+				op = "||"
+			}
+			return "(" + a + ") " + op + " (" + c + ")", nil
+		case promela.EQL, promela.NEQ, promela.LSS, promela.LEQ, promela.GTR, promela.GEQ:
+			a, err := sp.garith(e.X)
+			if err != nil {
+				return "", err
+			}
+			c, err := sp.garith(e.Y)
+			if err != nil {
+				return "", err
+			}
+			b, err := cmp(e.Op, a, c, false)
+			if err != nil {
+				return "", err
+			}
+			return x.bfText(b), nil
+		}
+	case *promela.CallExpr:
+		switch e.Fun {
+		case promela.BuiltinAll, promela.BuiltinSome:
+			return sp.quantified(e, under)
+		}
+	case *promela.RemoteRef:
+		return "", errorf(e.Pos(), "a remote reference outside all(...), some(...) or card(...): processes are anonymous")
+	}
+	v, err := sp.garith(e)
+	if err != nil {
+		return "", err
+	}
+	b, err := cmp(promela.NEQ, v, constLin(0), false)
+	if err != nil {
+		return "", err
+	}
+	return x.bfText(b), nil
+}
+
+// garith evaluates an arithmetic expression over shared variables,
+// parameters and card(...) (counters, "k:" symbols).
+func (sp *specs) garith(e promela.Expr) (lin, error) {
+	x := sp.b.x
+	switch e := e.(type) {
+	case *promela.CallExpr:
+		if e.Fun == promela.BuiltinCard {
+			out := lin{c: map[string]int64{}}
+			for i := range sp.b.groups {
+				ex, err := sp.exists(e.Args[0], i, false)
+				if err != nil {
+					return lin{}, err
+				}
+				nex, err := sp.exists(e.Args[0], i, true)
+				if err != nil {
+					return lin{}, err
+				}
+				switch {
+				case ex == "false":
+				case ex == "true" && nex == "false":
+					out.c["k:"+sp.names[i]] = 1
+				default:
+					return lin{}, errorf(e.Pos(), "card(...) over a condition that the abstract local state %s does not decide (%s): outside the class", sp.names[i], ex)
+				}
+			}
+			return out, nil
+		}
+	case *promela.BinaryExpr:
+		switch e.Op {
+		case promela.ADD, promela.SUB:
+			a, err := sp.garith(e.X)
+			if err != nil {
+				return lin{}, err
+			}
+			b, err := sp.garith(e.Y)
+			if err != nil {
+				return lin{}, err
+			}
+			if e.Op == promela.ADD {
+				return a.add(b)
+			}
+			return a.sub(b)
+		case promela.MUL:
+			a, err := sp.garith(e.X)
+			if err != nil {
+				return lin{}, err
+			}
+			b, err := sp.garith(e.Y)
+			if err != nil {
+				return lin{}, err
+			}
+			if a.isConst() {
+				return b.scale(a.k)
+			}
+			if b.isConst() {
+				return a.scale(b.k)
+			}
+			return lin{}, errorf(e.OpPos, "the product of two variables is outside the class")
+		}
+	}
+	return x.arith(e, nil, nil)
+}
+
+// quantified translates all(P:φ) and some(P:φ).
+func (sp *specs) quantified(e *promela.CallExpr, under bool) (string, error) {
+	all := e.Fun == promela.BuiltinAll
+	var parts []string
+	for i := range sp.b.groups {
+		// all: every occupied location satisfies φ; some: one occupied
+		// location satisfies φ. Under-approximations need φ for every
+		// process in the location, over-approximations for one.
+		var t string
+		var err error
+		if under {
+			var n string
+			n, err = sp.exists(e.Args[0], i, true)
+			t = notText(n)
+		} else {
+			t, err = sp.exists(e.Args[0], i, false)
+		}
+		if err != nil {
+			return "", err
+		}
+		k := sp.names[i]
+		if all {
+			if t == "true" {
+				continue
+			}
+			if t == "false" {
+				parts = append(parts, k+" == 0")
+			} else {
+				parts = append(parts, "("+k+" == 0 || ("+t+"))")
+			}
+		} else {
+			if t == "false" {
+				continue
+			}
+			if t == "true" {
+				parts = append(parts, k+" != 0")
+			} else {
+				parts = append(parts, "("+k+" != 0 && ("+t+"))")
+			}
+		}
+	}
+	if all {
+		if len(parts) == 0 {
+			return "true", nil
+		}
+		return strings.Join(parts, " && "), nil
+	}
+	if len(parts) == 0 {
+		return "false", nil
+	}
+	return strings.Join(parts, " || "), nil
+}
+
+func notText(t string) string {
+	switch t {
+	case "true":
+		return "false"
+	case "false":
+		return "true"
+	}
+	return "!(" + t + ")"
+}
+
+// exists is the condition on shared variables and parameters under which
+// some value of the location's data variables satisfies φ (¬φ when neg),
+// "true" or "false" when the assumptions decide it.
+func (sp *specs) exists(phi promela.Expr, g int, neg bool) (string, error) {
+	b := sp.b
+	x := b.x
+	var terms, texts []string
+	for _, li := range b.groups[g] {
+		env, ic, err := b.env(b.locs[li])
+		if err != nil {
+			return "", err
+		}
+		c, err := x.cond(phi, nil, &quant{env: env}, neg)
+		if err != nil {
+			return "", err
+		}
+		ds, ok := dnf(c, maxDNF)
+		if !ok {
+			return "", errorf(phi.Pos(), "the condition has more than %d disjuncts", maxDNF)
+		}
+		t, tx, all, err := sp.disjuncts(ds, ic)
+		if err != nil {
+			return "", err
+		}
+		if all {
+			return "true", nil
+		}
+		terms = append(terms, t...)
+		texts = append(texts, tx...)
+	}
+	return sp.decide(terms, texts)
+}
+
+// disjuncts projects the disjuncts of a condition at one abstract local
+// state onto the shared variables and parameters; all is true when one
+// of them holds whenever the assumptions do.
+func (sp *specs) disjuncts(ds [][]cons, ic []cons) (terms, texts []string, all bool, err error) {
+	b := sp.b
+	x := b.x
+	for _, d := range ds {
+		cs := append(append(append([]cons(nil), b.base...), ic...), d...)
+		g, ok, err := project(cs, isLocalOrFresh)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if !ok {
+			continue
+		}
+		terms = append(terms, x.conjSMT(g))
+		var parts []string
+		for _, c := range g {
+			v, err := x.valid(b.extra, x.consSMT(c))
+			if err != nil {
+				return nil, nil, false, err
+			}
+			if !v {
+				parts = append(parts, x.consText(c))
+			}
+		}
+		if len(parts) == 0 {
+			return nil, nil, true, nil
+		}
+		texts = append(texts, strings.Join(parts, " && "))
+	}
+	return terms, texts, false, nil
+}
+
+// decide simplifies a disjunction with the solver.
+func (sp *specs) decide(terms, texts []string) (string, error) {
+	x := sp.b.x
+	b := sp.b
+	if len(terms) == 0 {
+		return "false", nil
+	}
+	or := smt.Or(terms...)
+	st, err := x.check(append(append([]string(nil), b.extra...), or))
+	if err != nil {
+		return "", err
+	}
+	if st == smt.Unsat {
+		return "false", nil
+	}
+	if v, err := x.valid(b.extra, or); err != nil {
+		return "", err
+	} else if v {
+		return "true", nil
+	}
+	if len(texts) == 1 {
+		return texts[0], nil
+	}
+	return "(" + strings.Join(texts, ") || (") + ")", nil
+}
+
+// parseLin reads a threshold given on the command line: a linear
+// expression over the parameters and integers with + - * and parentheses.
+func (x *extractor) parseLin(s string) (lin, error) {
+	p := &linParser{src: s, x: x}
+	l, err := p.sum()
+	if err != nil {
+		return lin{}, err
+	}
+	p.skip()
+	if p.i < len(p.src) {
+		return lin{}, fmt.Errorf("unexpected %q at column %d", p.src[p.i:], p.i+1)
+	}
+	return l, nil
+}
+
+type linParser struct {
+	src string
+	i   int
+	x   *extractor
+}
+
+func (p *linParser) skip() {
+	for p.i < len(p.src) && p.src[p.i] == ' ' {
+		p.i++
+	}
+}
+
+func (p *linParser) sum() (lin, error) {
+	l, err := p.product()
+	if err != nil {
+		return lin{}, err
+	}
+	for {
+		p.skip()
+		if p.i >= len(p.src) || (p.src[p.i] != '+' && p.src[p.i] != '-') {
+			return l, nil
+		}
+		op := p.src[p.i]
+		p.i++
+		r, err := p.product()
+		if err != nil {
+			return lin{}, err
+		}
+		if op == '+' {
+			l, err = l.add(r)
+		} else {
+			l, err = l.sub(r)
+		}
+		if err != nil {
+			return lin{}, err
+		}
+	}
+}
+
+func (p *linParser) product() (lin, error) {
+	l, err := p.unary()
+	if err != nil {
+		return lin{}, err
+	}
+	for {
+		p.skip()
+		if p.i >= len(p.src) || p.src[p.i] != '*' {
+			return l, nil
+		}
+		p.i++
+		r, err := p.unary()
+		if err != nil {
+			return lin{}, err
+		}
+		switch {
+		case l.isConst():
+			l, err = r.scale(l.k)
+		case r.isConst():
+			l, err = l.scale(r.k)
+		default:
+			return lin{}, fmt.Errorf("the product of two parameters is not linear")
+		}
+		if err != nil {
+			return lin{}, err
+		}
+	}
+}
+
+func (p *linParser) unary() (lin, error) {
+	p.skip()
+	if p.i >= len(p.src) {
+		return lin{}, fmt.Errorf("expected a number, a parameter or ( at the end")
+	}
+	c := p.src[p.i]
+	switch {
+	case c == '-':
+		p.i++
+		l, err := p.unary()
+		if err != nil {
+			return lin{}, err
+		}
+		return l.scale(-1)
+	case c == '(':
+		p.i++
+		l, err := p.sum()
+		if err != nil {
+			return lin{}, err
+		}
+		p.skip()
+		if p.i >= len(p.src) || p.src[p.i] != ')' {
+			return lin{}, fmt.Errorf("expected ) at column %d", p.i+1)
+		}
+		p.i++
+		return l, nil
+	case c >= '0' && c <= '9':
+		j := p.i
+		for j < len(p.src) && p.src[j] >= '0' && p.src[j] <= '9' {
+			j++
+		}
+		n, err := strconv.ParseInt(p.src[p.i:j], 10, 64)
+		if err != nil {
+			return lin{}, fmt.Errorf("%q: %v", p.src[p.i:j], err)
+		}
+		p.i = j
+		return constLin(n), nil
+	case c == '_' || unicode.IsLetter(rune(c)):
+		j := p.i
+		for j < len(p.src) && (p.src[j] == '_' || unicode.IsLetter(rune(p.src[j])) || p.src[j] >= '0' && p.src[j] <= '9') {
+			j++
+		}
+		name := p.src[p.i:j]
+		p.i = j
+		for _, s := range p.x.params {
+			if s.Name == name {
+				return symLin(name), nil
+			}
+		}
+		return lin{}, fmt.Errorf("%s is not a parameter of the model", name)
+	}
+	return lin{}, fmt.Errorf("unexpected %q at column %d", string(c), p.i+1)
+}
