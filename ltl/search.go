@@ -61,6 +61,14 @@ type Options struct {
 	// them, with a counterexample that ends in it. Without it such a
 	// transition has no successor, and is the safety search's business.
 	Failures bool
+	// NoStutter makes a state without successors the end of its runs
+	// rather than a state that repeats forever: only the infinite runs of
+	// the model count, and a run that ends in a deadlock violates no
+	// property (ByMC's semantics of parametric models, where a
+	// counterexample to liveness is a lasso whose loop has a step). The
+	// bad prefixes of a safety property are still found wherever they
+	// end: its violation is the reaching of a bad state.
+	NoStutter bool
 	// Fault, when set, is called after the atoms of a state have been
 	// evaluated: a non-empty message says that one could not be (an array
 	// index out of bounds), which is a run-time error in that state, as
@@ -102,6 +110,7 @@ func Check(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, 
 	}
 	s := newSearch(ctx, m, a, atoms, opts)
 	s.kind = state.KindAcceptCycle
+	s.noStutter = opts.NoStutter
 	return s.run()
 }
 

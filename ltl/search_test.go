@@ -118,6 +118,28 @@ func TestCheckStutter(t *testing.T) {
 	}
 }
 
+// With NoStutter a run that ends in a deadlock is no counterexample (ByMC's
+// semantics), while a bad prefix that ends there still is.
+func TestCheckNoStutter(t *testing.T) {
+	m := &gcModel{
+		name: "stop", vars: []string{"x"}, init: [][]byte{{0}},
+		procs: [][]gcmd{{{name: "x = 1", guard: func(s []byte) bool { return s[0] == 0 }, act: func(s []byte) { s[0] = 1 }}}},
+	}
+	preds := map[string]Predicate{"x == 0": eq(0, 0), "x == 1": eq(0, 1), "x == 2": eq(0, 2)}
+	if r := check(t, m, "<>(x == 2)", preds, Options{NoStutter: true}); r.Verdict != trace.Holds {
+		t.Errorf("<>(x == 2) without stuttering: %s, want holds (the only run is finite)", r.Verdict)
+	}
+	if r := check(t, m, "[](x == 0)", preds, Options{NoStutter: true}); r.Verdict != trace.Violated {
+		t.Errorf("[](x == 0) without stuttering: %s, want violated (x == 1 is reached)", r.Verdict)
+	}
+	// A model that moves forever still has its lassos.
+	loop := fairModel()
+	lp := map[string]Predicate{"f == 1": eq(1, 1)}
+	if r := check(t, loop, "<>(f == 1)", lp, Options{NoStutter: true}); r.Verdict != trace.Violated {
+		t.Errorf("<>(f == 1) on a model that loops: %s, want violated", r.Verdict)
+	}
+}
+
 // Process 0 toggles y forever; process 1 sets f once. Only weak fairness
 // makes process 1 move.
 func fairModel() *gcModel {

@@ -126,6 +126,11 @@ func (p *Program) Parametric() bool {
 	return false
 }
 
+// ByMC reports whether the program is a ByMC model: it declares symbolic
+// parameters (with values or not). Its instances are read as ByMC reads
+// them (package ltl/pml, CheckInstance).
+func (p *Program) ByMC() bool { return len(p.Params) > 0 }
+
 // Load reads, preprocesses, parses and resolves the model in the file
 // path. The error, if any, is an *ErrorList whose entries read
 // file:line:col: message (or an error from reading the file).

@@ -42,6 +42,10 @@ type resolver struct {
 	mtypeSets map[string]*MtypeSet
 	scopes    map[*ProcDecl]*procScope
 
+	// bymc is set for a ByMC model (one that declares symbolic
+	// parameters), whose dialect differs from Spin's (UnboundedUnsigned).
+	bymc bool
+
 	// The process being resolved.
 	proc   *ProcDecl
 	scope  *procScope
@@ -70,6 +74,11 @@ func resolve(prog *Program, errs *ErrorList) {
 	prog.Scope = r.global
 	prog.types = make(map[Expr]*Type)
 
+	for _, d := range prog.Decls {
+		if _, ok := d.(*SymbolicDecl); ok {
+			r.bymc = true
+		}
+	}
 	// Proctypes are visible everywhere.
 	for _, d := range prog.Decls {
 		if p, ok := d.(*ProcDecl); ok && p.Kind == KindProctype {
@@ -291,8 +300,13 @@ func (r *resolver) typeOf(tn *TypeName, bits Expr, name *Ident) *Type {
 		return &Type{Kind: TMtype, Mtype: tn.Sub.Name}
 	case UNSIGNED:
 		t := &Type{Kind: TUnsigned, Bits: 1}
+		if bits == nil && r.bymc {
+			// ByMC reads unsigned without a width as a natural number.
+			t.Bits = UnboundedUnsigned
+			return t
+		}
 		if bits == nil {
-			r.errorf(name.NamePos, "unsigned %s needs a width: unsigned %s : N", name.Name, name.Name)
+			r.errorf(name.NamePos, "unsigned %s needs a width: unsigned %s : N (only ByMC models, which declare symbolic parameters, may leave it out)", name.Name, name.Name)
 			return t
 		}
 		r.expr(bits, 0)

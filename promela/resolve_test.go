@@ -359,6 +359,26 @@ func TestParametric(t *testing.T) {
 	}
 }
 
+// ByMC reads unsigned without a width as a natural number; Spin, and so a
+// model without symbolic parameters, needs the width.
+func TestUnsignedWithoutWidth(t *testing.T) {
+	src := "symbolic int N;\nunsigned x = 0;\nactive[N] proctype P() { unsigned y; y = x }\n"
+	prog := mustParse(t, src, Options{})
+	if !prog.ByMC() {
+		t.Fatal("a model with symbolic parameters is not a ByMC model")
+	}
+	for _, v := range []*VarDecl{prog.Globals[0], prog.Procs[0].Locals[0]} {
+		typ := v.Name.Sym.Type
+		if lo, hi := typ.Range(); typ.Kind != TUnsigned || lo != 0 || hi != 1<<31-1 {
+			t.Errorf("%s: %s, range %d..%d, want the non-negative ints", v.Name.Name, typ, lo, hi)
+		}
+	}
+	_, err := Parse("t.pml", []byte(strings.Replace(src, "symbolic int N;", "#define N 2", 1)), Options{})
+	if err == nil || !strings.Contains(err.Error(), "t.pml:2:10: unsigned x needs a width") {
+		t.Errorf("a Spin model: %v", err)
+	}
+}
+
 func TestImpliedSemicolons(t *testing.T) {
 	// Spin ends a statement at a line break after a token that can end
 	// one, outside parentheses; ftmc also continues a condition on the

@@ -22,6 +22,11 @@ const (
 	TArray             // an array of Elem
 )
 
+// UnboundedUnsigned is the width of an unsigned variable declared without
+// one in a ByMC model (unsigned x = 0): ByMC reads it as a natural number,
+// and an instance stores it as the non-negative ints, 0..2^31-1.
+const UnboundedUnsigned = 31
+
 // Type is a Promela type. Types of basic kinds are shared; compare kinds,
 // not pointers.
 type Type struct {

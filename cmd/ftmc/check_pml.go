@@ -77,6 +77,11 @@ func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 		return nil, nil, trace.ExitUsage
 	}
 	m, err := compile.Compile(prog)
+	if err == nil && prog.ByMC() {
+		// A ByMC model starts where its processes have run their
+		// initialisations, as ByMC reads it.
+		m, err = m.Initialised()
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%v\n", err)
 		return nil, nil, trace.ExitUsage

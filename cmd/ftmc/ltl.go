@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -152,12 +151,11 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 	if fair {
 		rep.Engine += ", weak fairness"
 	}
-	if len(f.assume) == 0 && !f.nonProgress {
-		for _, n := range pml.Names(prog) {
-			if n == "fairness" {
-				rep.Warnings = append(rep.Warnings, "the model has an ltl block named fairness, which ByMC assumes for its other properties; say --assume fairness to do the same")
-			}
-		}
+	if init := m.Initialisation(); init != "" {
+		rep.Engine += fmt.Sprintf(", ByMC's semantics: %d initial states, where %s; only infinite runs", m.InitialStates(), init)
+	}
+	if fn := pml.FairnessNames(prog); len(f.assume) == 0 && !f.nonProgress && len(fn) > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the model has fairness constraints, which ByMC assumes for its other properties; say --assume %s to do the same", strings.Join(fn, ",")))
 	}
 	if c.opts.limits.jobs > 1 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the parallel search is not there yet; one worker searched", c.opts.limits.jobs))
@@ -207,7 +205,7 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		return c.opts.printReport(e, rep)
 	}
 
-	props, err := pml.Properties(prog, pm, pml.Selection{Name: name, Assume: f.assume})
+	props, err := pml.Properties(prog, pm, pml.Selection{Name: name, Assume: f.assume, ByMC: prog.ByMC()})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%v\n", err)
 		return trace.ExitUsage
@@ -227,23 +225,14 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		// The previous search's states are garbage now: collect them, so
 		// that the memory limit counts this search's alone.
 		debug.FreeOSMemory()
-		r, st, err := ltl.Check(e.ctx, m, p.Automaton, p.Atoms, opts)
-		if err != nil {
-			return fail("%s: %v", p.Name, err)
+		if f.formula != "" {
+			// The counterexample names the formula as given, not
+			// the block it was read from.
+			p.Pos = promela.Pos{}
 		}
-		if c := r.Counterexample; c != nil && r.Kind == state.KindAcceptCycle {
-			// The formula as checked has its macros expanded: say which
-			// block of the source it is.
-			what := p.Text
-			if f.formula == "" && p.Pos.IsValid() && !strings.HasPrefix(p.Text, "never claim") {
-				what = fmt.Sprintf("ltl %s (%s:%d): %s", p.Name, filepath.Base(p.Pos.Filename()), p.Pos.Line, p.Text)
-			}
-			if c.LoopStart < 0 {
-				// A bad prefix: fairness plays no part.
-				c.Message = fmt.Sprintf("every run that begins with these steps violates %s", what)
-			} else {
-				c.Message = fmt.Sprintf("%s violates %s", map[bool]string{true: "this weakly fair run", false: "this run"}[fair], what)
-			}
+		r, st, err := pml.CheckProperty(e.ctx, m, p, opts)
+		if err != nil {
+			return fail("%v", err)
 		}
 		add(r, st)
 	}
@@ -318,6 +307,9 @@ func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *c
 	var m *compile.Model
 	if err == nil {
 		m, err = compile.Compile(prog)
+	}
+	if err == nil && prog.ByMC() {
+		m, err = m.Initialised()
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, formulaErrors(err.Error(), c.path, lines, flines))

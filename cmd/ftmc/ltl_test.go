@@ -207,6 +207,34 @@ func TestTable21(t *testing.T) {
 	}
 }
 
+// A ByMC model is checked as ByMC reads it: its properties are evaluated
+// after every process has run its initialisation. Evaluated in Promela's
+// initial state (every pc still 0, that is V0), strb's unforg
+// (prec_unforg -> [](!ex_acc)) would be violated by a process that takes
+// V1 in its initialisation.
+func TestByMCInitialisation(t *testing.T) {
+	model := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "promela", "strb.pml")
+	out, errs, code := runText(t, "check", model, "--param", "N=4,T=1,F=1", "--assume", "fairness", "--quiet")
+	if code != 0 || out != "relay: holds\ncorr: holds\nunforg: holds\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	// With one fault more than the model allows (BUG1), unforg is violated,
+	// and the counterexample says where it starts.
+	rep, code, stderr := runFtmc(t.Context(), []string{"check", model, "-D", "BUG1", "--param", "N=4,T=1,F=2", "--ltl", "unforg", "--assume", "fairness"})
+	if rep == nil || len(rep.Verdicts) != 1 || rep.Verdicts[0].Counterexample == nil {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	c := rep.Verdicts[0].Counterexample
+	if !strings.Contains(c.Message, "it starts where every process has run its initialisation (the statements of Proc before line 78)") || !strings.Contains(rep.Engine, "ByMC's semantics: 4 initial states") {
+		t.Errorf("message %q, engine %q", c.Message, rep.Engine)
+	}
+	for _, v := range c.Initial {
+		if v.Name == "Proc[0]@" && !strings.Contains(v.Value, "line 78") {
+			t.Errorf("the run starts with Proc[0] at %s, not at its main loop (line 78)", v.Value)
+		}
+	}
+}
+
 // A parameter given twice is a usage error, not the last value silently.
 func TestParamGivenTwice(t *testing.T) {
 	model := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "fmcad13", "bcast-byz.pml")

@@ -50,6 +50,54 @@ type Selection struct {
 	// Assume names ltl blocks that are assumptions: each property φ is
 	// checked as (A1 && A2 && ...) -> φ (ByMC's fairness block).
 	Assume []string
+	// ByMC selects ByMC's reading of the properties of a parametric
+	// model: the ltl blocks whose names begin with "fairness" are
+	// fairness constraints, never properties of their own unless Name
+	// names one; and the assumptions are not added to a safety property,
+	// p -> []q, []q or p || []q with p and q without temporal operators,
+	// which ByMC checks as the reachability of a bad state.
+	ByMC bool
+}
+
+// IsFairness reports whether ByMC reads the ltl block name as a fairness
+// constraint: its name begins with "fairness" (fairness, fairness2).
+func IsFairness(name string) bool { return strings.HasPrefix(name, "fairness") }
+
+// FairnessNames returns the ltl blocks of prog that ByMC reads as fairness
+// constraints, in order.
+func FairnessNames(prog *promela.Program) []string {
+	var out []string
+	for _, n := range Names(prog) {
+		if IsFairness(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// SafetyShape reports whether f has one of the shapes that ByMC checks as
+// safety, without fairness: p -> []q, []q, or p || []q, where p and q have
+// no temporal operator.
+func SafetyShape(f *ltl.Formula) bool {
+	switch f.Op {
+	case ltl.OpImplies, ltl.OpOr:
+		return propositional(f.L) && f.R.Op == ltl.OpAlways && propositional(f.R.L)
+	case ltl.OpAlways:
+		return propositional(f.L)
+	}
+	return false
+}
+
+// propositional reports whether f has no temporal operator.
+func propositional(f *ltl.Formula) bool {
+	if f == nil {
+		return true
+	}
+	switch f.Op {
+	case ltl.OpNext, ltl.OpAlways, ltl.OpEventually, ltl.OpUntil, ltl.OpWeakUntil, ltl.OpRelease:
+		return false
+	}
+	return propositional(f.L) && propositional(f.R)
 }
 
 // Properties returns the properties of prog that sel selects, with their
@@ -112,7 +160,7 @@ func Properties(prog *promela.Program, m Model, sel Selection) ([]Property, erro
 		for k, v := range assumeAtoms {
 			atoms[k] = v
 		}
-		if assume != nil {
+		if assume != nil && !(sel.ByMC && SafetyShape(f)) {
 			f = ltl.Implies(assume, f)
 		}
 		a, err := ltl.Translate(ltl.Not(f))
@@ -152,7 +200,7 @@ func Properties(prog *promela.Program, m Model, sel Selection) ([]Property, erro
 		return nil, fmt.Errorf("--ltl %s: no such property (%s)", sel.Name, available())
 	}
 	for i, d := range prog.LTL {
-		if assumed[names[i]] {
+		if assumed[names[i]] || sel.ByMC && IsFairness(names[i]) {
 			continue
 		}
 		if err := addLTL(names[i], d); err != nil {

@@ -24,6 +24,11 @@ type Model struct {
 	// predFault is the first fault of a predicate (Predicate) since
 	// PredicateFault last read it.
 	predFault string
+
+	// inits, when set, are the initial states instead of the program's
+	// (Initialised), and initNote says how they were made.
+	inits    [][]byte
+	initNote string
 }
 
 func newModel(p *program) *Model {
@@ -35,15 +40,26 @@ func newModel(p *program) *Model {
 // Name returns the model's file name.
 func (md *Model) Name() string { return md.p.name }
 
-// Initial emits the initial state.
+// Initial emits the initial state (the initial states of a model made by
+// Initialised).
 func (md *Model) Initial(emit func(s []byte)) error {
+	if md.inits != nil {
+		for _, s := range md.inits {
+			emit(s)
+		}
+		return nil
+	}
 	emit(md.p.initial)
 	return nil
 }
 
-// Fork returns a model sharing the compiled program, with its own scratch
-// space.
-func (md *Model) Fork() state.Model { return newModel(md.p) }
+// Fork returns a model sharing the compiled program and its initial
+// states, with its own scratch space.
+func (md *Model) Fork() state.Model {
+	f := newModel(md.p)
+	f.inits, f.initNote = md.inits, md.initNote
+	return f
+}
 
 // maxLevels bounds the steps of one atomic sequence: a sequence that does
 // not leave its atomic block (a loop inside atomic) is reported.

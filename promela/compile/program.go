@@ -65,6 +65,12 @@ type procType struct {
 	labels  map[string]int
 	elems   []*element
 
+	// head is the state where the main loop of a ByMC process starts (the
+	// first top-level statement that has a label or is a do), or -1; the
+	// states before it, inInit, are the process's initialisation.
+	head   int
+	inInit []bool
+
 	provided evalFn
 
 	// chanLocals are the locals with channel initializers, created with
@@ -340,6 +346,10 @@ func (p *program) buildAutomaton(pt *procType) {
 	pt.prog = make([]bool, pt.nstates)
 	pt.accept = make([]bool, pt.nstates)
 	pt.valid[pt.end] = true
+	pt.head, pt.inInit = -1, nil
+	if e := mainLoop(f, d); e != nil {
+		pt.head = f.huntele(e, e.status).seqno
+	}
 	for name, e := range f.labels {
 		pt.labels[name] = e.seqno
 		switch promela.KindOfLabel(name) {
@@ -422,6 +432,7 @@ func (p *program) buildAutomaton(pt *procType) {
 	if len(p.trans) > 1<<30 {
 		p.errorf(d.Keyword, "too many transitions")
 	}
+	pt.inInit = initStates(pt)
 }
 
 // compileProc compiles the statements of a proctype's transitions and its

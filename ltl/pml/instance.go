@@ -1,0 +1,151 @@
+package pml
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"ftmc/ltl"
+	"ftmc/promela"
+	"ftmc/promela/compile"
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// This file checks the instances of ByMC's parametric models as ByMC reads
+// them:
+//
+//   - the initial states are those where every process has run its
+//     initialisation, the statements before its main loop
+//     (compile.Model.Initialised), and the properties are evaluated from
+//     there;
+//   - a counterexample to a property is an infinite run: a run that ends
+//     in a deadlock is not one (ltl.Options.NoStutter), and no process is
+//     required to move (ByMC has no fairness of processes: the fairness
+//     constraints of the model, assumed, say which runs count);
+//   - the assumptions are not added to safety properties (SafetyShape),
+//     and the ltl blocks named fairness... are not properties
+//     (Selection.ByMC).
+
+// InstanceOptions say which instance of a ByMC model to check, and how.
+type InstanceOptions struct {
+	// Defines are the model's macros, as -D gives them.
+	Defines map[string]string
+	// Params are the values of the model's parameters.
+	Params map[string]int64
+	// Spec is the ltl block to check.
+	Spec string
+	// Assume names the ltl blocks assumed for Spec (ByMC's fairness and
+	// fairness2; FairnessNames lists them).
+	Assume []string
+	// Search bounds the search: TimeLimit, MemoryLimit, Since, MaxDepth,
+	// Progress. Property, Fairness and NoStutter are set by the check.
+	Search ltl.Options
+}
+
+// Instance compiles the instance of a ByMC model for the parameter values
+// params, with ByMC's initial states. prog is instantiated in place
+// (promela.Instantiate): it may be instantiated again, but not while
+// another instance of it is being made. The warnings say which of the
+// model's assume(...) the values violate.
+func Instance(prog *promela.Program, params map[string]int64) (*compile.Model, []promela.Warning, error) {
+	if !prog.ByMC() {
+		return nil, nil, fmt.Errorf("%s declares no symbolic parameter: it is not a ByMC model", prog.Filename)
+	}
+	w, err := promela.Instantiate(prog, params)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := compile.Compile(prog)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err = m.Initialised()
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, w, nil
+}
+
+// CheckInstance checks one property of one instance of the ByMC model in
+// the file path, as ByMC reads it (see above). The error is for bad input
+// (the model, the parameters, the property's name); a search cut short by
+// ctx or a limit says unknown with the reason.
+func CheckInstance(ctx context.Context, path string, opts InstanceOptions) (trace.Result, trace.Stats, error) {
+	prog, err := promela.Load(path, promela.Options{Defines: opts.Defines, Context: ctx})
+	if err != nil {
+		return trace.Result{}, trace.Stats{}, err
+	}
+	return CheckProgram(ctx, prog, opts)
+}
+
+// CheckProgram is CheckInstance for a model already read (with
+// opts.Defines; they are not read again). prog is instantiated in place
+// (see Instance).
+func CheckProgram(ctx context.Context, prog *promela.Program, opts InstanceOptions) (trace.Result, trace.Stats, error) {
+	m, _, err := Instance(prog, opts.Params)
+	if err != nil {
+		return trace.Result{}, trace.Stats{}, err
+	}
+	if opts.Spec == "" {
+		return trace.Result{}, trace.Stats{}, fmt.Errorf("%s: no property named", prog.Filename)
+	}
+	props, err := Properties(prog, m, Selection{Name: opts.Spec, Assume: opts.Assume, ByMC: true})
+	if err != nil {
+		return trace.Result{}, trace.Stats{}, err
+	}
+	so := opts.Search
+	so.Failures = true
+	r, st, err := CheckProperty(ctx, m, props[0], so)
+	if err != nil {
+		return trace.Result{}, trace.Stats{}, err
+	}
+	if r.Counterexample != nil {
+		r.Counterexample.Params = opts.Params
+	}
+	return r, st, nil
+}
+
+// CheckProperty checks the property p of the compiled model m with
+// ltl.Check and words its counterexample: which property the run
+// violates, and, for a model made by compile.Model.Initialised, that the
+// run starts after the initialisation. For such a model (a ByMC
+// instance) only infinite runs count (opts.NoStutter is set).
+func CheckProperty(ctx context.Context, m *compile.Model, p Property, opts ltl.Options) (trace.Result, trace.Stats, error) {
+	opts.Property = p.Name
+	init := m.Initialisation()
+	if init != "" {
+		opts.NoStutter = true
+	}
+	if opts.Fault == nil {
+		opts.Fault = m.PredicateFault
+	}
+	r, st, err := ltl.Check(ctx, m, p.Automaton, p.Atoms, opts)
+	if err != nil {
+		return r, st, fmt.Errorf("%s: %v", p.Name, err)
+	}
+	if c := r.Counterexample; c != nil && r.Kind == state.KindAcceptCycle {
+		what := p.Source()
+		if c.LoopStart < 0 {
+			// A bad prefix: fairness plays no part.
+			c.Message = fmt.Sprintf("every run that begins with these steps violates %s", what)
+		} else {
+			c.Message = fmt.Sprintf("%s violates %s", map[bool]string{true: "this weakly fair run", false: "this run"}[opts.Fairness], what)
+		}
+		if init != "" {
+			c.Message += "; it starts where " + init + ", as in ByMC"
+		}
+	}
+	return r, st, nil
+}
+
+// Source names the property for messages: its ltl block with the block's
+// place in the model, or Text for a never claim or a property without a
+// place.
+func (p Property) Source() string {
+	if !p.Pos.IsValid() || strings.HasPrefix(p.Text, "never claim") {
+		return p.Text
+	}
+	return fmt.Sprintf("ltl %s (%s:%d): %s", p.Name, filepath.Base(p.Pos.Filename()), p.Pos.Line, p.Text)
+}
