@@ -105,6 +105,11 @@ func Extract(ctx context.Context, prog *promela.Program, opts Options) (*Result,
 		s.Send(fmt.Sprintf("(declare-const %s Int)", smt.Sym(sharedSym(v))))
 		s.Assert(smt.App(">=", smt.Sym(sharedSym(v)), smt.Int(x.sharedInit[v])))
 	}
+	for _, v := range x.locals {
+		if !x.bounded[v] {
+			s.Send(fmt.Sprintf("(declare-const %s Int)", smt.Sym(localSym(v))))
+		}
+	}
 	for _, t := range x.rcTerms {
 		s.Assert(t)
 	}
@@ -440,6 +445,9 @@ type caseBuilder struct {
 	rorder []string
 	queue  []int
 	paths  int
+	// mayStop tells the abstract local states where a process may have no
+	// step (then the justice of processes does not ask it to move).
+	mayStop map[int]bool
 
 	// After merge: the locations of the automaton, each a set of abstract
 	// local states (a strongly connected set of them is one location),
@@ -607,7 +615,7 @@ func (b *caseBuilder) addGroupRule(seen map[string]*arule, src, dst int, r *arul
 }
 
 func (x *extractor) extractCase(ord order) (*Case, error) {
-	b := &caseBuilder{x: x, ord: ord, index: map[string]int{}, rules: map[string]*arule{}}
+	b := &caseBuilder{x: x, ord: ord, index: map[string]int{}, rules: map[string]*arule{}, mayStop: map[int]bool{}}
 	b.base = append(append([]cons(nil), x.rcLin...), ord.extra...)
 	for _, c := range ord.extra {
 		b.extra = append(b.extra, x.consSMT(c))
@@ -776,7 +784,33 @@ func (b *caseBuilder) step(li int) error {
 		return err
 	}
 	st := &sstate{env: env, inc: map[*promela.Symbol]int64{}, cs: append(append([]cons(nil), b.base...), cs...)}
+	// Whether some value of the data variables in their intervals leaves
+	// the process without a step: the negation of every path's condition
+	// (its choices projected away, exactly) is satisfiable.
+	var enabled []string
+	exact := true
+	defer func() {
+		if b.mayStop[li] {
+			return
+		}
+		if !exact {
+			b.mayStop[li] = true
+			return
+		}
+		terms := append([]string{x.conjSMT(cs)}, b.extra...)
+		for _, e := range enabled {
+			terms = append(terms, smt.Not(e))
+		}
+		st, err := x.check(terms)
+		b.mayStop[li] = err != nil || st != smt.Unsat
+	}()
 	return x.options(x.loop.Options, st, func(s *sstate) error {
+		e, ok, ex, err := projectX(s.cs, func(v string) bool { return strings.HasPrefix(v, "h") && !strings.HasPrefix(v, "s:") })
+		if err != nil || !ex {
+			exact = false
+		} else if ok {
+			enabled = append(enabled, x.conjSMT(e))
+		}
 		b.paths++
 		if b.paths > maxPaths {
 			return errorf(x.loop.Do, "more than %d paths through the main loop's steps", maxPaths)

@@ -2,6 +2,7 @@ package pia
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -170,6 +171,31 @@ func (b *caseBuilder) build(inits []int) (*Case, error) {
 			justice = append(justice, d.FormulaName())
 		}
 	}
+	// The justice of processes: in the repeated configuration of a lasso,
+	// a process that can step takes steps, so it is in a location with
+	// a self-loop enabled (ByMC's weakly fair processes).
+	var just []string
+	for g, members := range b.groups {
+		if len(members) != 1 || b.mayStop[members[0]] {
+			continue
+		}
+		var self []string
+		for _, r := range b.grules {
+			if r.src == g && r.dst == g {
+				self = append(self, "("+strings.Join(r.guards, ") || (")+")")
+			}
+		}
+		switch {
+		case len(self) == 0:
+			just = append(just, names[g]+" == 0")
+		case slices.Contains(self, "(true)"):
+		default:
+			just = append(just, "("+names[g]+" == 0 || "+strings.Join(self, " || ")+")")
+		}
+	}
+	if len(just) > 0 {
+		fair = append(fair, "([](<>("+strings.Join(just, " && ")+")))")
+	}
 	var specLines []string
 	for _, d := range x.prog.LTL {
 		if isJustice(d) {
@@ -179,7 +205,10 @@ func (b *caseBuilder) build(inits []int) (*Case, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(fair) > 0 {
+		// Fairness matters only to counterexamples that are lassos: a
+		// safety property (its negation has no []) is checked without it,
+		// as ByMC does.
+		if len(fair) > 0 && needsLoop(d.Formula, true) {
 			t = "(" + strings.Join(fair, " && ") + ") -> (" + t + ")"
 		}
 		specLines = append(specLines, fmt.Sprintf("    %s: %s;\n", d.FormulaName(), t))
@@ -302,6 +331,32 @@ func (sp *specs) ltl(e promela.Expr, pos bool) (string, error) {
 		return "", errorf(e.Pos(), "a temporal operator inside an expression")
 	}
 	return sp.atom(e, pos)
+}
+
+// needsLoop tells whether the negation of a formula (at polarity pos) has
+// an always operator: only then is a counterexample a lasso.
+func needsLoop(e promela.Expr, pos bool) bool {
+	switch e := e.(type) {
+	case *promela.UnaryExpr:
+		switch e.Op {
+		case promela.EVENTUALLY:
+			return pos || needsLoop(e.X, pos)
+		case promela.ALWAYS:
+			return !pos || needsLoop(e.X, pos)
+		case promela.NOT:
+			return needsLoop(e.X, !pos)
+		}
+	case *promela.BinaryExpr:
+		switch e.Op {
+		case promela.LAND, promela.LOR:
+			return needsLoop(e.X, pos) || needsLoop(e.Y, pos)
+		case promela.IMPLIES:
+			return needsLoop(e.X, !pos) || needsLoop(e.Y, pos)
+		case promela.EQUIV:
+			return hasTemporal(e)
+		}
+	}
+	return false
 }
 
 func hasTemporal(e promela.Expr) bool {

@@ -204,6 +204,14 @@ const maxFM = 400
 // coefficients are 1 or -1; otherwise an over-approximation). It returns
 // false when the constraints are found unsatisfiable.
 func project(cs []cons, drop func(string) bool) ([]cons, bool, error) {
+	out, ok, _, err := projectX(cs, drop)
+	return out, ok, err
+}
+
+// projectX is project that also tells whether the projection is exact over
+// the integers (every eliminated coefficient was 1 or -1, nothing dropped).
+func projectX(cs []cons, drop func(string) bool) ([]cons, bool, bool, error) {
+	exact := true
 	// Equations first: substitute a variable with coefficient +-1.
 	work := make([]cons, 0, len(cs))
 	for _, c := range cs {
@@ -239,7 +247,7 @@ func project(cs []cons, drop func(string) bool) ([]cons, bool, error) {
 		}
 		t, err := rest.scale(-coef) // coef is +-1: v = -rest*coef
 		if err != nil {
-			return nil, false, err
+			return nil, false, false, err
 		}
 		next := make([]cons, 0, len(work))
 		for i, d := range work {
@@ -248,7 +256,7 @@ func project(cs []cons, drop func(string) bool) ([]cons, bool, error) {
 			}
 			nl, err := d.l.subst(v, t)
 			if err != nil {
-				return nil, false, err
+				return nil, false, false, err
 			}
 			next = append(next, cons{l: nl, eq: d.eq}.tighten())
 		}
@@ -260,7 +268,7 @@ func project(cs []cons, drop func(string) bool) ([]cons, bool, error) {
 		if c.eq {
 			neg, err := c.l.scale(-1)
 			if err != nil {
-				return nil, false, err
+				return nil, false, false, err
 			}
 			ineq = append(ineq, cons{l: c.l}.tighten(), cons{l: neg}.tighten())
 		} else {
@@ -269,7 +277,7 @@ func project(cs []cons, drop func(string) bool) ([]cons, bool, error) {
 	}
 	ineq, ok := simplify(ineq)
 	if !ok {
-		return nil, false, nil
+		return nil, false, exact, nil
 	}
 	for {
 		// Pick the droppable variable with the fewest new constraints.
@@ -296,7 +304,7 @@ func project(cs []cons, drop func(string) bool) ([]cons, bool, error) {
 			}
 		}
 		if bestCost < 0 {
-			return ineq, true, nil
+			return ineq, true, exact, nil
 		}
 		var pos, neg, rest []cons
 		for _, c := range ineq {
@@ -309,21 +317,27 @@ func project(cs []cons, drop func(string) bool) ([]cons, bool, error) {
 				rest = append(rest, c)
 			}
 		}
+		if len(pos)*len(neg) > maxFM {
+			exact = false
+		}
 		if len(pos)*len(neg) <= maxFM {
 			for _, p := range pos {
 				for _, n := range neg {
 					a, b := p.l.c[best], -n.l.c[best]
+					if a != 1 && b != 1 {
+						exact = false
+					}
 					x, err := p.l.scale(b)
 					if err != nil {
-						return nil, false, err
+						return nil, false, false, err
 					}
 					y, err := n.l.scale(a)
 					if err != nil {
-						return nil, false, err
+						return nil, false, false, err
 					}
 					s, err := x.add(y)
 					if err != nil {
-						return nil, false, err
+						return nil, false, false, err
 					}
 					delete(s.c, best)
 					rest = append(rest, cons{l: s}.tighten())
@@ -332,7 +346,7 @@ func project(cs []cons, drop func(string) bool) ([]cons, bool, error) {
 		}
 		ineq, ok = simplify(rest)
 		if !ok {
-			return nil, false, nil
+			return nil, false, exact, nil
 		}
 	}
 }

@@ -55,8 +55,7 @@ func cmdVerify(e *env, args []string) int {
 	case "mcmt", "mcmt1", "cubicle", "cub":
 		return verifyMCMT(e, args)
 	case "promela":
-		fmt.Fprintln(e.stderr, "ftmc verify: parameterized verification of Promela models is not supported yet; check instances with 'ftmc check MODEL.pml --param N=...'")
-		return 2
+		return verifyPML(e, args)
 	}
 	for _, a := range args {
 		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"ftmc/explore"
+
+	"ftmc/ltl"
+	"ftmc/ltl/pml"
+	"ftmc/param"
+	"ftmc/pia"
+	"ftmc/promela"
+	"ftmc/trace"
+)
+
+// byMCOptions collects ByMC's -O name=value options; piaDom.thresholds is
+// the one ftmc reads, the others (schema.incremental, ...) tune ByMC's
+// own engine and are accepted without effect.
+type byMCOptions []string
+
+func (o *byMCOptions) String() string { return strings.Join(*o, " ") }
+
+func (o *byMCOptions) Set(s string) error {
+	if !strings.Contains(s, "=") {
+		return fmt.Errorf("expected NAME=VALUE, as ByMC's -O piaDom.thresholds=0,F,N-T")
+	}
+	*o = append(*o, s)
+	return nil
+}
+
+// verifyPML verifies a ByMC Parametric Promela model for all parameter
+// values: the PIA data abstraction extracts a threshold automaton (one per
+// order of the thresholds), the schema engine checks it, and every
+// violation is replayed on a concrete instance before it is reported.
+func verifyPML(e *env, args []string) int {
+	fs := newFlags("verify", e.stderr)
+	var lim limits
+	lim.register(fs)
+	jsonOut := fs.Bool("json", false, "print the report as JSON")
+	var sf solverFlags
+	sf.register(fs, 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
+	fs.String("lang", "promela", "model language (promela)")
+	quiet := fs.Bool("q", false, "print only the verdict lines")
+	var defs defines
+	fs.Var(&defs, "D", "define a macro for the preprocessor: `NAME[=VALUE]` (repeatable; also -DNAME=VALUE)")
+	thresholds := fs.String("thresholds", "", "the thresholds of the interval abstraction, replacing those found in the model: `LIST` of expressions over the parameters, e.g. 0,F,MAJ,N-T (ByMC's -O piaDom.thresholds)")
+	var bopts byMCOptions
+	fs.Var(&bopts, "O", "ByMC's option `NAME=VALUE`: piaDom.thresholds=LIST is --thresholds; others are accepted and ignored")
+	emit := fs.String("emit-ta", "", "write the extracted threshold automaton to `FILE` in ByMC's .ta syntax (one file per order of the thresholds: FILE, FILE.2, ...)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.pml [SPEC ... | all] [-D NAME=VALUE]... [--thresholds LIST] [--emit-ta FILE] [--json] [-j N] [--time D] [--solver z3|cvc5]")
+		return 2
+	}
+	for _, o := range bopts {
+		if v, ok := strings.CutPrefix(o, "piaDom.thresholds="); ok {
+			*thresholds = strings.Trim(v, "'\"")
+		}
+	}
+	solver, err := sf.options()
+	if err == nil && (lim.jobs < 1 || lim.jobs > param.MaxJobs) {
+		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", lim.jobs, param.MaxJobs)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
+	ctx, cancel := timeBound(e.ctx, time.Now(), lim.time)
+	defer cancel()
+	path := pos[0]
+	prog, err := promela.Load(path, promela.Options{Defines: defs.Map(), Context: ctx})
+	if stoppedReading(e, "ftmc verify", err) {
+		return trace.ExitUnknown
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%v\n", err)
+		return 2
+	}
+	if err := lookupSolvers(solver); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return 2
+	}
+	if lim.memory > 0 {
+		var stop func()
+		ctx, stop = watchMemory(ctx, int64(lim.memory), "")
+		defer stop()
+	}
+	start := time.Now()
+	var popts pia.Options
+	popts.Solver = solver
+	popts.Solver.CrossCheck = nil // the abstraction's queries decide no verdict alone: violations are replayed
+	if *thresholds != "" {
+		popts.Thresholds = strings.Split(*thresholds, ",")
+	}
+	res, err := pia.Extract(ctx, prog, popts)
+	if err != nil {
+		var pe *pia.Error
+		if errors.As(err, &pe) {
+			fmt.Fprintf(e.stderr, "%v\n", err)
+			return 2
+		}
+		if ctx.Err() != nil {
+			fmt.Fprintf(e.stderr, "ftmc verify: %s: the abstraction stopped: %s\n", path, explore.StopCause(ctx))
+			return trace.ExitUnknown
+		}
+		fmt.Fprintf(e.stderr, "ftmc verify: %s: %v\n", path, err)
+		return 2
+	}
+	if *emit != "" {
+		for i, c := range res.Cases {
+			name := *emit
+			if i > 0 {
+				name = fmt.Sprintf("%s.%d", *emit, i+1)
+			}
+			if err := os.WriteFile(name, c.Text, 0o644); err != nil {
+				fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+				return 2
+			}
+		}
+	}
+	specs := pos[1:]
+	if len(specs) == 0 || len(specs) == 1 && specs[0] == "all" {
+		specs = res.Specs
+	}
+	for _, s := range specs {
+		found := false
+		for _, t := range res.Specs {
+			found = found || s == t
+		}
+		if !found {
+			fmt.Fprintf(e.stderr, "ftmc verify: %s has no specification %q (it has: %s)\n", path, s, strings.Join(res.Specs, ", "))
+			return 2
+		}
+	}
+	if len(specs) == 0 {
+		fmt.Fprintf(e.stderr, "ftmc verify: %s has no ltl specification (other than fairness)\n", path)
+		return 2
+	}
+	rep := &trace.Report{Model: path, Defines: defs.Map(), Engine: "PIA data abstraction to threshold automata, schema (SMT, " + sf.describe() + ")"}
+	if !*jsonOut && !*quiet {
+		c := res.Cases[0]
+		fmt.Fprintf(e.stdout, "ftmc verify %s: thresholds %s; %d case(s) of their order; %d locations, %d rules", path, strings.Join(res.Thresholds, ", "), len(res.Cases), c.Locations, c.Rules)
+		if len(c.Justice) > 0 {
+			fmt.Fprintf(e.stdout, "; assumed: %s", strings.Join(c.Justice, ", "))
+		}
+		fmt.Fprintln(e.stdout)
+	}
+	opts := param.Options{Solver: solver, Jobs: lim.jobs}
+	for _, s := range specs {
+		r := verifySpecCases(e, ctx, path, defs.Map(), res, s, opts, lim)
+		rep.Verdicts = append(rep.Verdicts, r)
+		if *jsonOut || *quiet {
+			continue
+		}
+		switch r.Verdict {
+		case trace.Holds:
+			fmt.Fprintf(e.stdout, "> Spec %s holds\n", s)
+		case trace.Violated:
+			fmt.Fprintf(e.stdout, "> counterexample for %s found and replayed on the instance %s\n", s, paramText(r.Counterexample.Params))
+			trace.WriteCounterexample(e.stdout, r.Counterexample)
+		default:
+			fmt.Fprintf(e.stdout, "> Spec %s unknown: %s\n", s, r.Reason)
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	rep.Stats = trace.Stats{Seconds: time.Since(start).Seconds(), MemoryBytes: int64(ms.Sys), Complete: trace.ExitCode(rep.Verdicts) != trace.ExitUnknown, Extra: []trace.Figure{
+		{Name: "cases", Value: float64(len(res.Cases))},
+		{Name: "locations", Value: float64(res.Cases[0].Locations)},
+		{Name: "rules", Value: float64(res.Cases[0].Rules)},
+		{Name: "abstraction_queries", Value: float64(res.Cases[len(res.Cases)-1].Queries)},
+	}}
+	if *jsonOut {
+		if err := writeJSON(e.stdout, rep); err != nil {
+			fmt.Fprintln(e.stderr, "ftmc verify:", err)
+			return 2
+		}
+	} else {
+		writeVerdicts(e.stdout, rep.Verdicts)
+	}
+	return trace.ExitCode(rep.Verdicts)
+}
+
+func paramText(p map[string]int64) string {
+	var parts []string
+	for k, v := range p {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, v))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// verifySpecCases checks one specification on the automaton of every
+// order of the thresholds: it holds when it holds in all of them; a
+// violation counts only once the instance check confirms it.
+func verifySpecCases(e *env, ctx context.Context, path string, defs map[string]string, res *pia.Result, spec string, opts param.Options, lim limits) trace.Result {
+	start := time.Now()
+	out := trace.Result{Property: spec, Verdict: trace.Holds}
+	var schemas int64
+	var reasons []string
+	for _, c := range res.Cases {
+		r := param.Verify(ctx, c.TA, spec, opts)
+		schemas += r.Schemas
+		switch r.Verdict {
+		case trace.Holds:
+			continue
+		case trace.Unknown:
+			out.Verdict = trace.Unknown
+			reasons = append(reasons, r.Reason)
+			continue
+		}
+		// Replay the abstract counterexample's parameters on the instance.
+		params := r.Counterexample.Params
+		ir, _, err := pml.CheckInstance(ctx, path, pml.InstanceOptions{
+			Defines: defs, Params: params, Spec: spec, Assume: c.Justice,
+			Search: ltl.Options{TimeLimit: lim.time, MemoryLimit: int64(lim.memory), Since: start},
+		})
+		switch {
+		case err != nil:
+			out.Verdict = trace.Unknown
+			reasons = append(reasons, fmt.Sprintf("the abstract counterexample (thresholds %s) could not be replayed on the instance %s: %v", c.Order, paramText(params), err))
+		case ir.Verdict == trace.Violated:
+			ir.Stats = &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: true, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
+			if ir.Counterexample != nil && ir.Counterexample.Params == nil {
+				ir.Counterexample.Params = params
+			}
+			return ir
+		default:
+			out.Verdict = trace.Unknown
+			reasons = append(reasons, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, but the instance check of those parameters says %s: the abstraction is too coarse here", c.Order, paramText(params), ir.Verdict))
+		}
+	}
+	if out.Verdict == trace.Unknown {
+		out.Reason = strings.Join(reasons, "; ")
+	}
+	out.Stats = &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: out.Verdict != trace.Unknown, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
+	return out
+}
