@@ -1,0 +1,145 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"ftmc/internal/testenv"
+)
+
+// pmlTemplate is a small ByMC model; the cases below change one part of
+// it to step outside the class that verify MODEL.pml handles.
+const pmlTemplate = `symbolic int N, T, F;
+int nsnt;
+GLOBALS
+assume(N > 3 * T);
+assume(T >= F);
+assume(F >= 0);
+assume(T >= 1);
+atomic ex_acc = some(P:pc == 1);
+PROPS
+active[N - F] proctype P() {
+  byte pc = 0; int nrcvd = 0; int next = 0;
+  if :: pc = 0 :: pc = 1 fi;
+end: do
+  :: atomic {
+       havoc(next);
+       assume(nrcvd <= next && next <= nsnt + F);
+       if :: GUARD -> pc = 1; SEND :: else fi;
+       nrcvd = next; next = 0; EXTRA
+     }
+  od AFTER
+}
+PROCS
+ltl live { LTL }
+`
+
+func pmlModel(repl map[string]string) string {
+	def := map[string]string{"GLOBALS": "", "PROPS": "", "GUARD": "next >= T + 1 && pc == 0", "SEND": "nsnt++", "EXTRA": "", "AFTER": "", "PROCS": "", "LTL": "<>ex_acc"}
+	for k, v := range repl {
+		def[k] = v
+	}
+	s := pmlTemplate
+	for k, v := range def {
+		s = strings.ReplaceAll(s, k, v)
+	}
+	return s
+}
+
+// Models outside the class get a positioned error that names the
+// construct, and exit code 2; nothing is skipped silently.
+func TestVerifyPMLOutsideClass(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	cases := []struct {
+		name string
+		repl map[string]string
+		want string
+	}{
+		{"decrement", map[string]string{"SEND": "nsnt--"}, "may only be incremented"},
+		{"scaled", map[string]string{"SEND": "nsnt = nsnt * 2"}, "may only be incremented"},
+		{"product", map[string]string{"EXTRA": "nrcvd = nrcvd * nrcvd;"}, "product of two variables"},
+		{"channel", map[string]string{"GLOBALS": "chan c = [1] of { byte };"}, "channels"},
+		{"array", map[string]string{"GLOBALS": "int a[3];"}, "arrays"},
+		{"second proctype", map[string]string{"PROCS": "active proctype Q() { skip }"}, "second proctype"},
+		{"init", map[string]string{"PROCS": "init { skip }"}, "init process"},
+		{"goto", map[string]string{"EXTRA": "goto end;"}, "goto"},
+		{"assert", map[string]string{"EXTRA": "assert(pc < 3);"}, "assert"},
+		{"nested loop", map[string]string{"EXTRA": "do :: break od;"}, "loop inside a step"},
+		{"run", map[string]string{"EXTRA": "run P();"}, "run"},
+		{"after loop", map[string]string{"AFTER": "; pc = 0"}, "after the main loop"},
+		{"pid", map[string]string{"GUARD": "_pid == 0"}, "anonymous"},
+		{"until", map[string]string{"LTL": "ex_acc U ex_acc"}, "outside the supported LTL fragment"},
+		{"next", map[string]string{"LTL": "X ex_acc"}, "next-time"},
+		{"division", map[string]string{"GUARD": "next >= N / 2"}, "introduce a parameter"},
+		{"card", map[string]string{"PROPS": "atomic many = (card(P:nrcvd < nsnt) > 1);", "LTL": "<>many"}, "card(...) over a condition"},
+		{"conditional", map[string]string{"EXTRA": "pc = (pc > 0 -> 1 : 0);"}, "conditional expressions"},
+		{"local outside", map[string]string{"PROPS": "atomic bad = (nrcvd > 0);", "LTL": "<>bad"}, "undeclared variable"},
+	}
+	if len(cases) < 15 {
+		t.Fatal("too few cases")
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeModel(t, "m.pml", pmlModel(c.repl))
+			_, stderr, code := runText(t, "verify", path)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2; stderr:\n%s", code, stderr)
+			}
+			re := regexp.MustCompile("^" + regexp.QuoteMeta(path) + `:\d+:\d+: `)
+			if !re.MatchString(stderr) || !strings.Contains(stderr, c.want) {
+				t.Fatalf("stderr %q: want file:line:col: and %q", stderr, c.want)
+			}
+		})
+	}
+	// The template itself is inside the class.
+	path := writeModel(t, "m.pml", pmlModel(nil))
+	if out, stderr, code := runText(t, "verify", path, "-q"); code == 2 {
+		t.Fatalf("the template is refused: %s%s", out, stderr)
+	}
+}
+
+// The extracted automaton reads back with ftmc verify and gives the same
+// verdicts.
+func TestVerifyPMLEmitTA(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	dir := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "promela")
+	for _, c := range []struct{ model, def string }{{"strb.pml", ""}, {"strb.pml", "BUG1=1"}, {"nbacr.pml", ""}} {
+		emitted := filepath.Join(t.TempDir(), "x.ta")
+		args := []string{"verify", filepath.Join(dir, c.model), "all", "-q", "--emit-ta", emitted}
+		if c.def != "" {
+			args = append(args, "-D", c.def)
+		}
+		out1, stderr, code := runText(t, args...)
+		if code == 2 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+		if _, err := os.Stat(emitted); err != nil {
+			t.Fatal(err)
+		}
+		out2, stderr, code2 := runText(t, "verify", emitted, "all", "-q")
+		if code2 == 2 {
+			t.Fatalf("the emitted automaton does not read back: %s", stderr)
+		}
+		// A violation of the automaton is replayed on the instance for
+		// the .pml; both must agree wherever the .pml run decided.
+		v1, v2 := pmlVerdicts(out1), pmlVerdicts(out2)
+		for spec, v := range v1 {
+			if v != "unknown" && v2[spec] != v {
+				t.Errorf("%s %s: %s on the model, %s on the emitted automaton", c.model, spec, v, v2[spec])
+			}
+		}
+	}
+}
+
+func pmlVerdicts(out string) map[string]string {
+	m := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if k, v, ok := strings.Cut(l, ": "); ok && !strings.Contains(k, " ") {
+			m[k] = strings.Fields(v)[0]
+		}
+	}
+	return m
+}
