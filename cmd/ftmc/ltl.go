@@ -148,11 +148,16 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 	for _, w := range prog.Warnings {
 		rep.Warnings = append(rep.Warnings, warningText(w))
 	}
-	if fair {
+	if m.ByMC() {
+		// ByMC's runs: pml.CheckProperty keeps the infinite runs where
+		// every process moves infinitely often.
+		fair = true
+		rep.Engine += ", ByMC's semantics: only infinite runs, where every process moves infinitely often (weak fairness)"
+		if init := m.Initialisation(); init != "" {
+			rep.Engine += fmt.Sprintf("; %d initial states, where %s", m.InitialStates(), init)
+		}
+	} else if fair {
 		rep.Engine += ", weak fairness"
-	}
-	if init := m.Initialisation(); init != "" {
-		rep.Engine += fmt.Sprintf(", ByMC's semantics: %d initial states, where %s; only infinite runs", m.InitialStates(), init)
 	}
 	if fn := pml.FairnessNames(prog); len(f.assume) == 0 && !f.nonProgress && len(fn) > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the model has fairness constraints, which ByMC assumes for its other properties; say --assume %s to do the same", strings.Join(fn, ",")))

@@ -225,7 +225,7 @@ func TestByMCInitialisation(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
 	c := rep.Verdicts[0].Counterexample
-	if !strings.Contains(c.Message, "it starts where every process has run its initialisation (the statements of Proc before line 78)") || !strings.Contains(rep.Engine, "ByMC's semantics: 4 initial states") {
+	if !strings.Contains(c.Message, "it starts where every process has run its initialisation (the statements of Proc before line 78)") || !strings.Contains(rep.Engine, "ByMC's semantics") || !strings.Contains(rep.Engine, "; 4 initial states") {
 		t.Errorf("message %q, engine %q", c.Message, rep.Engine)
 	}
 	for _, v := range c.Initial {

@@ -20,10 +20,13 @@ import (
 //     initialisation, the statements before its main loop
 //     (compile.Model.Initialised), and the properties are evaluated from
 //     there;
-//   - a counterexample to a property is an infinite run: a run that ends
-//     in a deadlock is not one (ltl.Options.NoStutter), and no process is
-//     required to move (ByMC has no fairness of processes: the fairness
-//     constraints of the model, assumed, say which runs count);
+//   - a counterexample to a property is an infinite run where every
+//     process takes infinitely many steps (ByMC's system model: Gmeiner's
+//     thesis, section 2.1): a run that ends in a deadlock is not one
+//     (ltl.Options.NoStutter), nor is a run where some process stops
+//     moving (ltl.Options.Fairness: the processes of ByMC's models can
+//     always take a step, so weak fairness says that); the fairness
+//     constraints of the model, when assumed, narrow the runs further;
 //   - the assumptions are not added to safety properties (SafetyShape),
 //     and the ltl blocks named fairness... are not properties
 //     (Selection.ByMC).
@@ -110,13 +113,17 @@ func CheckProgram(ctx context.Context, prog *promela.Program, opts InstanceOptio
 // CheckProperty checks the property p of the compiled model m with
 // ltl.Check and words its counterexample: which property the run
 // violates, and, for a model made by compile.Model.Initialised, that the
-// run starts after the initialisation. For such a model (a ByMC
-// instance) only infinite runs count (opts.NoStutter is set).
+// run starts after the initialisation. For a ByMC instance only the
+// infinite runs where every process moves infinitely often count
+// (opts.NoStutter and opts.Fairness are set).
 func CheckProperty(ctx context.Context, m *compile.Model, p Property, opts ltl.Options) (trace.Result, trace.Stats, error) {
 	opts.Property = p.Name
 	init := m.Initialisation()
-	if init != "" {
-		opts.NoStutter = true
+	if m.ByMC() {
+		// ByMC's system model: a run is infinite, and every process
+		// takes infinitely many steps (its processes can always step,
+		// so weak fairness says just that).
+		opts.NoStutter, opts.Fairness = true, true
 	}
 	if opts.Fault == nil {
 		opts.Fault = m.PredicateFault

@@ -185,6 +185,11 @@ func (md *Model) Initialised() (*Model, error) {
 	return out, nil
 }
 
+// ByMC reports whether the model is a ByMC model's instance (its program
+// declares symbolic parameters): its checks follow ByMC's semantics
+// (package ltl/pml).
+func (md *Model) ByMC() bool { return md.p.prog.ByMC() }
+
 // Initialisation says how the initial states of a model made by
 // Initialised were computed, or "" for a model with Promela's initial
 // state.
