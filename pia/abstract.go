@@ -245,22 +245,28 @@ func (x *extractor) smtCond(e promela.Expr) (string, error) {
 }
 
 func (x *extractor) bfSMT(b *bf) string {
+	return b.render(x.consSMT, smt.And, smt.Or)
+}
+
+// render writes a condition with leaf for its constraints and and/or for
+// its conjunctions and disjunctions.
+func (b *bf) render(leaf func(cons) string, and, or func(...string) string) string {
 	switch b.op {
 	case 't':
 		return "true"
 	case 'f':
 		return "false"
 	case 'c':
-		return x.consSMT(b.c)
+		return leaf(b.c)
 	}
 	ts := make([]string, len(b.kids))
 	for i, k := range b.kids {
-		ts[i] = x.bfSMT(k)
+		ts[i] = k.render(leaf, and, or)
 	}
 	if b.op == '&' {
-		return smt.And(ts...)
+		return and(ts...)
 	}
-	return smt.Or(ts...)
+	return or(ts...)
 }
 
 // order is one total order of the thresholds with the assumptions that
@@ -422,9 +428,10 @@ func interval(t lin, j int, thr []lin) ([]cons, error) {
 	return out, nil
 }
 
-func isLocalOrFresh(v string) bool {
-	return strings.HasPrefix(v, "l:") || strings.HasPrefix(v, "h") && strings.Contains(v, ":") && !strings.HasPrefix(v, "s:")
-}
+// isFresh tells the symbols of values chosen during a step ("h<n>:x").
+func isFresh(v string) bool { return strings.HasPrefix(v, "h") && strings.Contains(v, ":") }
+
+func isLocalOrFresh(v string) bool { return strings.HasPrefix(v, "l:") || isFresh(v) }
 
 func dropAll(string) bool { return true }
 
@@ -705,7 +712,7 @@ func (b *caseBuilder) initial() ([]int, error) {
 		if len(cs) > 0 {
 			// A choice that depends on the parameters: keep it only when
 			// it is possible.
-			st, err := x.check(append(append([]string(nil), b.extra...), x.conjSMT(cs)))
+			st, err := b.sat(x.conjSMT(cs))
 			if err != nil {
 				return err
 			}
@@ -805,7 +812,7 @@ func (b *caseBuilder) step(li int) error {
 		b.mayStop[li] = err != nil || st != smt.Unsat
 	}()
 	return x.options(x.loop.Options, st, func(s *sstate) error {
-		e, ok, ex, err := projectX(s.cs, func(v string) bool { return strings.HasPrefix(v, "h") && !strings.HasPrefix(v, "s:") })
+		e, ok, ex, err := projectX(s.cs, isFresh)
 		if err != nil || !ex {
 			exact = false
 		} else if ok {
@@ -858,6 +865,28 @@ func (b *caseBuilder) targets(src int, s *sstate, i int, to locState, cs []cons)
 	return nil
 }
 
+// sat asks whether the assumptions, the order of the thresholds and term
+// have a solution.
+func (b *caseBuilder) sat(term string) (smt.Status, error) {
+	return b.x.check(append(append([]string(nil), b.extra...), term))
+}
+
+// residual renders the constraints that the assumptions and the order of
+// the thresholds do not imply, in .ta syntax.
+func (b *caseBuilder) residual(g []cons) ([]string, error) {
+	var parts []string
+	for _, c := range g {
+		ok, err := b.x.valid(b.extra, b.x.consSMT(c))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			parts = append(parts, b.x.consText(c))
+		}
+	}
+	return parts, nil
+}
+
 func (b *caseBuilder) emit(src int, s *sstate, to locState, cs []cons) error {
 	x := b.x
 	g, ok, err := project(cs, isLocalOrFresh)
@@ -867,22 +896,12 @@ func (b *caseBuilder) emit(src int, s *sstate, to locState, cs []cons) error {
 	if !ok {
 		return nil
 	}
-	st, err := x.check(append(append([]string(nil), b.extra...), x.conjSMT(g)))
-	if err != nil {
+	if st, err := b.sat(x.conjSMT(g)); err != nil || st == smt.Unsat {
 		return err
 	}
-	if st == smt.Unsat {
-		return nil
-	}
-	var parts []string
-	for _, c := range g {
-		ok, err := x.valid(b.extra, x.consSMT(c))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			parts = append(parts, x.consText(c))
-		}
+	parts, err := b.residual(g)
+	if err != nil {
+		return err
 	}
 	guard := "true"
 	if len(parts) > 0 {

@@ -236,22 +236,10 @@ func (x *extractor) taCond(e promela.Expr) (string, error) {
 }
 
 func (x *extractor) bfText(b *bf) string {
-	switch b.op {
-	case 't':
-		return "true"
-	case 'f':
-		return "false"
-	case 'c':
-		return x.consText(b.c)
+	join := func(op string) func(...string) string {
+		return func(ts ...string) string { return "(" + strings.Join(ts, ") "+op+" (") + ")" }
 	}
-	ts := make([]string, len(b.kids))
-	for i, k := range b.kids {
-		ts[i] = "(" + x.bfText(k) + ")"
-	}
-	if b.op == '&' {
-		return strings.Join(ts, " && ")
-	}
-	return strings.Join(ts, " || ")
+	return b.render(x.consText, join("&&"), join("||"))
 }
 
 // specs translates ltl formulas over ByMC's atomic propositions into
@@ -628,15 +616,9 @@ func (sp *specs) disjuncts(ds [][]cons, ic []cons) (terms, texts []string, all b
 			continue
 		}
 		terms = append(terms, x.conjSMT(g))
-		var parts []string
-		for _, c := range g {
-			v, err := x.valid(b.extra, x.consSMT(c))
-			if err != nil {
-				return nil, nil, false, err
-			}
-			if !v {
-				parts = append(parts, x.consText(c))
-			}
+		parts, err := b.residual(g)
+		if err != nil {
+			return nil, nil, false, err
 		}
 		if len(parts) == 0 {
 			return nil, nil, true, nil
@@ -654,7 +636,7 @@ func (sp *specs) decide(terms, texts []string) (string, error) {
 		return "false", nil
 	}
 	or := smt.Or(terms...)
-	st, err := x.check(append(append([]string(nil), b.extra...), or))
+	st, err := b.sat(or)
 	if err != nil {
 		return "", err
 	}
