@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -42,13 +41,9 @@ func (o *byMCOptions) Set(s string) error {
 // violation is replayed on a concrete instance before it is reported.
 func verifyPML(e *env, args []string) int {
 	fs := newFlags("verify", e.stderr)
-	var lim limits
-	lim.register(fs)
-	jsonOut := fs.Bool("json", false, "print the report as JSON")
-	var sf solverFlags
-	sf.register(fs, 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
-	fs.String("lang", "promela", "model language (promela)")
-	quiet := fs.Bool("q", false, "print only the verdict lines")
+	var flags schemaFlags
+	flags.register(fs, "promela")
+	lim, sf, jsonOut, quiet := &flags.lim, &flags.sf, &flags.json, &flags.quiet
 	var defs defines
 	fs.Var(&defs, "D", "define a macro for the preprocessor: `NAME[=VALUE]` (repeatable; also -DNAME=VALUE)")
 	thresholds := fs.String("thresholds", "", "the thresholds of the interval abstraction, replacing those found in the model: `LIST` of expressions over the parameters, e.g. 0,F,MAJ,N-T (ByMC's -O piaDom.thresholds)")
@@ -71,15 +66,13 @@ func verifyPML(e *env, args []string) int {
 			*thresholds = strings.Trim(v, "'\"")
 		}
 	}
-	solver, err := sf.options()
-	if err == nil && (lim.jobs < 1 || lim.jobs > param.MaxJobs) {
-		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", lim.jobs, param.MaxJobs)
-	}
+	solver, err := flags.options()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	ctx, cancel := timeBound(e.ctx, time.Now(), lim.time)
+	begin := time.Now()
+	ctx, cancel := timeBound(e.ctx, begin, lim.time)
 	defer cancel()
 	path := pos[0]
 	prog, err := promela.Load(path, promela.Options{Defines: defs.Map(), Context: ctx})
@@ -94,15 +87,12 @@ func verifyPML(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	if lim.memory > 0 {
-		var stop func()
-		ctx, stop = watchMemory(ctx, int64(lim.memory), "")
-		defer stop()
-	}
+	ctx, stop := flags.watchMemory(ctx)
+	defer stop()
 	start := time.Now()
-	var popts pia.Options
-	popts.Solver = solver
-	popts.Solver.CrossCheck = nil // the abstraction's queries decide no verdict alone: violations are replayed
+	// The abstraction's unsat answers drop rules and order thresholds, so
+	// a holds rests on them too: --cross-check confirms them as well.
+	popts := pia.Options{Solver: solver}
 	if *thresholds != "" {
 		popts.Thresholds = strings.Split(*thresholds, ",")
 	}
@@ -161,7 +151,7 @@ func verifyPML(e *env, args []string) int {
 	}
 	opts := param.Options{Solver: solver, Jobs: lim.jobs}
 	for _, s := range specs {
-		r := verifySpecCases(e, ctx, path, defs.Map(), res, s, opts, lim)
+		r := verifySpecCases(ctx, path, defs.Map(), res, s, opts, *lim, begin)
 		rep.Verdicts = append(rep.Verdicts, r)
 		if *jsonOut || *quiet {
 			continue
@@ -176,23 +166,12 @@ func verifyPML(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "> Spec %s unknown: %s\n", s, r.Reason)
 		}
 	}
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	rep.Stats = trace.Stats{Seconds: time.Since(start).Seconds(), MemoryBytes: int64(ms.Sys), Complete: trace.ExitCode(rep.Verdicts) != trace.ExitUnknown, Extra: []trace.Figure{
+	return finishReport(e, rep, start, *jsonOut, []trace.Figure{
 		{Name: "cases", Value: float64(len(res.Cases))},
 		{Name: "locations", Value: float64(res.Cases[0].Locations)},
 		{Name: "rules", Value: float64(res.Cases[0].Rules)},
 		{Name: "abstraction_queries", Value: float64(res.Cases[len(res.Cases)-1].Queries)},
-	}}
-	if *jsonOut {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			fmt.Fprintln(e.stderr, "ftmc verify:", err)
-			return 2
-		}
-	} else {
-		writeVerdicts(e.stdout, rep.Verdicts)
-	}
-	return trace.ExitCode(rep.Verdicts)
+	})
 }
 
 func paramText(p map[string]int64) string {
@@ -207,7 +186,7 @@ func paramText(p map[string]int64) string {
 // verifySpecCases checks one specification on the automaton of every
 // order of the thresholds: it holds when it holds in all of them; a
 // violation counts only once the instance check confirms it.
-func verifySpecCases(e *env, ctx context.Context, path string, defs map[string]string, res *pia.Result, spec string, opts param.Options, lim limits) trace.Result {
+func verifySpecCases(ctx context.Context, path string, defs map[string]string, res *pia.Result, spec string, opts param.Options, lim limits, begin time.Time) trace.Result {
 	start := time.Now()
 	out := trace.Result{Property: spec, Verdict: trace.Holds}
 	var schemas int64
@@ -227,7 +206,7 @@ func verifySpecCases(e *env, ctx context.Context, path string, defs map[string]s
 		params := r.Counterexample.Params
 		ir, _, err := pml.CheckInstance(ctx, path, pml.InstanceOptions{
 			Defines: defs, Params: params, Spec: spec, Assume: c.Justice,
-			Search: ltl.Options{TimeLimit: lim.time, MemoryLimit: int64(lim.memory), Since: start},
+			Search: ltl.Options{TimeLimit: lim.time, MemoryLimit: int64(lim.memory), Since: begin},
 		})
 		switch {
 		case err != nil:
@@ -239,6 +218,9 @@ func verifySpecCases(e *env, ctx context.Context, path string, defs map[string]s
 				ir.Counterexample.Params = params
 			}
 			return ir
+		case ir.Verdict == trace.Unknown:
+			out.Verdict = trace.Unknown
+			reasons = append(reasons, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, whose replay on that instance did not finish: %s", c.Order, paramText(params), ir.Reason))
 		default:
 			out.Verdict = trace.Unknown
 			reasons = append(reasons, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, but the instance check of those parameters says %s: the abstraction is too coarse here", c.Order, paramText(params), ir.Verdict))

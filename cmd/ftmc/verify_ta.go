@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,13 +20,9 @@ import (
 // parameter values that satisfy its assumptions (the schema engine).
 func verifyTA(e *env, args []string) int {
 	fs := newFlags("verify", e.stderr)
-	var lim limits
-	lim.register(fs)
-	jsonOut := fs.Bool("json", false, "print the report as JSON")
-	var sf solverFlags
-	sf.register(fs, 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
-	fs.String("lang", "ta", "model language (ta)")
-	quiet := fs.Bool("q", false, "print only the verdict lines")
+	var flags schemaFlags
+	flags.register(fs, "ta")
+	lim, sf, jsonOut, quiet := &flags.lim, &flags.sf, &flags.json, &flags.quiet
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -37,10 +34,7 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D] [--cross-check z3|cvc5|none]")
 		return 2
 	}
-	solver, err := sf.options()
-	if err == nil && (lim.jobs < 1 || lim.jobs > param.MaxJobs) {
-		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", lim.jobs, param.MaxJobs)
-	}
+	solver, err := flags.options()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
@@ -88,12 +82,8 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	if lim.memory > 0 {
-		// This process's memory; the solver processes are not counted.
-		var stop func()
-		ctx, stop = watchMemory(ctx, int64(lim.memory), "")
-		defer stop()
-	}
+	ctx, stop := flags.watchMemory(ctx)
+	defer stop()
 	opts := param.Options{Solver: solver, Jobs: lim.jobs}
 	if e.terminal && !*quiet {
 		opts.Progress = func(p param.Progress) {
@@ -139,15 +129,56 @@ func verifyTA(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "> Spec %s unknown: %s\n", s, r.Reason)
 		}
 	}
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	// memory_bytes is this process's; the solver processes are not counted.
-	rep.Stats = trace.Stats{Seconds: time.Since(start).Seconds(), MemoryBytes: int64(ms.Sys), Complete: trace.ExitCode(rep.Verdicts) != trace.ExitUnknown, Extra: []trace.Figure{
+	return finishReport(e, rep, start, *jsonOut, []trace.Figure{
 		{Name: "schemas", Value: float64(schemas)},
 		{Name: "prefixes", Value: float64(nodes)},
 		{Name: "smt_queries", Value: float64(queries)},
-	}}
-	if *jsonOut {
+	})
+}
+
+// schemaFlags are the flags of the commands that run the schema engine:
+// verify MODEL.ta and verify MODEL.pml.
+type schemaFlags struct {
+	lim         limits
+	sf          solverFlags
+	json, quiet bool
+}
+
+func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
+	f.lim.register(fs)
+	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
+	f.sf.register(fs, 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
+	fs.String("lang", lang, "model language ("+lang+")")
+	fs.BoolVar(&f.quiet, "q", false, "print only the verdict lines")
+}
+
+// options checks the solver flags and -j.
+func (f *schemaFlags) options() (smt.Options, error) {
+	solver, err := f.sf.options()
+	if err == nil && (f.lim.jobs < 1 || f.lim.jobs > param.MaxJobs) {
+		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", f.lim.jobs, param.MaxJobs)
+	}
+	return solver, err
+}
+
+// watchMemory bounds this process's memory by --memory (the solver
+// processes are not counted).
+func (f *schemaFlags) watchMemory(ctx context.Context) (context.Context, func()) {
+	if f.lim.memory <= 0 {
+		return ctx, func() {}
+	}
+	return watchMemory(ctx, int64(f.lim.memory), "")
+}
+
+// finishReport completes the report of a schema-engine run with its
+// statistics, prints it (JSON, or the verdict lines) and returns the exit
+// code.
+func finishReport(e *env, rep *trace.Report, start time.Time, jsonOut bool, extra []trace.Figure) int {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	// memory_bytes is this process's; the solver processes are not counted.
+	rep.Stats = trace.Stats{Seconds: time.Since(start).Seconds(), MemoryBytes: int64(ms.Sys), Complete: trace.ExitCode(rep.Verdicts) != trace.ExitUnknown, Extra: extra}
+	if jsonOut {
 		if err := writeJSON(e.stdout, rep); err != nil {
 			fmt.Fprintln(e.stderr, "ftmc verify:", err)
 			return 2
