@@ -11,15 +11,7 @@ import (
 // compileParams compiles a ByMC model for the parameter values params.
 func compileParams(t *testing.T, src string, params map[string]int64) *Model {
 	t.Helper()
-	prog, err := promela.Parse("test.pml", []byte(src), promela.Options{Params: params})
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	m, err := Compile(prog)
-	if err != nil {
-		t.Fatalf("compile: %v", err)
-	}
-	return m
+	return compileWith(t, src, promela.Options{Params: params})
 }
 
 // initialValues returns, for each initial state of m, the values Decode

@@ -60,7 +60,13 @@ func explore(m state.Model, limit int) *search {
 // compileSrc compiles a model given as text.
 func compileSrc(t *testing.T, src string, defines map[string]string) *Model {
 	t.Helper()
-	prog, err := promela.Parse("test.pml", []byte(src), promela.Options{Defines: defines})
+	return compileWith(t, src, promela.Options{Defines: defines})
+}
+
+// compileWith compiles a model given as text, read with opts.
+func compileWith(t *testing.T, src string, opts promela.Options) *Model {
+	t.Helper()
+	prog, err := promela.Parse("test.pml", []byte(src), opts)
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
