@@ -69,10 +69,7 @@ func Extract(ctx context.Context, prog *promela.Program, opts Options) (*Result,
 			return nil, err
 		}
 	} else {
-		var err error
-		if ths, err = x.collectThresholds(); err != nil {
-			return nil, err
-		}
+		ths = x.collectThresholds()
 	}
 	for _, a := range prog.Assumes {
 		t, err := x.smtCond(a.X)

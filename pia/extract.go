@@ -246,10 +246,8 @@ func (x *extractor) boundedExpr(e promela.Expr) bool {
 		}
 	case *promela.UnaryExpr:
 		if e.Op == promela.SUB {
-			if l, ok := e.X.(*promela.IntLit); ok {
-				_ = l
-				return true
-			}
+			_, ok := e.X.(*promela.IntLit)
+			return ok
 		}
 	}
 	return false
@@ -819,7 +817,7 @@ func (x *extractor) assign(id *promela.Ident, p promela.Pos, v lin, st *sstate, 
 
 // collectThresholds finds the comparisons of one data variable with an
 // expression over the parameters.
-func (x *extractor) collectThresholds() ([]lin, error) {
+func (x *extractor) collectThresholds() []lin {
 	var out []lin
 	seen := map[string]bool{}
 	add := func(l lin) {
@@ -901,5 +899,5 @@ func (x *extractor) collectThresholds() ([]lin, error) {
 	for _, p := range x.prog.Props {
 		promela.Inspect(p.X, visit)
 	}
-	return out, nil
+	return out
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -174,13 +173,10 @@ func verifyPML(e *env, args []string) int {
 	})
 }
 
+// paramText writes parameter values as --param takes them: N=4,T=1.
 func paramText(p map[string]int64) string {
-	var parts []string
-	for k, v := range p {
-		parts = append(parts, fmt.Sprintf("%s=%d", k, v))
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, ",")
+	ps := params(p)
+	return ps.String()
 }
 
 // verifySpecCases checks one specification on the automaton of every
