@@ -153,7 +153,7 @@ func (x *extractor) parseThresholds(list []string) ([]lin, error) {
 		}
 		l, err := x.parseLin(s)
 		if err != nil {
-			return nil, fmt.Errorf("threshold %q: %v", s, err)
+			return nil, errorf(x.prog.Pos(), "threshold %q: %v", s, err)
 		}
 		dup := false
 		for _, o := range out {
@@ -400,6 +400,9 @@ func (x *extractor) orders(ths []lin) ([]order, error) {
 	}
 	if len(out) > maxOrders {
 		return nil, errorf(x.prog.Pos(), "the assumptions leave more than %d orders of the thresholds open; order them with assume(...) or give the thresholds (--thresholds)", maxOrders)
+	}
+	if len(out) == 0 {
+		return nil, errorf(x.prog.Pos(), "no order of the thresholds is consistent with the assumptions")
 	}
 	return out, nil
 }

@@ -106,8 +106,10 @@ func verifyPML(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "ftmc verify: %s: the abstraction stopped: %s\n", path, explore.StopCause(ctx))
 			return trace.ExitUnknown
 		}
-		fmt.Fprintf(e.stderr, "ftmc verify: %s: %v\n", path, err)
-		return 2
+		// The solver failed (or gave up): no verdict, but the model is
+		// not at fault.
+		fmt.Fprintf(e.stderr, "ftmc verify: %s: unknown: the abstraction could not be computed: %v\n", path, err)
+		return trace.ExitUnknown
 	}
 	if *emit != "" {
 		for i, c := range res.Cases {

@@ -207,3 +207,19 @@ func TestVerifyPMLExpected(t *testing.T) {
 		t.Fatalf("only %d rows", n)
 	}
 }
+
+// A threshold that names no parameter is a usage error (exit 2); a
+// solver that fails leaves the verdict unknown (exit 3), not bad input.
+func TestVerifyPMLThresholdsAndSolver(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	path := writeModel(t, "m.pml", pmlModel(nil))
+	if _, stderr, code := runText(t, "verify", path, "--thresholds", "T+1,X"); code != 2 || !strings.Contains(stderr, `threshold "X": X is not a parameter`) {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if _, stderr, code := runText(t, "verify", path, "-O", "piaDom.thresholds='0,T+1,N-T'"); code == 2 {
+		t.Fatalf("ByMC's -O piaDom.thresholds refused: %s", stderr)
+	}
+	if _, stderr, code := runText(t, "verify", path, "--solver-path", "/bin/false"); code != 3 || !strings.Contains(stderr, "unknown") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
