@@ -522,3 +522,37 @@ func TestNoRunUndecided(t *testing.T) {
 		t.Errorf("unsat answers without a core: %q", none)
 	}
 }
+
+// A self-loop that increments a shared variable can fire only finitely
+// often when its own guard bounds that variable (a crash counter under
+// nfaulty < F): liveness is then decided, not unknown. Without the bound
+// the engine says why it cannot decide.
+func TestBoundedIncrementingSelfLoop(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	for _, c := range []struct {
+		guard string
+		want  trace.Verdict
+	}{
+		{"nfaulty < F", trace.Holds},
+		{"true", trace.Unknown},
+	} {
+		src := `skel P { local pc; shared nfaulty; parameters N, F;
+  assumptions (0) { N > F; F >= 0; }
+  locations (0) { a: [0]; b: [1]; c: [2]; }
+  inits (0) { a == N; b == 0; c == 0; nfaulty == 0; }
+  rules (0) {
+    0: a -> b when (true) do { unchanged(nfaulty); };
+    1: c -> c when (` + c.guard + `) do { nfaulty' == nfaulty + 1; };
+    2: b -> b when (true) do { unchanged(nfaulty); };
+  }
+  specifications (0) { live: <>[](a == 0) -> <>(b != 0); } }`
+		f, err := ta.Parse("selfloop.ta", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Verify(t.Context(), f, "live", Options{})
+		if r.Verdict != c.want {
+			t.Errorf("guard %s: %s (%s), want %s", c.guard, r.Verdict, r.Reason, c.want)
+		}
+	}
+}
