@@ -3,6 +3,7 @@ package pia
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,8 +30,11 @@ type Case struct {
 // Result is the abstraction of a model.
 type Result struct {
 	Thresholds []string
-	Cases      []*Case
-	Specs      []string // the specifications (ltl blocks that are not fairness)
+	// ThresholdsFrom says where the thresholds came from: "the model's
+	// guards", "--thresholds" or the #pragma that set them.
+	ThresholdsFrom string
+	Cases          []*Case
+	Specs          []string // the specifications (ltl blocks that are not fairness)
 }
 
 // locState is an abstract local state: the values of the control
@@ -63,9 +67,17 @@ func Extract(ctx context.Context, prog *promela.Program, opts Options) (*Result,
 		return nil, err
 	}
 	var ths []lin
-	if len(opts.Thresholds) > 0 {
+	from := "the model's guards"
+	list, pos := opts.Thresholds, prog.Pos()
+	if len(list) > 0 {
+		from = "--thresholds"
+	} else if pr, ok := thresholdPragma(prog); ok {
+		list, pos = strings.Split(pr.value, ","), pr.pos
+		from = "#pragma at " + pr.pos.String()
+	}
+	if len(list) > 0 {
 		var err error
-		if ths, err = x.parseThresholds(opts.Thresholds); err != nil {
+		if ths, err = x.parseThresholds(list, pos); err != nil {
 			return nil, err
 		}
 	} else {
@@ -119,7 +131,7 @@ func Extract(ctx context.Context, prog *promela.Program, opts Options) (*Result,
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	res := &Result{ThresholdsFrom: from}
 	for _, t := range ths {
 		res.Thresholds = append(res.Thresholds, x.linText(t))
 	}
@@ -144,7 +156,34 @@ func isJustice(d *promela.LTLDecl) bool {
 	return strings.HasPrefix(d.FormulaName(), "fairness")
 }
 
-func (x *extractor) parseThresholds(list []string) ([]lin, error) {
+type pragmaOption struct {
+	pos   promela.Pos
+	value string
+}
+
+// thresholdPragma finds the model's own choice of thresholds, written as
+// ByMC reads it: #pragma option "piaDom.thresholds=0,1,N-T". The first
+// such pragma in an enabled section counts; --thresholds overrides it.
+func thresholdPragma(prog *promela.Program) (pragmaOption, bool) {
+	for _, p := range prog.Pragmas {
+		t := strings.TrimSpace(p.Text)
+		rest, ok := strings.CutPrefix(t, "option")
+		if !ok {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if len(rest) < 2 || rest[0] != '"' || rest[len(rest)-1] != '"' {
+			continue
+		}
+		k, v, ok := strings.Cut(rest[1:len(rest)-1], "=")
+		if ok && strings.TrimSpace(k) == "piaDom.thresholds" {
+			return pragmaOption{p.Pos, strings.TrimSpace(v)}, true
+		}
+	}
+	return pragmaOption{}, false
+}
+
+func (x *extractor) parseThresholds(list []string, pos promela.Pos) ([]lin, error) {
 	out := []lin{constLin(0), constLin(1)}
 	for _, s := range list {
 		s = strings.TrimSpace(s)
@@ -153,7 +192,7 @@ func (x *extractor) parseThresholds(list []string) ([]lin, error) {
 		}
 		l, err := x.parseLin(s)
 		if err != nil {
-			return nil, errorf(x.prog.Pos(), "threshold %q: %v", s, err)
+			return nil, errorf(pos, "threshold %q: %v", s, err)
 		}
 		dup := false
 		for _, o := range out {
@@ -272,6 +311,7 @@ type order struct {
 	thr   []lin
 	extra []cons
 	text  string
+	ties  []string // thresholds merged because they are equal in this case
 }
 
 func (x *extractor) le(a, b lin, extra []string) (bool, error) {
@@ -349,27 +389,7 @@ func (x *extractor) orders(ths []lin) ([]order, error) {
 					return nil
 				}
 			}
-			var parts []string
-			for i, t := range o.thr {
-				if i > 0 {
-					prev := o.thr[i-1]
-					lt, _ := ge(t, prev)
-					lt.l, _ = lt.l.sub(constLin(1))
-					strict, err := x.valid(terms, x.consSMT(lt))
-					if err != nil {
-						return err
-					}
-					if strict {
-						parts = append(parts, "<")
-					} else {
-						parts = append(parts, "<=")
-					}
-				}
-				parts = append(parts, x.linText(t))
-			}
-			o.text = strings.Join(parts, " ")
-			out = append(out, o)
-			return nil
+			return x.splitTies(o, terms, 1, &out)
 		}
 		for i := range keep {
 			if used[i] {
@@ -405,6 +425,61 @@ func (x *extractor) orders(ths []lin) ([]order, error) {
 		return nil, errorf(x.prog.Pos(), "no order of the thresholds is consistent with the assumptions")
 	}
 	return out, nil
+}
+
+// splitTies completes an order from position i on: where the assumptions
+// let two neighbours be equal or not, each choice is a case of its own,
+// so that in every case each interval is either empty for all parameter
+// values or nonempty for all of them.
+func (x *extractor) splitTies(o order, terms []string, i int, out *[]order) error {
+	if len(*out) > maxOrders {
+		return nil
+	}
+	if i >= len(o.thr) {
+		parts := []string{x.linText(o.thr[0])}
+		for _, t := range o.thr[1:] {
+			parts = append(parts, "<", x.linText(t))
+		}
+		for _, c := range o.ties {
+			parts = append(parts, ",", c)
+		}
+		o.text = strings.Join(parts, " ")
+		o.ties = nil
+		*out = append(*out, o)
+		return nil
+	}
+	a, b := o.thr[i-1], o.thr[i]
+	lt, _ := ge(b, a)
+	lt.l, _ = lt.l.sub(constLin(1))
+	strict, err := x.valid(terms, x.consSMT(lt))
+	if err != nil {
+		return err
+	}
+	if strict {
+		return x.splitTies(o, terms, i+1, out)
+	}
+	// a < b
+	if st, err := x.check(append(slices.Clip(terms), x.consSMT(lt))); err != nil {
+		return err
+	} else if st != smt.Unsat {
+		lo := o
+		lo.extra = append(slices.Clip(o.extra), lt)
+		if err := x.splitTies(lo, append(slices.Clip(terms), x.consSMT(lt)), i+1, out); err != nil {
+			return err
+		}
+	}
+	// a == b: b is dropped, the interval between them being empty.
+	eq, _ := ge(a, b)
+	if st, err := x.check(append(slices.Clip(terms), x.consSMT(eq))); err != nil {
+		return err
+	} else if st != smt.Unsat {
+		e := o
+		e.extra = append(slices.Clip(o.extra), eq)
+		e.thr = append(slices.Clip(o.thr[:i]), o.thr[i+1:]...)
+		e.ties = append(slices.Clip(o.ties), x.linText(a)+" = "+x.linText(b))
+		return x.splitTies(e, append(slices.Clip(terms), x.consSMT(eq)), i, out)
+	}
+	return nil
 }
 
 // interval constrains t to the j-th interval of the order.

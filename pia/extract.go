@@ -3,6 +3,7 @@ package pia
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"ftmc/promela"
@@ -815,8 +816,8 @@ func (x *extractor) assign(id *promela.Ident, p promela.Pos, v lin, st *sstate, 
 	return k(st)
 }
 
-// collectThresholds finds the comparisons of one data variable with an
-// expression over the parameters.
+// collectThresholds finds the comparisons of a data variable, or a sum of
+// data variables, with an expression over the parameters.
 func (x *extractor) collectThresholds() []lin {
 	var out []lin
 	seen := map[string]bool{}
@@ -864,22 +865,32 @@ func (x *extractor) collectThresholds() []lin {
 				}
 			}
 		}
-		if len(data) != 1 {
+		if len(data) == 0 {
 			return true
 		}
 		for v := range d.c {
-			if strings.HasPrefix(v, "l:") && v != data[0] {
+			if strings.HasPrefix(v, "l:") && !slices.Contains(data, v) {
 				return true
 			}
 		}
+		// One data variable, or a sum of them (x + y >= N - T): the
+		// parameter side is the threshold, as ByMC collects it.
 		op := b.Op
 		a1 := d.c[data[0]]
 		if a1 != 1 && a1 != -1 {
 			return true
 		}
+		for _, v := range data[1:] {
+			if d.c[v] != a1 {
+				return true
+			}
+		}
 		if a1 == -1 {
 			d, _ = d.scale(-1)
 			op = map[promela.Token]promela.Token{promela.EQL: promela.EQL, promela.NEQ: promela.NEQ, promela.LSS: promela.GTR, promela.GEQ: promela.LEQ, promela.GTR: promela.LSS, promela.LEQ: promela.GEQ}[op]
+		}
+		for _, v := range data[1:] {
+			delete(d.c, v)
 		}
 		delete(d.c, data[0])
 		th, _ := d.scale(-1) // x op th

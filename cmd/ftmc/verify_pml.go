@@ -144,7 +144,7 @@ func verifyPML(e *env, args []string) int {
 	rep := &trace.Report{Model: path, Defines: defs.Map(), Engine: "PIA data abstraction to threshold automata, schema (SMT, " + sf.describe() + ")"}
 	if !*jsonOut && !*quiet {
 		c := res.Cases[0]
-		fmt.Fprintf(e.stdout, "ftmc verify %s: thresholds %s; %d case(s) of their order; %d locations, %d rules", path, strings.Join(res.Thresholds, ", "), len(res.Cases), c.Locations, c.Rules)
+		fmt.Fprintf(e.stdout, "ftmc verify %s: thresholds %s (from %s); %d case(s) of their order; %d locations, %d rules", path, strings.Join(res.Thresholds, ", "), res.ThresholdsFrom, len(res.Cases), c.Locations, c.Rules)
 		if len(c.Justice) > 0 {
 			fmt.Fprintf(e.stdout, "; assumed: %s", strings.Join(c.Justice, ", "))
 		}
