@@ -181,8 +181,114 @@ func gcases(t *tform) ([][]conj, error) {
 			return [][]conj{{{op: 'L', p: k.p, form: &tform{op: 'G', kids: []*tform{t}}}}}, nil
 		}
 		return nil, fmt.Errorf("G F over a temporal formula is outside the supported LTL(F,G) fragment")
+	case '|':
+		// G(p || F q) where p implies q is G F q: F q holds wherever p
+		// does. ByMC's fairness [](some_ri -> <>no_ri) has this shape.
+		if q, ok := impliedEventually(t); ok {
+			return gcases(&tform{op: 'F', kids: []*tform{q}})
+		}
 	}
 	return nil, fmt.Errorf("G over a disjunction of temporal formulas is outside the supported LTL(F,G) fragment")
+}
+
+// impliedEventually recognises p || F q, in either order, where the
+// state condition p implies the state condition q, and returns q.
+func impliedEventually(t *tform) (*tform, bool) {
+	if len(t.kids) != 2 {
+		return nil, false
+	}
+	for i := range 2 {
+		p, f := t.kids[i], t.kids[1-i]
+		if p.op == 'p' && f.op == 'F' && f.kids[0].op == 'p' && implies(p.p, f.kids[0].p) {
+			return f.kids[0], true
+		}
+	}
+	return nil, false
+}
+
+// implies reports whether p implies q by their conjunctive normal forms:
+// every clause of q contains a clause of p. It may answer false for a
+// valid implication, never true for an invalid one.
+func implies(p, q ta.Expr) bool {
+	cp, ok1 := cnf(p, false)
+	cq, ok2 := cnf(q, false)
+	if !ok1 || !ok2 {
+		return false
+	}
+	keys := func(c []lit) (map[string]bool, bool) {
+		m := map[string]bool{}
+		for _, l := range c {
+			k, ok := litKey(l)
+			if !ok {
+				return nil, false
+			}
+			m[k] = true
+		}
+		return m, true
+	}
+	var pk []map[string]bool
+	for _, c := range cp {
+		if k, ok := keys(c); ok {
+			pk = append(pk, k)
+		}
+	}
+	for _, c := range cq {
+		qk, ok := keys(c)
+		if !ok {
+			return false
+		}
+		found := false
+		for _, k := range pk {
+			sub := true
+			for l := range k {
+				sub = sub && qk[l]
+			}
+			found = found || sub
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// negCmp negates a comparison.
+var negCmp = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+// litKey is a canonical text of an integer literal as d <= 0, d == 0 or
+// d != 0, so that !(x != 0) and x == 0, or !(x < y) and y <= x, have the
+// same key.
+func litKey(l lit) (string, bool) {
+	x, err1 := ta.Linear(l.e.X)
+	y, err2 := ta.Linear(l.e.Y)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	d := x.Add(y.Scale(-1))
+	op := l.e.Op
+	if l.neg {
+		op = negCmp[op]
+	}
+	switch op {
+	case "<=":
+	case "<": // d < 0 iff d + 1 <= 0
+		d.Const++
+		op = "<="
+	case ">=":
+		d = d.Scale(-1)
+		op = "<="
+	case ">": // d > 0 iff -d + 1 <= 0
+		d = d.Scale(-1)
+		d.Const++
+		op = "<="
+	case "==", "!=":
+		if vs := d.Vars(); len(vs) > 0 && d.Coef[vs[0]] < 0 || len(vs) == 0 && d.Const < 0 {
+			d = d.Scale(-1)
+		}
+	default:
+		return "", false
+	}
+	return op + " " + d.Key(), true
 }
 
 func conjForm(c []conj) *tform {
@@ -382,7 +488,7 @@ func counterLit(d ta.Lin, op string, neg bool) (loc int, zero bool, ok bool) {
 	for v, c = range d.Coef {
 	}
 	if neg {
-		op = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}[op]
+		op = negCmp[op]
 	}
 	if c < 0 { // -k + c0 op 0  <=>  k - c0 flip(op) 0
 		d = d.Scale(-1)

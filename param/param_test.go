@@ -556,3 +556,48 @@ func TestBoundedIncrementingSelfLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestImpliedEventually: G(p || F q) with p implying q is G F q, so a
+// fairness assumption [](k != 0 -> <>(k == 0)) (ByMC's
+// [](some_ri -> <>no_ri)) is in the fragment; the verdicts agree with
+// explicit instances. G(p || F q) where p does not imply q stays outside.
+func TestImpliedEventually(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	const src = `skel P { local pc; shared x; parameters N;
+  assumptions (0) { N >= 1; }
+  locations (0) { a: [0]; b: [1]; c: [2]; }
+  inits (0) { a == N; b == 0; c == 0; x == 0; }
+  rules (0) {
+    0: a -> b when (true) do { x' == x + 1; };
+    1: b -> c when (x >= N) do { unchanged(x); };
+    2: a -> a when (true) do { unchanged(x); };
+    3: b -> b when (true) do { unchanged(x); };
+    4: c -> c when (true) do { unchanged(x); };
+  }
+  specifications (0) {
+    fair: ([](a != 0 -> <>(a == 0)) && []((<>(b == 0)) || !(b != 0))) -> <>(c != 0);
+    unfair: [](a != 0 -> <>(a == 0)) -> <>(c != 0);
+    literals: [](!(x < N) || <>(N <= x)) -> <>[](a == 0);
+    other: [](a != 0 -> <>(c != 0)) -> <>(c != 0);
+  } }`
+	f, err := ta.Parse("implied.ta", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for spec, want := range map[string]trace.Verdict{"fair": trace.Holds, "unfair": trace.Violated, "literals": trace.Holds, "other": trace.Unknown} {
+		r := Verify(t.Context(), f, spec, crossChecked(Options{Jobs: 1}))
+		if r.Verdict != want {
+			t.Errorf("%s: %s (%s), want %s", spec, r.Verdict, r.Reason, want)
+			continue
+		}
+		if want == trace.Unknown && !strings.Contains(r.Reason, "outside the supported") {
+			t.Errorf("%s: unknown for another reason: %s", spec, r.Reason)
+		}
+		crossCheck(t, f, spec, r, 4, 4)
+	}
+	s, _ := f.SpecByName("fair")
+	lcs, err := specCases(s.Formula)
+	if err != nil || len(lcs) != 1 || len(lcs[0].loopGs) != 2 {
+		t.Fatalf("fair: %v, %d cases", err, len(lcs))
+	}
+}
