@@ -14,7 +14,9 @@ import (
 
 // Case is the threshold automaton of one order of the thresholds.
 type Case struct {
-	// Order is the thresholds in their order, e.g. "0 < 1 <= T + 1 <= N - T".
+	// Order is the thresholds in their order, e.g. "0 < 1 < T + 1 < N - T",
+	// with the thresholds that are equal in this case after it, e.g.
+	// "0 < 1 < N - T (T + 1 = N - 2 * T)".
 	Order string
 	// Text is the automaton in ByMC's .ta syntax, and TA the same parsed.
 	Text []byte
@@ -68,20 +70,26 @@ func Extract(ctx context.Context, prog *promela.Program, opts Options) (*Result,
 	}
 	var ths []lin
 	from := "the model's guards"
-	list, pos := opts.Thresholds, prog.Pos()
-	if len(list) > 0 {
-		from = "--thresholds"
-	} else if pr, ok := thresholdPragma(prog); ok {
-		list, pos = strings.Split(pr.value, ","), pr.pos
-		from = "#pragma at " + pr.pos.String()
-	}
-	if len(list) > 0 {
+	if len(opts.Thresholds) > 0 {
 		var err error
-		if ths, err = x.parseThresholds(list, pos); err != nil {
+		if ths, err = x.parseThresholds(opts.Thresholds, prog.Pos()); err != nil {
 			return nil, err
 		}
+		from = "--thresholds"
 	} else {
 		ths = x.collectThresholds()
+	}
+	if len(opts.More) > 0 {
+		more, err := x.parseThresholds(opts.More, opts.MorePos)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range more {
+			if !slices.ContainsFunc(ths, func(t lin) bool { return t.key() == m.key() && t.k == m.k }) {
+				ths = append(ths, m)
+			}
+		}
+		from += " and " + opts.MoreFrom
 	}
 	for _, a := range prog.Assumes {
 		t, err := x.smtCond(a.X)
@@ -156,15 +164,10 @@ func isJustice(d *promela.LTLDecl) bool {
 	return strings.HasPrefix(d.FormulaName(), "fairness")
 }
 
-type pragmaOption struct {
-	pos   promela.Pos
-	value string
-}
-
-// thresholdPragma finds the model's own choice of thresholds, written as
+// ThresholdPragma finds the model's own choice of thresholds, written as
 // ByMC reads it: #pragma option "piaDom.thresholds=0,1,N-T". The first
-// such pragma in an enabled section counts; --thresholds overrides it.
-func thresholdPragma(prog *promela.Program) (pragmaOption, bool) {
+// such pragma in an enabled section counts.
+func ThresholdPragma(prog *promela.Program) (list []string, pos promela.Pos, ok bool) {
 	for _, p := range prog.Pragmas {
 		t := strings.TrimSpace(p.Text)
 		rest, ok := strings.CutPrefix(t, "option")
@@ -177,10 +180,10 @@ func thresholdPragma(prog *promela.Program) (pragmaOption, bool) {
 		}
 		k, v, ok := strings.Cut(rest[1:len(rest)-1], "=")
 		if ok && strings.TrimSpace(k) == "piaDom.thresholds" {
-			return pragmaOption{p.Pos, strings.TrimSpace(v)}, true
+			return strings.Split(strings.TrimSpace(v), ","), p.Pos, true
 		}
 	}
-	return pragmaOption{}, false
+	return nil, promela.Pos{}, false
 }
 
 func (x *extractor) parseThresholds(list []string, pos promela.Pos) ([]lin, error) {
@@ -440,10 +443,10 @@ func (x *extractor) splitTies(o order, terms []string, i int, out *[]order) erro
 		for _, t := range o.thr[1:] {
 			parts = append(parts, "<", x.linText(t))
 		}
-		for _, c := range o.ties {
-			parts = append(parts, ",", c)
-		}
 		o.text = strings.Join(parts, " ")
+		if len(o.ties) > 0 {
+			o.text += " (" + strings.Join(o.ties, ", ") + ")"
+		}
 		o.ties = nil
 		*out = append(*out, o)
 		return nil
@@ -469,7 +472,7 @@ func (x *extractor) splitTies(o order, terms []string, i int, out *[]order) erro
 		}
 	}
 	// a == b: b is dropped, the interval between them being empty.
-	eq, _ := ge(a, b)
+	eq, _ := eqc(a, b)
 	if st, err := x.check(append(slices.Clip(terms), x.consSMT(eq))); err != nil {
 		return err
 	} else if st != smt.Unsat {
@@ -527,6 +530,8 @@ type caseBuilder struct {
 	rorder []string
 	queue  []int
 	paths  int
+	eqs    []lin            // the equations among the parameters in this case
+	atoms  map[string][]lin // guard constraints seen, by shared part: their parameter parts
 	// mayStop tells the abstract local states where a process may have no
 	// step (then the justice of processes does not ask it to move).
 	mayStop map[int]bool
@@ -974,9 +979,13 @@ func (b *caseBuilder) emit(src int, s *sstate, to locState, cs []cons) error {
 	if st, err := b.sat(x.conjSMT(g)); err != nil || st == smt.Unsat {
 		return err
 	}
-	parts, err := b.residual(g)
+	g, err = b.simplify(g)
 	if err != nil {
 		return err
+	}
+	var parts []string
+	for _, c := range g {
+		parts = append(parts, x.consText(c))
 	}
 	guard := "true"
 	if len(parts) > 0 {

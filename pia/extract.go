@@ -30,6 +30,13 @@ type Options struct {
 	// parameters, such as "0", "F", "MAJ", "N-T". 0 and 1 are always
 	// added.
 	Thresholds []string
+	// More adds thresholds to those collected or given, as a refinement
+	// (the thresholds of the model's #pragma when the collected ones are
+	// too coarse); MorePos is where they were written, MoreFrom says so
+	// in the report.
+	More     []string
+	MorePos  promela.Pos
+	MoreFrom string
 	// Solver runs the queries of the abstraction (default: z3).
 	Solver smt.Options
 }
