@@ -151,8 +151,30 @@ func verifyPML(e *env, args []string) int {
 		fmt.Fprintln(e.stdout)
 	}
 	opts := param.Options{Solver: solver, Jobs: lim.jobs}
+	// The thresholds of the model's #pragma (written for ByMC's coarser
+	// abstraction) refine the collected ones where those leave a
+	// specification undecided.
+	var refined *pia.Result
+	more, morePos, hasMore := pia.ThresholdPragma(prog)
 	for _, s := range specs {
-		r := verifySpecCases(ctx, path, defs.Map(), res, s, opts, *lim, begin)
+		r, coarse := verifySpecCases(ctx, path, defs.Map(), res, s, opts, *lim, begin)
+		if coarse && hasMore && *thresholds == "" && ctx.Err() == nil {
+			if refined == nil {
+				popts.More, popts.MorePos, popts.MoreFrom = more, morePos, "the #pragma at "+morePos.String()
+				refined, err = pia.Extract(ctx, prog, popts)
+			}
+			if err == nil && len(refined.Thresholds) > len(res.Thresholds) {
+				if !*jsonOut && !*quiet {
+					fmt.Fprintf(e.stdout, "> Spec %s unknown with these thresholds (%s); refining with %s: thresholds %s\n", s, r.Reason, refined.ThresholdsFrom, strings.Join(refined.Thresholds, ", "))
+				}
+				r2, _ := verifySpecCases(ctx, path, defs.Map(), refined, s, opts, *lim, begin)
+				if r2.Verdict != trace.Unknown {
+					r = r2
+				} else {
+					r.Reason += "; with the thresholds of " + refined.ThresholdsFrom + ": " + r2.Reason
+				}
+			}
+		}
 		rep.Verdicts = append(rep.Verdicts, r)
 		if *jsonOut || *quiet {
 			continue
@@ -184,7 +206,10 @@ func paramText(p map[string]int64) string {
 // verifySpecCases checks one specification on the automaton of every
 // order of the thresholds: it holds when it holds in all of them; a
 // violation counts only once the instance check confirms it.
-func verifySpecCases(ctx context.Context, path string, defs map[string]string, res *pia.Result, spec string, opts param.Options, lim limits, begin time.Time) trace.Result {
+//
+// coarse tells that some counterexample of the automata did not replay on
+// its instance: more thresholds may decide the specification.
+func verifySpecCases(ctx context.Context, path string, defs map[string]string, res *pia.Result, spec string, opts param.Options, lim limits, begin time.Time) (_ trace.Result, coarse bool) {
 	start := time.Now()
 	out := trace.Result{Property: spec, Verdict: trace.Holds}
 	var schemas int64
@@ -215,12 +240,13 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 			if ir.Counterexample != nil && ir.Counterexample.Params == nil {
 				ir.Counterexample.Params = params
 			}
-			return ir
+			return ir, false
 		case ir.Verdict == trace.Unknown:
 			out.Verdict = trace.Unknown
 			reasons = append(reasons, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, whose replay on that instance did not finish: %s", c.Order, paramText(params), ir.Reason))
 		default:
 			out.Verdict = trace.Unknown
+			coarse = true
 			reasons = append(reasons, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, but the instance check of those parameters says %s: the abstraction is too coarse here", c.Order, paramText(params), ir.Verdict))
 		}
 	}
@@ -228,5 +254,5 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 		out.Reason = strings.Join(reasons, "; ")
 	}
 	out.Stats = &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: out.Verdict != trace.Unknown, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
-	return out
+	return out, coarse
 }

@@ -223,3 +223,64 @@ func TestVerifyPMLThresholdsAndSolver(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// refineModel accepts on N - T messages, written 2 * n >= 2 * (N - T),
+// which the collection of thresholds does not read (only x >= e is read),
+// so the collected domain 0, 1 cannot tell whether a process accepts; the
+// model's #pragma gives N - T.
+const refineModel = `#pragma option "piaDom.thresholds=N-T"
+symbolic int N, T, F;
+assume(N > 3 * T);
+assume(T >= 1);
+assume(F >= 0);
+assume(F <= T);
+int nsnt;
+atomic all_acc = all(P:pc == 2);
+atomic in_transit = some(P:nrcvd < nsnt);
+active[N - F] proctype P() {
+	byte pc = 0;
+	int nrcvd = 0, next = 0;
+	pc = 0;
+end:
+	do
+	:: atomic {
+		if
+		:: next = nrcvd + 1
+		:: next = nrcvd
+		fi;
+		if
+		:: !(next <= nsnt + F) -> next = nrcvd
+		:: else
+		fi;
+		if
+		:: pc == 0 -> nsnt++; pc = 1
+		:: pc == 1 && 2 * next >= 2 * (N - T) -> pc = 2
+		:: else
+		fi;
+		nrcvd = next
+	}
+	od
+}
+ltl fairness { []<>(!in_transit) }
+ltl term { <>all_acc }
+`
+
+// Where the collected thresholds leave a specification undecided (a
+// counterexample that does not replay), the model's #pragma thresholds
+// refine them, and the verdict is decided.
+func TestVerifyPMLRefinesWithPragma(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	path := filepath.Join(t.TempDir(), "refine.pml")
+	if err := os.WriteFile(path, []byte(refineModel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runText(t, "verify", path, "term")
+	if code != 0 || !strings.Contains(out, "refining with the model's guards and the #pragma at "+path+":1:1: thresholds 0, 1, N - T") || pmlVerdicts(out)["term"] != "holds" {
+		t.Errorf("exit %d:\n%s%s", code, out, stderr)
+	}
+	// With the thresholds given, they are used as they are: no refinement.
+	out, _, code = runText(t, "verify", path, "term", "--thresholds", "1")
+	if code != 3 || strings.Contains(out, "refining") {
+		t.Errorf("--thresholds 1: exit %d:\n%s", code, out)
+	}
+}
