@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -122,7 +123,10 @@ func (a lin) vars() []string {
 func (a lin) key() string {
 	var b strings.Builder
 	for _, v := range a.vars() {
-		fmt.Fprintf(&b, "%d*%s+", a.c[v], v)
+		b.WriteString(strconv.FormatInt(a.c[v], 10))
+		b.WriteByte('*')
+		b.WriteString(v)
+		b.WriteByte('+')
 	}
 	return b.String()
 }
@@ -393,7 +397,11 @@ func simplify(cs []cons) ([]cons, bool) {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return consKey(out[i]) < consKey(out[j]) })
+	keys := make([]string, len(out))
+	for i, c := range out {
+		keys[i] = consKey(c)
+	}
+	sort.Stable(byKey{out, keys})
 	return out, true
 }
 
@@ -402,5 +410,18 @@ func consKey(c cons) string {
 	if c.eq {
 		op = "=="
 	}
-	return fmt.Sprintf("%s%s%d", c.l.key(), op, c.l.k)
+	return c.l.key() + op + strconv.FormatInt(c.l.k, 10)
+}
+
+// byKey sorts constraints by their keys, computed once.
+type byKey struct {
+	cs   []cons
+	keys []string
+}
+
+func (b byKey) Len() int           { return len(b.cs) }
+func (b byKey) Less(i, j int) bool { return b.keys[i] < b.keys[j] }
+func (b byKey) Swap(i, j int) {
+	b.cs[i], b.cs[j] = b.cs[j], b.cs[i]
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
 }
