@@ -7,7 +7,7 @@ B=${SHARED:-../shared}/benchmarks/bymc
 # Empty fields become "-": read would merge neighbouring tabs.
 grep -E '^(fmcad13|isola18-promela)' $B/EXPECTED.tsv | awk -F'\t' -v OFS='\t' '{for(i=1;i<=NF;i++) if($i=="") $i="-"; print}' |
 while IFS=$'\t' read set path spec opts exp src meas; do
-  D=$(echo "$opts" | grep -o -- "-D [A-Za-z0-9_]*=[0-9]*")
+  D=$(echo "$opts" | grep -o -- "-D [A-Za-z0-9_]*=[0-9]*" | tr "\n" " ")
   T=$(echo "$opts" | grep -o "piaDom.thresholds='[^']*'" | sed "s/piaDom.thresholds='//;s/'//")
   [ -n "$T" ] && T="--thresholds $T"
   s="$spec"; [ "${spec:0:1}" = "(" ] && s=all
