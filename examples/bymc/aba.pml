@@ -38,12 +38,22 @@
    expect corr: holds
    expect relay: holds
 
-   Row T2, one fault more than designed for:
-   ftmc: check -D FleTp1 --param N=5,T=1,F=2 --ltl relay --assume fairness
+   Row T2, one fault more than designed for: the two faulty processes
+   alone make t + 1 READYs, so a correct process that nobody sent the
+   message to sends READY and accepts with them, and the others never do.
+   Unforgeability and correctness fail too (as in ../threshold/aba-f-le-t1.ta):
+   ftmc: check -D FleTp1 --param N=5,T=1,F=2 --assume fairness
+   expect unforg: violated
+   expect corr: violated
    expect relay: violated
 
-   Row T3, n > 3t broken:
-   ftmc: check -D Ngt2T --param N=5,T=2,F=2 --ltl relay --assume fairness
+   Row T3, n > 3t broken: the n - f = 3 correct processes cannot make the
+   2t + 1 = 5 READYs to accept alone; two processes accept with READYs of
+   the faulty ones, which leave the third at 4.  Correctness fails too
+   (as in ../threshold/aba-n-ge-3t.ta), unforgeability holds:
+   ftmc: check -D Ngt2T --param N=5,T=2,F=2 --assume fairness
+   expect unforg: holds
+   expect corr: violated
    expect relay: violated
 */
 
