@@ -27,7 +27,7 @@
    n > 2t instead of n > 3t (row T3: N=5, T=2, F=2).
 
    Row T1 (N=5, T=1, F=1; 131 s with Spin in the thesis, 4 million
-   states) holds; it takes ftmc about a minute:
+   states) holds; it takes ftmc 20 to 50 s on a shared 2-core machine:
    ftmc: check --param N=5,T=1,F=1 --ltl relay --assume fairness
    expect relay: holds
    expect: slow
