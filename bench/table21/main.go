@@ -1,17 +1,26 @@
-// Command table21 reproduces Table 2.1 of Gmeiner's thesis (the
-// Srikanth–Toueg broadcast under Byzantine, omission, symmetric and
-// clean-crash faults, fixed parameters, rows B1–C3) with ftmc:
+// Command table21 reproduces the fixed-parameter tables of Gmeiner's
+// thesis with ftmc:
 //
-//	ftmc check MODEL.pml --param N=7,T=2,F=2 --ltl SPEC --assume fairness --json
+//   - Table 2.1 (the default): the Srikanth–Toueg broadcast under Byzantine,
+//     omission, symmetric and clean-crash faults, rows B1–C3, on ByMC's
+//     models in ../shared/benchmarks/bymc/fmcad13;
+//   - Table 5.1 (-table 5.1): folklore broadcast, Bracha–Toueg's Byzantine
+//     agreement and condition-based consensus, rows F1–S8, on the models of
+//     examples/bymc.
 //
-// on ByMC's models in ../shared/benchmarks/bymc/fmcad13, and prints ftmc's
-// verdict, stored states and time next to the thesis's. With -spin it also
-// runs Spin the way ByMC's concrete mode does (the parameters substituted,
-// all/some unfolded over the processes, the fairness block assumed,
-// `spin -a`, `gcc -O2`, `pan -a`), in the same run, so that the times can be
-// compared as a ratio on this machine.
+// Each row runs
 //
-//	go run ./bench/table21 [-reps 3] [-spin] [-o bench/table21/RESULTS.md]
+//	ftmc check MODEL.pml [-D NAME] --param N=7,T=2,F=2 --ltl SPEC --assume fairness --json
+//
+// and prints ftmc's verdict, stored states, depth and time next to the
+// thesis's. With -spin it also runs Spin the way ByMC's concrete mode does
+// (spin.ByMCInstance: the parameters substituted, all/some unfolded over the
+// processes, the fairness block assumed; `spin -a`, `gcc -O2`, `pan -a`;
+// Table 5.1 with weak fairness, `pan -a -f`, as ftmc's ByMC semantics has
+// it), in the same run, so that the times can be compared as a ratio on
+// this machine.
+//
+//	go run ./bench/table21 [-table 5.1] [-reps 3] [-spin] [-spinreps 1] [-rows F1,T2] [-o FILE.md]
 package main
 
 import (
@@ -24,7 +33,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,37 +42,79 @@ import (
 	"ftmc/trace"
 )
 
-// row is one line of Table 2.1, with the thesis's figures.
+// row is one line of a table, with the thesis's figures.
 type row struct {
 	id, model, params, spec string
-	valid                   bool // the thesis's verdict: the property holds
+	defines                 []string // -D NAME, for a resilience condition the row breaks on purpose
+	valid                   bool     // the thesis's verdict: the property holds
 	seconds                 float64
 	stored                  string // as printed: 193·10³ ...
 	depth                   int
 }
 
-var table = []row{
-	{"B1", "bcast-byz", "N=7,T=2,F=2", "unforg", true, 3.13, "193·10³", 229},
-	{"B2", "bcast-byz", "N=7,T=2,F=2", "corr", true, 3.43, "207·10³", 229},
-	{"B3", "bcast-byz", "N=7,T=2,F=2", "relay", true, 6.3, "290·10³", 229},
-	{"B4", "bcast-byz", "N=7,T=3,F=2", "unforg", true, 4.38, "265·10³", 233},
-	{"B5", "bcast-byz", "N=7,T=3,F=2", "corr", true, 4.5, "271·10³", 233},
-	{"B6", "bcast-byz", "N=7,T=3,F=2", "relay", false, 0.02, "1·10³", 210},
-	{"O1", "bcast-omit", "N=5,To=2,Fo=2", "unforg", true, 1.43, "51·10³", 175},
-	{"O2", "bcast-omit", "N=5,To=2,Fo=2", "corr", true, 1.64, "60·10³", 183},
-	{"O3", "bcast-omit", "N=5,To=2,Fo=2", "relay", true, 3.69, "92·10³", 183},
-	{"O4", "bcast-omit", "N=5,To=2,Fo=3", "unforg", true, 1.39, "51·10³", 175},
-	{"O5", "bcast-omit", "N=5,To=2,Fo=3", "corr", false, 1.63, "53·10³", 183},
-	{"O6", "bcast-omit", "N=5,To=2,Fo=3", "relay", false, 0.01, "17", 53},
-	{"S1", "bcast-symm", "N=5,T=1,Fp=1,Fs=0", "unforg", true, 0.04, "3·10³", 121},
-	{"S2", "bcast-symm", "N=5,T=1,Fp=1,Fs=0", "corr", true, 0.03, "3·10³", 121},
-	{"S3", "bcast-symm", "N=5,T=1,Fp=1,Fs=0", "relay", true, 0.08, "5·10³", 121},
-	{"S4", "bcast-symm", "N=5,T=3,Fp=3,Fs=1", "unforg", true, 0.01, "66", 62},
-	{"S5", "bcast-symm", "N=5,T=3,Fp=3,Fs=1", "corr", false, 0.01, "62", 66},
-	{"S6", "bcast-symm", "N=5,T=3,Fp=3,Fs=1", "relay", true, 0.01, "62", 62},
-	{"C1", "bcast-clean", "N=3,Tc=2,Fc=2,Fnc=0", "unforg", true, 0.01, "668", 77},
-	{"C2", "bcast-clean", "N=3,Tc=2,Fc=2,Fnc=0", "corr", true, 0.01, "892", 81},
-	{"C3", "bcast-clean", "N=3,Tc=2,Fc=2,Fnc=0", "relay", true, 0.02, "1·10³", 81},
+// table is one table of the thesis and where its models are.
+type table struct {
+	title string
+	dir   string // models, relative to the repository root ("" for shared)
+	rows  []row
+	// fair runs Spin with weak fairness (pan -f): every process moves
+	// forever, as in ByMC's system model. Without it Spin finds runs in
+	// which all processes but a crashed one stop.
+	fair bool
+}
+
+var table21 = table{
+	title: "Table 2.1",
+	rows: []row{
+		{"B1", "bcast-byz", "N=7,T=2,F=2", "unforg", nil, true, 3.13, "193·10³", 229},
+		{"B2", "bcast-byz", "N=7,T=2,F=2", "corr", nil, true, 3.43, "207·10³", 229},
+		{"B3", "bcast-byz", "N=7,T=2,F=2", "relay", nil, true, 6.3, "290·10³", 229},
+		{"B4", "bcast-byz", "N=7,T=3,F=2", "unforg", nil, true, 4.38, "265·10³", 233},
+		{"B5", "bcast-byz", "N=7,T=3,F=2", "corr", nil, true, 4.5, "271·10³", 233},
+		{"B6", "bcast-byz", "N=7,T=3,F=2", "relay", nil, false, 0.02, "1·10³", 210},
+		{"O1", "bcast-omit", "N=5,To=2,Fo=2", "unforg", nil, true, 1.43, "51·10³", 175},
+		{"O2", "bcast-omit", "N=5,To=2,Fo=2", "corr", nil, true, 1.64, "60·10³", 183},
+		{"O3", "bcast-omit", "N=5,To=2,Fo=2", "relay", nil, true, 3.69, "92·10³", 183},
+		{"O4", "bcast-omit", "N=5,To=2,Fo=3", "unforg", nil, true, 1.39, "51·10³", 175},
+		{"O5", "bcast-omit", "N=5,To=2,Fo=3", "corr", nil, false, 1.63, "53·10³", 183},
+		{"O6", "bcast-omit", "N=5,To=2,Fo=3", "relay", nil, false, 0.01, "17", 53},
+		{"S1", "bcast-symm", "N=5,T=1,Fp=1,Fs=0", "unforg", nil, true, 0.04, "3·10³", 121},
+		{"S2", "bcast-symm", "N=5,T=1,Fp=1,Fs=0", "corr", nil, true, 0.03, "3·10³", 121},
+		{"S3", "bcast-symm", "N=5,T=1,Fp=1,Fs=0", "relay", nil, true, 0.08, "5·10³", 121},
+		{"S4", "bcast-symm", "N=5,T=3,Fp=3,Fs=1", "unforg", nil, true, 0.01, "66", 62},
+		{"S5", "bcast-symm", "N=5,T=3,Fp=3,Fs=1", "corr", nil, false, 0.01, "62", 66},
+		{"S6", "bcast-symm", "N=5,T=3,Fp=3,Fs=1", "relay", nil, true, 0.01, "62", 62},
+		{"C1", "bcast-clean", "N=3,Tc=2,Fc=2,Fnc=0", "unforg", nil, true, 0.01, "668", 77},
+		{"C2", "bcast-clean", "N=3,Tc=2,Fc=2,Fnc=0", "corr", nil, true, 0.01, "892", 81},
+		{"C3", "bcast-clean", "N=3,Tc=2,Fc=2,Fnc=0", "relay", nil, true, 0.02, "1·10³", 81},
+	},
+}
+
+var fleTp1, ngt2T = []string{"FleTp1"}, []string{"Ngt2T"}
+
+var table51 = table{
+	title: "Table 5.1",
+	dir:   "examples/bymc",
+	fair:  true,
+	rows: []row{
+		{"F1", "fbc", "N=2", "unforg", nil, true, 0.01, "121", 77},
+		{"F2", "fbc", "N=2", "relay", nil, true, 0.01, "143", 48},
+		{"F3", "fbc", "N=2", "agree", nil, true, 0.01, "257", 76},
+		{"F4", "fbc", "N=6", "unforg", nil, true, 386, "15·10⁶", 272},
+		{"F5", "fbc", "N=6", "relay", nil, true, 691, "24·10⁶", 272},
+		{"F6", "fbc", "N=6", "agree", nil, true, 1690, "39·10⁶", 328},
+		{"T1", "aba", "N=5,T=1,F=1", "relay", nil, true, 131, "4·10⁶", 211},
+		{"T2", "aba", "N=5,T=1,F=2", "relay", fleTp1, false, 0.68, "11·10³", 187},
+		{"T3", "aba", "N=5,T=2,F=2", "relay", ngt2T, false, 0.02, "726", 264},
+		{"S1", "cbc", "N=3,T=1,F=1", "validity0", nil, true, 0.01, "1.4·10³", 115},
+		{"S2", "cbc", "N=3,T=1,F=1", "validity1", nil, true, 0.04, "3·10³", 128},
+		{"S3", "cbc", "N=3,T=1,F=1", "agreement", nil, true, 0.09, "8·10³", 127},
+		{"S4", "cbc", "N=3,T=1,F=1", "termination", nil, true, 0.16, "9·10³", 133},
+		{"S5", "cbc", "N=3,T=1,F=2", "validity0", fleTp1, true, 0.02, "1724", 123},
+		{"S6", "cbc", "N=3,T=1,F=2", "validity1", fleTp1, true, 0.05, "3647", 136},
+		{"S7", "cbc", "N=3,T=1,F=2", "agreement", fleTp1, true, 0.12, "10·10³", 135},
+		{"S8", "cbc", "N=3,T=1,F=2", "termination", fleTp1, false, 0.05, "3·10³", 135},
+	},
 }
 
 type measured struct {
@@ -78,13 +128,27 @@ type measured struct {
 }
 
 func main() {
+	which := flag.String("table", "2.1", "the thesis's table: 2.1 or 5.1")
 	reps := flag.Int("reps", 3, "runs per row; the median time counts")
+	spinReps := flag.Int("spinreps", 0, "Spin's runs per row (default: -reps)")
 	withSpin := flag.Bool("spin", false, "also run Spin on the concrete models, as ByMC's concrete mode does")
 	out := flag.String("o", "", "also write the table (Markdown) to this file")
 	shared := flag.String("shared", "", "the shared reference directory (default: ../shared beside the repository)")
 	timeout := flag.Duration("time", 10*time.Minute, "time limit per run")
 	only := flag.String("rows", "", "comma-separated row ids to run (default: all)")
 	flag.Parse()
+	if *spinReps <= 0 {
+		*spinReps = *reps
+	}
+	var tab table
+	switch *which {
+	case "2.1":
+		tab = table21
+	case "5.1":
+		tab = table51
+	default:
+		fail(fmt.Errorf("-table %s: expected 2.1 or 5.1", *which))
+	}
 	root, err := repoRoot()
 	if err != nil {
 		fail(err)
@@ -93,20 +157,23 @@ func main() {
 		*shared = filepath.Join(root, "..", "shared")
 	}
 	dir := filepath.Join(*shared, "benchmarks", "bymc", "fmcad13")
+	if tab.dir != "" {
+		dir = filepath.Join(root, tab.dir)
+	}
 	bin := filepath.Join(os.TempDir(), "ftmc-table21")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/ftmc")
 	build.Dir = root
 	if b, err := build.CombinedOutput(); err != nil {
 		fail(fmt.Errorf("go build: %v\n%s", err, b))
 	}
-	rows := table
+	rows := tab.rows
 	if *only != "" {
 		want := map[string]bool{}
 		for _, id := range strings.Split(*only, ",") {
 			want[strings.TrimSpace(id)] = true
 		}
 		rows = nil
-		for _, r := range table {
+		for _, r := range tab.rows {
 			if want[r.id] {
 				rows = append(rows, r)
 			}
@@ -115,16 +182,20 @@ func main() {
 	load, _ := os.ReadFile("/proc/loadavg")
 	var b bytes.Buffer
 	w := io.MultiWriter(os.Stdout, &b)
-	fmt.Fprintf(w, "# Table 2.1 of the thesis, reproduced by ftmc\n\n")
-	fmt.Fprintf(w, "ftmc: `ftmc check MODEL --param ... --ltl SPEC --assume fairness --json`, median of %d runs: search seconds as ftmc reports them, and wall time of the whole command; %s, load when started: %s.\n",
+	fmt.Fprintf(w, "# %s of the thesis, reproduced by ftmc\n\n", tab.title)
+	fmt.Fprintf(w, "ftmc: `ftmc check MODEL [-D NAME] --param ... --ltl SPEC --assume fairness --json`, median of %d runs: search seconds as ftmc reports them, and wall time of the whole command; %s, load when started: %s.\n",
 		*reps, time.Now().Format("2006-01-02"), strings.Join(strings.Fields(string(load))[:3], " "))
-	fmt.Fprintf(w, "Thesis: Table 2.1 (Spin, hardware not stated). States are stored states; ftmc stores the states of the product with the property automaton.\n")
+	fmt.Fprintf(w, "Thesis: %s (Spin, hardware not stated). States are stored states; ftmc stores the states of the product with the property automaton.\n", tab.title)
 	if *withSpin {
-		fmt.Fprintf(w, "Spin: ByMC's concrete mode re-enacted (parameters substituted, all/some unfolded, `(fairness) -> (SPEC)`), `spin -a`, `gcc -O2`, `pan -a -m1000000`, same run, median of %d pan search times; the ratio compares search times.\n", *reps)
+		f := ""
+		if tab.fair {
+			f = " -f"
+		}
+		fmt.Fprintf(w, "Spin: ByMC's concrete mode re-enacted (parameters substituted, all/some unfolded, `(fairness) -> (SPEC)`), `spin -a`, `gcc -O2`, `pan -a%s -m1000000`, same run, median of %d pan search times; the ratio compares search times.\n", f, *spinReps)
 	}
 	fmt.Fprintln(w)
-	head := "| row | model | parameters | spec | thesis | thesis states | thesis s | ftmc | ftmc states | ftmc s | ftmc wall s |"
-	rule := "|---|---|---|---|---|---:|---:|---|---:|---:|---:|"
+	head := "| row | model | parameters | spec | thesis | thesis states | thesis depth | thesis s | ftmc | ftmc states | ftmc depth | ftmc s | ftmc wall s |"
+	rule := "|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|"
 	if *withSpin {
 		head += " spin | spin states | spin s | ftmc/spin |"
 		rule += "---|---:|---:|---:|"
@@ -143,14 +214,18 @@ func main() {
 		} else {
 			mark = " ≠"
 		}
-		line := fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %.2f | %s%s | %d | %.2f | %.2f |", r.id, r.model, r.params, r.spec,
-			map[bool]string{true: "✓", false: "×"}[r.valid], r.stored, r.seconds, f.verdict, mark, f.states, f.seconds, f.wall)
+		params := r.params
+		for _, d := range r.defines {
+			params = "-D " + d + " " + params
+		}
+		thesis := fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %d | %.2f |", r.id, r.model, params, r.spec,
+			map[bool]string{true: "✓", false: "×"}[r.valid], r.stored, r.depth, r.seconds)
+		line := fmt.Sprintf("%s %s%s | %d | %d | %.2f | %.2f |", thesis, f.verdict, mark, f.states, f.depth, f.seconds, f.wall)
 		if f.err != "" {
-			line = fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %.2f | error: %s | | | |", r.id, r.model, r.params, r.spec,
-				map[bool]string{true: "✓", false: "×"}[r.valid], r.stored, r.seconds, f.err)
+			line = fmt.Sprintf("%s error: %s | | | | |", thesis, f.err)
 		}
 		if *withSpin {
-			s := runSpin(model, r, *reps)
+			s := runSpin(model, r, *spinReps, tab.fair)
 			ratio := ""
 			if s.seconds >= 0.005 && f.seconds > 0 {
 				ratio = fmt.Sprintf("%.2f", f.seconds/s.seconds)
@@ -179,9 +254,13 @@ func main() {
 func runFtmc(bin, model string, r row, reps int, timeout time.Duration) measured {
 	var m measured
 	var times, walls []float64
+	args := []string{"check", model}
+	for _, d := range r.defines {
+		args = append(args, "-D", d)
+	}
+	args = append(args, "--param", r.params, "--ltl", r.spec, "--assume", "fairness", "--json", "--time", timeout.String())
 	for i := 0; i < reps; i++ {
-		cmd := exec.Command(bin, "check", model, "--param", r.params, "--ltl", r.spec, "--assume", "fairness",
-			"--json", "--time", timeout.String())
+		cmd := exec.Command(bin, args...)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		start := time.Now()
@@ -205,11 +284,21 @@ func runFtmc(bin, model string, r row, reps int, timeout time.Duration) measured
 	return m
 }
 
-func runSpin(model string, r row, reps int) measured {
+func runSpin(model string, r row, reps int, fair bool) measured {
 	var m measured
-	src, err := concrete(model, r.params, r.spec)
+	text, err := os.ReadFile(model)
 	if err != nil {
 		m.err = err.Error()
+		return m
+	}
+	params, err := parseParams(r.params)
+	if err != nil {
+		m.err = err.Error()
+		return m
+	}
+	src, err := spin.ByMCInstance(string(text), params, r.spec)
+	if err != nil {
+		m.err = fmt.Sprintf("%s: %v", model, err)
 		return m
 	}
 	dir, err := os.MkdirTemp("", "table21-")
@@ -223,10 +312,17 @@ func runSpin(model string, r row, reps int) measured {
 		m.err = err.Error()
 		return m
 	}
+	cc := []string{"-w"}
+	if fair {
+		// pan's weak fairness counts processes in NFAIR bits; the default
+		// (2) stops at 6 processes with the never claim.
+		cc = append(cc, "-DNFAIR=3")
+	}
 	var times []float64
 	for i := 0; i < reps; i++ {
 		res, err := spin.Run(context.Background(), file, spin.Options{
-			Mode: spin.Acceptance, LTL: r.spec + "_fair", Optimize: true, Reduce: true, CCArgs: []string{"-w"},
+			Defines: r.defines, Mode: spin.Acceptance, Fair: fair, LTL: r.spec + "_fair",
+			Optimize: true, Reduce: true, CCArgs: cc,
 		})
 		if err != nil {
 			m.err = err.Error()
@@ -240,129 +336,18 @@ func runSpin(model string, r row, reps int) measured {
 	return m
 }
 
-// concrete writes the model as ByMC's concrete mode hands it to Spin: the
-// parameters become macros; symbolic declarations and assumptions go; each
-// named atomic proposition becomes a macro with all/some/card unfolded over
-// the processes of the active proctype (pids 0 .. n-1); and an ltl block
-// SPEC_fair states (fairness) -> (SPEC). It knows just enough of ByMC's
-// syntax for the fmcad13 models.
-func concrete(path, params, spec string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	text := string(b)
+// parseParams reads N=7,T=2,F=2.
+func parseParams(s string) (map[string]int64, error) {
 	vals := map[string]int64{}
-	var out []string
-	var keys []string
-	for _, kv := range strings.Split(params, ",") {
+	for _, kv := range strings.Split(s, ",") {
 		k, v, _ := strings.Cut(kv, "=")
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return "", fmt.Errorf("bad parameter %q", kv)
+			return nil, fmt.Errorf("bad parameter %q", kv)
 		}
 		vals[k] = n
-		keys = append(keys, k)
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		out = append(out, fmt.Sprintf("#define %s %d", k, vals[k]))
-	}
-	am := regexp.MustCompile(`active\s*\[(.*?)\]\s*proctype\s+(\w+)`).FindStringSubmatch(text)
-	if am == nil {
-		return "", fmt.Errorf("%s: no active proctype", path)
-	}
-	count, err := evalSum(am[1], vals)
-	if err != nil {
-		return "", err
-	}
-	var locals []string
-	for _, l := range regexp.MustCompile(`(?m)^\s*(?:byte|int|short|bit|bool)\s+(.*);`).FindAllStringSubmatch(text[strings.Index(text, am[0]):], -1) {
-		for _, d := range strings.Split(l[1], ",") {
-			name, _, _ := strings.Cut(strings.TrimSpace(d), "=")
-			locals = append(locals, strings.TrimSpace(name))
-		}
-	}
-	localRe := regexp.MustCompile(`\b(` + strings.Join(locals, "|") + `)\b`)
-	quantRe := regexp.MustCompile(`\b(all|some|card)\((\w+)([:@])([^()]*(?:\([^()]*\))?[^()]*)\)`)
-	unfold := func(e string) string {
-		for {
-			m := quantRe.FindStringSubmatchIndex(e)
-			if m == nil {
-				return e
-			}
-			kind, proc, sep, body := e[m[2]:m[3]], e[m[4]:m[5]], e[m[6]:m[7]], e[m[8]:m[9]]
-			var terms []string
-			for i := int64(0); i < count; i++ {
-				if sep == "@" {
-					terms = append(terms, fmt.Sprintf("%s[%d]@%s", proc, i, body))
-					continue
-				}
-				terms = append(terms, "("+localRe.ReplaceAllString(body, fmt.Sprintf("%s[%d]:$1", proc, i))+")")
-			}
-			op := map[string]string{"all": " && ", "some": " || ", "card": " + "}[kind]
-			e = e[:m[0]] + "(" + strings.Join(terms, op) + ")" + e[m[1]:]
-		}
-	}
-	ltls := map[string]string{}
-	ltlRe := regexp.MustCompile(`^\s*ltl\s+(\w+)\s*\{(.*)\}`)
-	atomRe := regexp.MustCompile(`^\s*atomic\s+(\w+)\s*=\s*(.*)$`)
-	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		switch {
-		case regexp.MustCompile(`^\s*(symbolic\b|assume\s*\()`).MatchString(line):
-			continue
-		case atomRe.MatchString(line):
-			m := atomRe.FindStringSubmatch(line)
-			def := m[2]
-			for !strings.HasSuffix(strings.TrimSpace(def), ";") && i+1 < len(lines) {
-				i++
-				def += " " + strings.TrimSpace(lines[i])
-			}
-			def = strings.TrimSuffix(strings.TrimSpace(def), ";")
-			def = strings.NewReplacer(" and ", " && ", " or ", " || ").Replace(def)
-			out = append(out, fmt.Sprintf("#define %s (%s)", m[1], unfold(def)))
-			continue
-		case ltlRe.MatchString(line):
-			m := ltlRe.FindStringSubmatch(line)
-			ltls[m[1]] = m[2]
-			continue
-		}
-		out = append(out, line)
-	}
-	if ltls["fairness"] == "" || ltls[spec] == "" {
-		return "", fmt.Errorf("%s: no ltl fairness or %s", path, spec)
-	}
-	out = append(out, fmt.Sprintf("ltl %s_fair { (%s) -> (%s) }", spec, ltls["fairness"], ltls[spec]))
-	return strings.Join(out, "\n") + "\n", nil
-}
-
-// evalSum evaluates the count of an active proctype: A - B + C with
-// parameters and integers.
-func evalSum(e string, vals map[string]int64) (int64, error) {
-	e = strings.ReplaceAll(e, " ", "")
-	var total int64
-	sign := int64(1)
-	for _, tok := range regexp.MustCompile(`[+-]|[^+-]+`).FindAllString(e, -1) {
-		switch tok {
-		case "+":
-			sign = 1
-		case "-":
-			sign = -1
-		default:
-			v, ok := vals[tok]
-			if !ok {
-				n, err := strconv.ParseInt(tok, 10, 64)
-				if err != nil {
-					return 0, fmt.Errorf("cannot evaluate %q", e)
-				}
-				v = n
-			}
-			total += sign * v
-		}
-	}
-	return total, nil
+	return vals, nil
 }
 
 func median(xs []float64) float64 {
