@@ -461,26 +461,28 @@ func (x *extractor) splitTies(o order, terms []string, i int, out *[]order) erro
 	if strict {
 		return x.splitTies(o, terms, i+1, out)
 	}
-	// a < b
-	if st, err := x.check(append(slices.Clip(terms), x.consSMT(lt))); err != nil {
-		return err
-	} else if st != smt.Unsat {
-		lo := o
-		lo.extra = append(slices.Clip(o.extra), lt)
-		if err := x.splitTies(lo, append(slices.Clip(terms), x.consSMT(lt)), i+1, out); err != nil {
+	// Either a < b, or a == b and b is dropped (the interval between
+	// them is empty).
+	eq, _ := eqc(a, b)
+	for _, c := range []cons{lt, eq} {
+		more := append(slices.Clip(terms), x.consSMT(c))
+		st, err := x.check(more)
+		if err != nil {
 			return err
 		}
-	}
-	// a == b: b is dropped, the interval between them being empty.
-	eq, _ := eqc(a, b)
-	if st, err := x.check(append(slices.Clip(terms), x.consSMT(eq))); err != nil {
-		return err
-	} else if st != smt.Unsat {
-		e := o
-		e.extra = append(slices.Clip(o.extra), eq)
-		e.thr = append(slices.Clip(o.thr[:i]), o.thr[i+1:]...)
-		e.ties = append(slices.Clip(o.ties), x.linText(a)+" = "+x.linText(b))
-		return x.splitTies(e, append(slices.Clip(terms), x.consSMT(eq)), i, out)
+		if st == smt.Unsat {
+			continue
+		}
+		next, j := o, i+1
+		next.extra = append(slices.Clip(o.extra), c)
+		if c.eq {
+			next.thr = append(slices.Clip(o.thr[:i]), o.thr[i+1:]...)
+			next.ties = append(slices.Clip(o.ties), x.linText(a)+" = "+x.linText(b))
+			j = i
+		}
+		if err := x.splitTies(next, more, j, out); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -704,6 +706,7 @@ func (b *caseBuilder) addGroupRule(seen map[string]*arule, src, dst int, r *arul
 func (x *extractor) extractCase(ord order) (*Case, error) {
 	b := &caseBuilder{x: x, ord: ord, index: map[string]int{}, rules: map[string]*arule{}, mayStop: map[int]bool{}}
 	b.base = append(append([]cons(nil), x.rcLin...), ord.extra...)
+	b.eqs = paramEqs(b.base)
 	for _, c := range ord.extra {
 		b.extra = append(b.extra, x.consSMT(c))
 	}

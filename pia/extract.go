@@ -862,23 +862,14 @@ func (x *extractor) collectThresholds() []lin {
 				return true
 			}
 			if strings.HasPrefix(v, "l:") {
-				for _, s := range x.locals {
-					if localSym(s) == v && !x.bounded[s] {
-						data = append(data, v)
-					}
-				}
-				if len(data) == 0 {
+				if !slices.ContainsFunc(x.locals, func(s *promela.Symbol) bool { return localSym(s) == v && !x.bounded[s] }) {
 					return true // a control variable
 				}
+				data = append(data, v)
 			}
 		}
 		if len(data) == 0 {
 			return true
-		}
-		for v := range d.c {
-			if strings.HasPrefix(v, "l:") && !slices.Contains(data, v) {
-				return true
-			}
 		}
 		// One data variable, or a sum of them (x + y >= N - T): the
 		// parameter side is the threshold, as ByMC collects it.
@@ -896,10 +887,9 @@ func (x *extractor) collectThresholds() []lin {
 			d, _ = d.scale(-1)
 			op = map[promela.Token]promela.Token{promela.EQL: promela.EQL, promela.NEQ: promela.NEQ, promela.LSS: promela.GTR, promela.GEQ: promela.LEQ, promela.GTR: promela.LSS, promela.LEQ: promela.GEQ}[op]
 		}
-		for _, v := range data[1:] {
+		for _, v := range data {
 			delete(d.c, v)
 		}
-		delete(d.c, data[0])
 		th, _ := d.scale(-1) // x op th
 		th1, _ := th.add(constLin(1))
 		switch op {

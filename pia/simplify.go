@@ -1,7 +1,6 @@
 package pia
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 )
@@ -15,21 +14,23 @@ import (
 // the fewest, simplest constraints that are equivalent to it under the
 // assumptions and the order of the thresholds.
 
-// paramEqs are the equations among the parameters that hold in a case:
-// the assumptions' and the order's.
-func (b *caseBuilder) paramEqs() []lin {
+// isParam tells the parameters among the symbols of a lin: the others
+// carry a prefix ("s:", "l:", "h<n>:").
+func isParam(v string) bool { return !strings.Contains(v, ":") }
+
+// paramEqs are the equations among the parameters in base: the
+// assumptions' and the order's.
+func paramEqs(base []cons) []lin {
 	var out []lin
-	for _, c := range b.base {
-		if !c.eq {
+	for _, c := range base {
+		if !c.eq || c.l.isConst() {
 			continue
 		}
 		params := true
 		for v := range c.l.c {
-			if strings.Contains(v, ":") {
-				params = false
-			}
+			params = params && isParam(v)
 		}
-		if params && !c.l.isConst() {
+		if params {
 			out = append(out, c.l)
 		}
 	}
@@ -41,7 +42,7 @@ func (b *caseBuilder) paramEqs() []lin {
 func weight(l lin) (int, int64) {
 	n, s := 0, int64(0)
 	for v, k := range l.c {
-		if strings.Contains(v, ":") {
+		if !isParam(v) {
 			continue
 		}
 		n++
@@ -90,9 +91,6 @@ func rewrite(c cons, eqs []lin) cons {
 // simplify rewrites a guard's constraints with the case's equations,
 // drops duplicates and those implied by the assumptions and the others.
 func (b *caseBuilder) simplify(g []cons) ([]cons, error) {
-	if b.eqs == nil {
-		b.eqs = b.paramEqs()
-	}
 	var out []cons
 	seen := map[string]bool{}
 	for _, c := range g {
@@ -100,7 +98,7 @@ func (b *caseBuilder) simplify(g []cons) ([]cons, error) {
 		if err != nil {
 			return nil, err
 		}
-		k := fmt.Sprint(c.l.key(), c.l.k, c.eq)
+		k := consKey(c)
 		if seen[k] {
 			continue
 		}
@@ -141,10 +139,10 @@ func (b *caseBuilder) canonical(c cons) (cons, error) {
 	shared.c, param.c = map[string]int64{}, map[string]int64{}
 	param.k = c.l.k
 	for v, k := range c.l.c {
-		if strings.Contains(v, ":") {
-			shared.c[v] = k
-		} else {
+		if isParam(v) {
 			param.c[v] = k
+		} else {
+			shared.c[v] = k
 		}
 	}
 	if len(shared.c) == 0 {
