@@ -155,15 +155,18 @@ func verifyPML(e *env, args []string) int {
 	// abstraction) refine the collected ones where those leave a
 	// specification undecided.
 	var refined *pia.Result
+	var refineErr error
 	more, morePos, hasMore := pia.ThresholdPragma(prog)
 	for _, s := range specs {
 		r, coarse := verifySpecCases(ctx, path, defs.Map(), res, s, opts, *lim, begin)
 		if coarse && hasMore && *thresholds == "" && ctx.Err() == nil {
-			if refined == nil {
+			if refined == nil && refineErr == nil {
 				popts.More, popts.MorePos, popts.MoreFrom = more, morePos, "the #pragma at "+morePos.String()
-				refined, err = pia.Extract(ctx, prog, popts)
+				refined, refineErr = pia.Extract(ctx, prog, popts)
 			}
-			if err == nil && len(refined.Thresholds) > len(res.Thresholds) {
+			if refineErr != nil {
+				r.Reason += "; the thresholds of the #pragma at " + morePos.String() + " could not refine it: " + refineErr.Error()
+			} else if len(refined.Thresholds) > len(res.Thresholds) {
 				if !*jsonOut && !*quiet {
 					fmt.Fprintf(e.stdout, "> Spec %s unknown with these thresholds (%s); refining with %s: thresholds %s\n", s, r.Reason, refined.ThresholdsFrom, strings.Join(refined.Thresholds, ", "))
 				}

@@ -278,6 +278,16 @@ func TestVerifyPMLRefinesWithPragma(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "refining with the model's guards and the #pragma at "+path+":1:1: thresholds 0, 1, N - T") || pmlVerdicts(out)["term"] != "holds" {
 		t.Errorf("exit %d:\n%s%s", code, out, stderr)
 	}
+	// A pragma that names no parameter cannot refine: the verdict stays
+	// unknown and says why.
+	bad := filepath.Join(t.TempDir(), "bad.pml")
+	if err := os.WriteFile(bad, []byte(strings.Replace(refineModel, "thresholds=N-T", "thresholds=N-X", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = runText(t, "verify", bad, "term", "-q")
+	if code != 3 || !strings.Contains(out, "the thresholds of the #pragma at "+bad+":1:1 could not refine it") {
+		t.Errorf("bad pragma: exit %d:\n%s", code, out)
+	}
 	// With the thresholds given, they are used as they are: no refinement.
 	out, _, code = runText(t, "verify", path, "term", "--thresholds", "1")
 	if code != 3 || strings.Contains(out, "refining") {
