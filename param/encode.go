@@ -207,7 +207,7 @@ func (p *problem) child(parent *frame, it item) (*frame, []string, error) {
 			}
 			for v, c := range r.inc {
 				if c != 0 {
-					incs[v] = append(incs[v], mul(c, dv))
+					incs[v] = append(incs[v], smt.Times(c, dv))
 				}
 			}
 		}
@@ -284,13 +284,6 @@ func (p *problem) mayTurnTrue(fr *frame, a int) bool {
 		}
 	}
 	return false
-}
-
-func mul(c int64, v string) string {
-	if c == 1 {
-		return v
-	}
-	return smt.App("*", smt.Int(c), v)
 }
 
 // effect defines the state to from the state from and the flows, as
@@ -395,7 +388,7 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 		}
 		for x, c := range r.inc {
 			if c != 0 {
-				incs[x] = append(incs[x], mul(c, av))
+				incs[x] = append(incs[x], smt.Times(c, av))
 			}
 		}
 	}

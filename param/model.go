@@ -448,12 +448,7 @@ func linTerm(l ta.Lin, st stateNames) string {
 		default:
 			name = "unknown"
 		}
-		c := l.Coef[v]
-		if c == 1 {
-			ts = append(ts, name)
-		} else {
-			ts = append(ts, smt.App("*", smt.Int(c), name))
-		}
+		ts = append(ts, smt.Times(l.Coef[v], name))
 	}
 	if l.Const != 0 || len(ts) == 0 {
 		ts = append(ts, smt.Int(l.Const))

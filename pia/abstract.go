@@ -242,21 +242,12 @@ func (x *extractor) valid(extra []string, t string) (bool, error) {
 func (x *extractor) linSMT(l lin) string {
 	var ts []string
 	for _, v := range l.vars() {
-		c := l.c[v]
-		s := smt.Sym(v)
-		if c == 1 {
-			ts = append(ts, s)
-		} else {
-			ts = append(ts, smt.App("*", smt.Int(c), s))
-		}
+		ts = append(ts, smt.Times(l.c[v], smt.Sym(v)))
 	}
 	if l.k != 0 || len(ts) == 0 {
 		ts = append(ts, smt.Int(l.k))
 	}
-	if len(ts) == 1 {
-		return ts[0]
-	}
-	return smt.App("+", ts...)
+	return smt.Sum(ts...)
 }
 
 func (x *extractor) consSMT(c cons) string {

@@ -82,6 +82,14 @@ func Or(ts ...string) string {
 // Not negates t.
 func Not(t string) string { return App("not", t) }
 
+// Times is c * t, or t when c is 1.
+func Times(c int64, t string) string {
+	if c == 1 {
+		return t
+	}
+	return App("*", Int(c), t)
+}
+
 // Sum is the sum (0 when empty).
 func Sum(ts ...string) string {
 	switch len(ts) {
