@@ -896,10 +896,23 @@ func (b *caseBuilder) step(li int) error {
 		if b.paths > maxPaths {
 			return errorf(x.loop.Do, "more than %d paths through the main loop's steps", maxPaths)
 		}
-		if !feasible(s.cs) {
+		// The targets and the guard depend on the path condition only
+		// through the locals' new values, the shared variables and the
+		// parameters: project the other symbols away once for the path.
+		inVal := map[string]bool{}
+		for _, v := range x.locals {
+			for w := range s.env[v].c {
+				inVal[w] = true
+			}
+		}
+		cs, ok, err := project(s.cs, func(w string) bool { return isLocalOrFresh(w) && !inVal[w] })
+		if err != nil {
+			cs, ok = s.cs, feasible(s.cs)
+		}
+		if !ok {
 			return nil
 		}
-		return b.targets(li, s, 0, make(locState, len(x.locals)), s.cs)
+		return b.targets(li, s, 0, make(locState, len(x.locals)), cs)
 	})
 }
 
@@ -922,15 +935,25 @@ func (b *caseBuilder) targets(src int, s *sstate, i int, to locState, cs []cons)
 		to[i] = b.locs[src][i]
 		return b.targets(src, s, i+1, to, cs)
 	}
+	// Which intervals val can take depends on cs only through val's
+	// symbols and the parameters: project the rest away once, not once
+	// per interval.
+	shadow, ok, err := project(cs, func(w string) bool { return strings.Contains(w, ":") && !val.has(w) })
+	if err != nil {
+		shadow, ok = cs, true
+	}
+	if !ok {
+		return nil
+	}
 	for j := range b.ord.thr {
 		ic, err := interval(val, j, b.ord.thr)
 		if err != nil {
 			return err
 		}
-		next := append(append([]cons(nil), cs...), ic...)
-		if !feasible(next) {
+		if !feasible(append(append([]cons(nil), shadow...), ic...)) {
 			continue
 		}
+		next := append(append([]cons(nil), cs...), ic...)
 		to[i] = int64(j)
 		if err := b.targets(src, s, i+1, to, next); err != nil {
 			return err
