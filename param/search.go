@@ -31,6 +31,9 @@ type Options struct {
 	SplitDepth int
 	// Progress, when set, is called about once a second.
 	Progress func(Progress)
+	// NoContract turns off the contraction of the moves a reachability
+	// specification cannot observe (contract.go).
+	NoContract bool
 }
 
 // MaxJobs bounds Options.Jobs: every worker is a solver process.
@@ -57,6 +60,8 @@ type SpecResult struct {
 	MaxLen  int
 	Queries int64
 	Seconds float64
+	// Contracted says how contraction shrank the automaton, if it did.
+	Contracted string
 }
 
 // Verify checks one specification of f for all parameter values.
@@ -84,7 +89,22 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 	verdict := trace.Holds
 	for _, lc := range lcs {
 		st := &stats{}
-		out := verifyCase(ctx, f, specName, lc, opts, st, start)
+		cf := f
+		if !lc.needLoop && !opts.NoContract {
+			g, info, err := contract(ctx, f, spec.Formula, opts.Solver)
+			if err != nil {
+				res.Reason = err.Error()
+				if ctx.Err() != nil {
+					res.Reason = stopped(ctx)
+				}
+				return res
+			}
+			cf = g
+			if info != nil {
+				res.Contracted = info.String()
+			}
+		}
+		out := verifyCase(ctx, cf, specName, lc, opts, st, start)
 		res.Schemas += st.schemas
 		res.Nodes += st.nodes
 		res.Pruned += st.pruned

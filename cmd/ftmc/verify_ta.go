@@ -119,6 +119,9 @@ func verifyTA(e *env, args []string) int {
 		}
 		fmt.Fprintf(e.stdout, "%s: nschemas = %d, min length = %d, max length = %d (%d thresholds, %d prefixes checked, %d pruned, %.2fs)\n",
 			s, r.Schemas, r.MinLen, r.MaxLen, r.Atoms, r.Nodes, r.Pruned, r.Seconds)
+		if r.Contracted != "" {
+			fmt.Fprintf(e.stdout, "%s: %s\n", s, r.Contracted)
+		}
 		switch r.Verdict {
 		case trace.Holds:
 			fmt.Fprintf(e.stdout, "> Spec %s holds\n", s)

@@ -1,0 +1,687 @@
+package param
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"ftmc/smt"
+	"ftmc/ta"
+)
+
+// Contraction of moves a reachability property cannot observe.
+//
+// A rule is internal to a specification when it moves a process between two
+// locations the specification does not mention, changes no shared variable,
+// and has a guard that can only turn from false to true (threshold atoms
+// x >= e, joined by && and ||, and comparisons of parameters). Such a move
+// can be postponed until the process's next other move: the guards it
+// needed still hold then, and nobody can tell the difference, because the
+// shared variables are the same and the locations are not observed. So each
+// other rule out of a location l is replaced by rules out of every entry
+// location a from which l is reached by internal rules, guarded by the
+// guards of the internal path and its own, and the internal rules go. A
+// location entered only by internal rules, and empty initially, is then
+// never occupied and goes too. The contracted automaton has the same
+// reachable configurations as the original, restricted to the observed
+// locations and the shared variables; so a reachability (safety)
+// specification has the same verdict on both. PIA abstractions of receive
+// steps are where this pays: a process that receives messages one at a time
+// moves through dozens of abstract local states no specification mentions.
+//
+// A combined rule is named by the rules it stands for, joined by "+", so a
+// counterexample shows the internal moves a process makes just before its
+// move.
+
+// maxContractSets bounds the path guards kept while contracting.
+const maxContractSets = 200_000
+
+type contraction struct {
+	ctx    context.Context
+	f      *ta.File
+	m      *model
+	solver smt.Solver
+	err    error
+
+	conjKey  []string  // conjunct id -> key
+	conjExpr []ta.Expr // conjunct id -> expression
+	conjB    []*bexpr  // conjunct id -> compiled
+	conjIdx  map[string]int
+	impl     map[[2]int]bool // [a, b]: conjunct a implies conjunct b
+	boundGeq map[string]bool
+}
+
+// contracted describes what contract did, for the report.
+type contracted struct {
+	Locations, Rules       int // before
+	NewLocations, NewRules int // after
+}
+
+func (c contracted) String() string {
+	return fmt.Sprintf("%d of %d locations and %d of %d rules after contracting the moves the specification cannot observe", c.NewLocations, c.Locations, c.NewRules, c.Rules)
+}
+
+// contract returns f with the moves internal to the specification
+// contracted, and what it did; f itself when nothing contracts or the
+// contraction would grow too large. observed marks the locations the
+// specification mentions.
+func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) (*ta.File, *contracted, error) {
+	m, err := prepare(f)
+	if err != nil {
+		return f, nil, nil // the search reports it
+	}
+	observed := observedLocations(f, spec)
+	// A location with a self-loop that updates shared variables is kept
+	// as it is: a process there is seen by the update.
+	fixed := slices.Clone(observed)
+	for _, r := range m.rules {
+		if r.src == r.dst && !r.stutter {
+			fixed[r.src] = true
+		}
+	}
+	internal := make([]bool, len(m.rules))
+	some := false
+	for i, r := range m.rules {
+		internal[i] = !r.stutter && r.src != r.dst && !fixed[r.src] && !fixed[r.dst] && zeroInc(r.inc) && rising(r.guard)
+		some = some || internal[i]
+	}
+	if !some {
+		return f, nil, nil
+	}
+	c := &contraction{ctx: ctx, f: f, m: m, conjIdx: map[string]int{}, impl: map[[2]int]bool{}, boundGeq: map[string]bool{}}
+	s, err := smt.New(ctx, sopts)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer s.Close()
+	c.solver = s
+	base, err := (&problem{m: m}).base()
+	if err != nil {
+		return nil, nil, err
+	}
+	s.Send(base...)
+
+	ruleConj := make([][]int, len(m.rules))
+	for i, r := range m.rules {
+		ruleConj[i] = c.conjuncts(r.r.Guard)
+	}
+	maybeInit := initOccupied(f)
+	// The entries: locations a process can be in without having moved
+	// there internally.
+	entry := make([]bool, m.nloc)
+	for l := range entry {
+		entry[l] = maybeInit[l]
+	}
+	for i, r := range m.rules {
+		if !internal[i] && !r.stutter {
+			entry[r.dst] = true
+		}
+	}
+	out := make([][]int, m.nloc)
+	for i, r := range m.rules {
+		out[r.src] = append(out[r.src], i)
+	}
+	type path struct {
+		guard []int // conjunct ids, sorted, none implied by another
+		rules []int
+	}
+	var rules []crule
+	sets := 0
+	for a := 0; a < m.nloc; a++ {
+		if !entry[a] {
+			continue
+		}
+		// The internal paths from a, with their guards: for each location,
+		// the guards that no other path's guard implies.
+		reach := map[int][]path{a: {{}}}
+		queue := []int{a}
+		for len(queue) > 0 {
+			l := queue[0]
+			queue = queue[1:]
+			for _, p := range reach[l] {
+				for _, ri := range out[l] {
+					if !internal[ri] {
+						continue
+					}
+					r := m.rules[ri]
+					np := path{guard: c.reduce(union(p.guard, ruleConj[ri])), rules: append(slices.Clip(p.rules), ri)}
+					if c.err != nil {
+						return nil, nil, c.err
+					}
+					old := reach[r.dst]
+					if slices.ContainsFunc(old, func(q path) bool { return c.weaker(q.guard, np.guard) }) {
+						continue
+					}
+					old = slices.DeleteFunc(old, func(q path) bool { return c.weaker(np.guard, q.guard) })
+					reach[r.dst] = append(old, np)
+					sets++
+					if sets > maxContractSets {
+						return f, nil, nil
+					}
+					if !slices.Contains(queue, r.dst) {
+						queue = append(queue, r.dst)
+					}
+				}
+			}
+		}
+		// Every other rule out of a reached location becomes a rule out of
+		// a; of the rules to the same location with the same update, only
+		// those whose guard no other's implies are kept.
+		type cand struct {
+			guard []int
+			rules []int
+		}
+		groups := map[string][]cand{}
+		var keys []string
+		locs := make([]int, 0, len(reach))
+		for l := range reach {
+			locs = append(locs, l)
+		}
+		sort.Ints(locs)
+		for _, l := range locs {
+			for _, p := range reach[l] {
+				for _, ri := range out[l] {
+					if internal[ri] || m.rules[ri].stutter {
+						continue
+					}
+					r := m.rules[ri]
+					g := c.reduce(union(p.guard, ruleConj[ri]))
+					if c.err != nil {
+						return nil, nil, c.err
+					}
+					key := fmt.Sprint(r.dst, r.inc)
+					cs := groups[key]
+					if cs == nil {
+						keys = append(keys, key)
+					}
+					if slices.ContainsFunc(cs, func(q cand) bool { return c.weaker(q.guard, g) }) {
+						continue
+					}
+					cs = slices.DeleteFunc(cs, func(q cand) bool { return c.weaker(g, q.guard) })
+					groups[key] = append(cs, cand{guard: g, rules: append(slices.Clip(p.rules), ri)})
+				}
+			}
+		}
+		for _, k := range keys {
+			for _, cd := range groups[k] {
+				last := m.rules[cd.rules[len(cd.rules)-1]]
+				rules = append(rules, crule{src: a, dst: last.dst, inc: fmt.Sprint(last.inc), guard: cd.guard, ids: cd.rules})
+			}
+		}
+	}
+	rules = dropDead(rules, maybeInit, m.nloc)
+	rules = c.quotient(rules, observedSignature(f, spec, maybeInit))
+	if c.err != nil {
+		return nil, nil, c.err
+	}
+	live := map[int]bool{}
+	for l := range maybeInit {
+		if maybeInit[l] {
+			live[l] = true
+		}
+	}
+	var out2 []*ta.Rule
+	for _, r := range rules {
+		live[r.src], live[r.dst] = true, true
+		out2 = append(out2, c.rule(r))
+	}
+	nf := *f
+	nf.Rules = out2
+	return &nf, &contracted{Locations: m.nloc, Rules: len(f.Rules), NewLocations: len(live), NewRules: len(out2)}, nil
+}
+
+// crule is a rule of the contracted automaton: it moves a process from
+// src to dst with the update of the last of the rules ids.
+type crule struct {
+	src, dst int
+	inc      string
+	guard    []int
+	ids      []int
+}
+
+// dropDead drops the rules out of locations no rule enters and that are
+// empty initially: they stay empty.
+func dropDead(rules []crule, maybeInit []bool, nloc int) []crule {
+	for {
+		entered := make([]bool, nloc)
+		for _, r := range rules {
+			if r.src != r.dst {
+				entered[r.dst] = true
+			}
+		}
+		n := len(rules)
+		rules = slices.DeleteFunc(rules, func(r crule) bool { return !entered[r.src] && !maybeInit[r.src] })
+		if len(rules) == n {
+			return rules
+		}
+	}
+}
+
+// quotient merges the locations that neither the specification nor the
+// initial conditions tell apart and whose rules agree (the coarsest
+// bisimulation): a rule into a merged location goes to its first member,
+// whose counter then stands for all of them, and the others keep no rules
+// and stay empty. obs gives each location's observation: locations with
+// different observations are never merged. Among the rules from one
+// location to one class with one update, only those whose guard no
+// other's implies are kept.
+func (c *contraction) quotient(rules []crule, obs []string) []crule {
+	n := len(obs)
+	class := make([]int, n)
+	ids := map[string]int{}
+	for l, o := range obs {
+		if _, ok := ids[o]; !ok {
+			ids[o] = len(ids)
+		}
+		class[l] = ids[o]
+	}
+	from := make([][]int, n)
+	for i, r := range rules {
+		from[r.src] = append(from[r.src], i)
+	}
+	// the rules of l, grouped by the class of their target and their
+	// update, without those another of the group implies
+	reduced := func(l int) []int {
+		var keep []int
+		for _, i := range from[l] {
+			r := rules[i]
+			dominated := false
+			for _, j := range from[l] {
+				q := rules[j]
+				if i == j || class[q.dst] != class[r.dst] || q.inc != r.inc || !c.weaker(q.guard, r.guard) {
+					continue
+				}
+				if !c.weaker(r.guard, q.guard) || j < i {
+					dominated = true
+					break
+				}
+			}
+			if !dominated {
+				keep = append(keep, i)
+			}
+		}
+		return keep
+	}
+	count := len(ids)
+	for {
+		sigs := map[string]int{}
+		next := make([]int, n)
+		for l := 0; l < n; l++ {
+			var parts []string
+			for _, i := range reduced(l) {
+				r := rules[i]
+				parts = append(parts, fmt.Sprint(class[r.dst], "|", r.inc, "|", r.guard))
+			}
+			slices.Sort(parts)
+			sig := fmt.Sprint(class[l], "#", strings.Join(slices.Compact(parts), ";"))
+			if _, ok := sigs[sig]; !ok {
+				sigs[sig] = len(sigs)
+			}
+			next[l] = sigs[sig]
+		}
+		class = next
+		if len(sigs) == count {
+			break
+		}
+		count = len(sigs)
+	}
+	rep := make([]int, len(sigs0(class)))
+	for i := range rep {
+		rep[i] = -1
+	}
+	// A class is named by a member some rule enters, if any.
+	entered := make([]bool, n)
+	for _, r := range rules {
+		entered[r.dst] = true
+	}
+	for l := 0; l < n; l++ {
+		if k := class[l]; rep[k] < 0 || entered[l] && !entered[rep[k]] {
+			rep[k] = l
+		}
+	}
+	var out []crule
+	seen := map[string]bool{}
+	for l := 0; l < n; l++ {
+		if rep[class[l]] != l {
+			continue
+		}
+		for _, i := range reduced(l) {
+			r := rules[i]
+			r.dst = rep[class[r.dst]]
+			key := fmt.Sprint(r.src, "|", r.dst, "|", r.inc, "|", r.guard)
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+func sigs0(class []int) map[int]bool {
+	m := map[int]bool{}
+	for _, c := range class {
+		m[c] = true
+	}
+	return m
+}
+
+// observedSignature describes what the specification and the initial
+// conditions see of each location: a location that may be occupied
+// initially is seen on its own; any other by its coefficient in each
+// comparison of the specification (all of them, for one that is not
+// linear).
+func observedSignature(f *ta.File, spec ta.Expr, maybeInit []bool) []string {
+	parts := make([][]string, len(f.Locations))
+	for l := range parts {
+		if maybeInit[l] {
+			parts[l] = []string{fmt.Sprint("init", l)}
+		}
+	}
+	n := 0
+	var walk func(e ta.Expr)
+	walk = func(e ta.Expr) {
+		switch e := e.(type) {
+		case *ta.Unary:
+			walk(e.X)
+		case *ta.Binary:
+			switch e.Op {
+			case "==", "!=", "<", "<=", ">", ">=":
+				n++
+				d, err := ta.Linear(&ta.Binary{Pos: e.Pos, Op: "-", X: e.X, Y: e.Y})
+				if err != nil {
+					for l := range observedLocations(f, e) {
+						parts[l] = append(parts[l], fmt.Sprint("own", l))
+					}
+					return
+				}
+				for v, k := range d.Coef {
+					if v.Kind == ta.Local {
+						parts[v.Index] = append(parts[v.Index], fmt.Sprint(n, ":", k))
+					}
+				}
+			case "||", "&&":
+				// A disjunction of l != 0 tells no more than whether their
+				// sum is zero, and so does a conjunction of l == 0.
+				var kids []ta.Expr
+				var flat func(x ta.Expr)
+				flat = func(x ta.Expr) {
+					if b, ok := x.(*ta.Binary); ok && b.Op == e.Op {
+						flat(b.X)
+						flat(b.Y)
+						return
+					}
+					kids = append(kids, x)
+				}
+				flat(e)
+				n++
+				group := n
+				for _, k := range kids {
+					if l, nonzero, ok := zeroTest(k); ok && nonzero == (e.Op == "||") {
+						parts[l] = append(parts[l], fmt.Sprint(group, ":sum"))
+					} else {
+						walk(k)
+					}
+				}
+			default:
+				walk(e.X)
+				walk(e.Y)
+			}
+		}
+	}
+	walk(spec)
+	out := make([]string, len(parts))
+	for l, p := range parts {
+		out[l] = strings.Join(p, ",")
+	}
+	return out
+}
+
+// rule builds the rule of the automaton for r.
+func (c *contraction) rule(r crule) *ta.Rule {
+	last := c.m.rules[r.ids[len(r.ids)-1]].r
+	var names []string
+	for _, i := range r.ids {
+		names = append(names, c.m.rules[i].r.ID)
+	}
+	var g ta.Expr = &ta.BoolLit{Pos: last.Pos, Val: true}
+	for i, id := range r.guard {
+		if i == 0 {
+			g = c.conjExpr[id]
+		} else {
+			g = &ta.Binary{Pos: last.Pos, Op: "&&", X: g, Y: c.conjExpr[id]}
+		}
+	}
+	return &ta.Rule{
+		Pos: last.Pos, ID: strings.Join(names, "+"),
+		From: c.f.Locations[r.src].Name, FromPos: last.FromPos, To: c.f.Locations[r.dst].Name, ToPos: last.ToPos,
+		Guard: g, Updates: last.Updates, Unchanged: last.Unchanged,
+		Src: r.src, Dst: r.dst,
+	}
+}
+
+// conjuncts splits a guard at its top-level && into conjunct ids.
+func (c *contraction) conjuncts(e ta.Expr) []int {
+	var ids []int
+	var walk func(e ta.Expr)
+	walk = func(e ta.Expr) {
+		if b, ok := e.(*ta.Binary); ok && b.Op == "&&" {
+			walk(b.X)
+			walk(b.Y)
+			return
+		}
+		if b, ok := e.(*ta.BoolLit); ok && b.Val {
+			return
+		}
+		key := e.String()
+		id, ok := c.conjIdx[key]
+		if !ok {
+			id = len(c.conjKey)
+			c.conjIdx[key] = id
+			c.conjKey = append(c.conjKey, key)
+			c.conjExpr = append(c.conjExpr, e)
+			b, err := c.m.compileGuard(e)
+			if err != nil {
+				b = nil
+			}
+			c.conjB = append(c.conjB, b)
+		}
+		ids = append(ids, id)
+	}
+	walk(e)
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+func union(a, b []int) []int {
+	u := append(slices.Clip(a), b...)
+	slices.Sort(u)
+	return slices.Compact(u)
+}
+
+// reduce drops the conjuncts of g that another conjunct of g implies.
+func (c *contraction) reduce(g []int) []int {
+	out := g[:0:0]
+	for i, x := range g {
+		implied := false
+		for j, y := range g {
+			if i != j && c.implies(y, x) && !(c.implies(x, y) && j > i) {
+				implied = true
+				break
+			}
+		}
+		if !implied {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// weaker reports whether the conjunction a is implied by the conjunction
+// b: every conjunct of a is implied by one of b.
+func (c *contraction) weaker(a, b []int) bool {
+	for _, x := range a {
+		if !slices.ContainsFunc(b, func(y int) bool { return c.implies(y, x) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// implies reports whether conjunct a implies conjunct b, as far as it can
+// tell cheaply: the same conjunct, or two threshold atoms sum(u*x) >= e
+// and sum(v*x) >= e' with u <= v coefficientwise (on non-negative shared
+// variables) and e >= e' under the assumptions.
+func (c *contraction) implies(a, b int) bool {
+	if a == b {
+		return true
+	}
+	if v, ok := c.impl[[2]int{a, b}]; ok {
+		return v
+	}
+	ba, bb := c.conjB[a], c.conjB[b]
+	res := false
+	if ba != nil && bb != nil && ba.op == 'l' && bb.op == 'l' && ba.pos && bb.pos {
+		x, y := c.m.atoms[ba.atom], c.m.atoms[bb.atom]
+		res = true
+		for v, k := range x.shared.Coef {
+			if y.shared.Coef[v] > k {
+				res = false
+			}
+		}
+		for v, k := range y.shared.Coef {
+			if x.shared.Coef[v] < k {
+				res = false
+			}
+		}
+		res = res && c.geq(x.bound, y.bound)
+	}
+	c.impl[[2]int{a, b}] = res
+	return res
+}
+
+// geq reports whether the assumptions imply x >= y over the parameters.
+func (c *contraction) geq(x, y ta.Lin) bool {
+	d := x.Add(y.Scale(-1))
+	key := d.Key()
+	if v, ok := c.boundGeq[key]; ok {
+		return v
+	}
+	res := false
+	if len(d.Coef) == 0 {
+		res = d.Const >= 0
+	} else if c.err == nil {
+		c.solver.Push()
+		c.solver.Assert(smt.Not(smt.App(">=", linTerm(d, ""), "0")))
+		st, err := c.solver.Check(c.ctx)
+		c.solver.Pop(1)
+		if err != nil {
+			c.err = err
+		}
+		res = st == smt.Unsat
+	}
+	c.boundGeq[key] = res
+	return res
+}
+
+func zeroInc(inc []int64) bool {
+	for _, v := range inc {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// rising reports whether a guard can only turn from false to true: no
+// negated threshold atom.
+func rising(b *bexpr) bool {
+	switch b.op {
+	case 'l':
+		return b.pos
+	case 'a', 'o':
+		for _, k := range b.kids {
+			if !rising(k) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// initOccupied marks the locations the initial conditions do not force
+// to be empty (a conjunct loc == 0).
+func initOccupied(f *ta.File) []bool {
+	occ := make([]bool, len(f.Locations))
+	for i := range occ {
+		occ[i] = true
+	}
+	var walk func(e ta.Expr)
+	walk = func(e ta.Expr) {
+		b, ok := e.(*ta.Binary)
+		if !ok {
+			return
+		}
+		switch b.Op {
+		case "&&":
+			walk(b.X)
+			walk(b.Y)
+		case "==":
+			x, y := b.X, b.Y
+			if _, ok := x.(*ta.IntLit); ok {
+				x, y = y, x
+			}
+			id, ok1 := x.(*ta.Ident)
+			z, ok2 := y.(*ta.IntLit)
+			if ok1 && ok2 && id.Kind == ta.Local && z.Val == 0 {
+				occ[id.Index] = false
+			}
+		}
+	}
+	for _, e := range f.Inits {
+		walk(e)
+	}
+	return occ
+}
+
+// observedLocations marks the locations whose counters e mentions.
+func observedLocations(f *ta.File, e ta.Expr) []bool {
+	obs := make([]bool, len(f.Locations))
+	var walk func(e ta.Expr)
+	walk = func(e ta.Expr) {
+		switch e := e.(type) {
+		case *ta.Ident:
+			if e.Kind == ta.Local {
+				obs[e.Index] = true
+			}
+		case *ta.Unary:
+			walk(e.X)
+		case *ta.Binary:
+			walk(e.X)
+			walk(e.Y)
+		}
+	}
+	walk(e)
+	return obs
+}
+
+// zeroTest reads e as l == 0 (nonzero false) or l != 0 (nonzero true) for
+// a location counter l.
+func zeroTest(e ta.Expr) (l int, nonzero, ok bool) {
+	b, isBin := e.(*ta.Binary)
+	if !isBin || (b.Op != "==" && b.Op != "!=") {
+		return 0, false, false
+	}
+	x, y := b.X, b.Y
+	if _, isLit := x.(*ta.IntLit); isLit {
+		x, y = y, x
+	}
+	id, ok1 := x.(*ta.Ident)
+	z, ok2 := y.(*ta.IntLit)
+	if !ok1 || !ok2 || id.Kind != ta.Local || z.Val != 0 {
+		return 0, false, false
+	}
+	return id.Index, b.Op == "!=", true
+}

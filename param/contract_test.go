@@ -1,0 +1,154 @@
+package param
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ftmc/internal/testenv"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// receiveTA is the shape PIA abstractions of receive steps produce: a
+// process moves through abstract local states p0, p1, p2 as it receives
+// messages (no update, rising guards) and decides from any of them.
+const receiveTA = `skel Proc {
+  local pc;
+  shared nsnt, ndec;
+  parameters N, T;
+  assumptions (0) { N > 3 * T; T >= 1; }
+  locations (0) { v: [0]; p0: [1]; p1: [2]; p2: [3]; d: [4]; }
+  inits (0) { v == N; p0 == 0; p1 == 0; p2 == 0; d == 0; nsnt == 0; ndec == 0; }
+  rules (0) {
+    0: v -> p0 when (true) do { nsnt' == nsnt + 1; unchanged(ndec); };
+    1: p0 -> p1 when (nsnt >= 1) do { unchanged(nsnt, ndec); };
+    2: p1 -> p2 when (nsnt >= T + 1) do { unchanged(nsnt, ndec); };
+    3: p0 -> p2 when (nsnt >= T + 1) do { unchanged(nsnt, ndec); };
+    4: p0 -> d when (nsnt >= N - T) do { ndec' == ndec + 1; unchanged(nsnt); };
+    5: p1 -> d when (nsnt >= N - T) do { ndec' == ndec + 1; unchanged(nsnt); };
+    6: p2 -> d when (nsnt >= N - T && nsnt >= 2) do { ndec' == ndec + 1; unchanged(nsnt); };
+    7: p1 -> p1 when (true) do { unchanged(nsnt, ndec); };
+  }
+  specifications (0) {
+    early: [](d == 0 || nsnt >= N - T);
+    seen: [](p2 == 0 || nsnt >= T + 1);
+    never: [](d == 0);
+  }
+}
+`
+
+func TestContractReceiveChain(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	f, err := ta.Parse("receive.ta", []byte(receiveTA))
+	if err == nil {
+		err = ta.Check(f)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	rules := func(spec string) []string {
+		s, _ := f.SpecByName(spec)
+		g, _, err := contract(ctx, f, s.Formula, Options{}.Solver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range g.Rules {
+			out = append(out, r.ID+" "+r.Short()+" "+r.Guard.String())
+		}
+		return out
+	}
+	// Not observing p0..p2, the receive steps go: the rules out of p1 and
+	// p2 become rules out of p0, and those whose guard another's implies
+	// (5 and 6 after the internal moves) go too.
+	got := strings.Join(rules("early"), "\n")
+	want := "0 v -> p0 true\n4 p0 -> d nsnt >= (N - T)"
+	if got != want {
+		t.Errorf("contracted for early:\n%s\nwant:\n%s", got, want)
+	}
+	// Observing p2 keeps the moves into it (1+2 has the guard of 3).
+	got = strings.Join(rules("seen"), "\n")
+	for _, w := range []string{"3 p0 -> p2", "4 p0 -> d", "6 p2 -> d"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("contracted for seen lacks %q:\n%s", w, got)
+		}
+	}
+	for _, spec := range []string{"early", "seen", "never"} {
+		on := Verify(ctx, f, spec, Options{})
+		off := Verify(ctx, f, spec, Options{NoContract: true})
+		if on.Verdict != off.Verdict || on.Verdict == trace.Unknown {
+			t.Errorf("%s: %s with contraction, %s without", spec, on.Verdict, off.Verdict)
+		}
+		crossCheck(t, f, spec, on, 7, 4)
+	}
+}
+
+// TestContractKeepsVerdicts checks every safety specification of the
+// shared automata and their mutants with and without contraction: the
+// verdicts must agree.
+func TestContractKeepsVerdicts(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	var files []string
+	for _, pat := range []string{
+		filepath.Join("..", "examples", "threshold", "*.ta"),
+		filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta", "*.ta"),
+	} {
+		m, _ := filepath.Glob(pat)
+		files = append(files, m...)
+	}
+	// Mutants with violations (as in TestMutants).
+	dir := t.TempDir()
+	for _, mu := range []struct{ file, from, to string }{
+		{"strb.ta", "T >= F;", "T + 1 >= F;"},
+		{"nbacg.ta", "when (nsntNoCF < 1 && nsntYesCF >= N)", "when (nsntYesCF >= N - 1)"},
+		{"cc.ta", ">= N + 1)", ">= N)"},
+		{"c1cs.ta", "T >= F;", "T + 1 >= F;"},
+		{"bosco.ta", "N > 3 * T;", "N > 2 * T;"},
+	} {
+		src, err := os.ReadFile(filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta", mu.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), mu.from) {
+			t.Fatalf("%s lacks %q", mu.file, mu.from)
+		}
+		p := filepath.Join(dir, "mutant-"+mu.file)
+		if err := os.WriteFile(p, []byte(strings.Replace(string(src), mu.from, mu.to, -1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	violated := 0
+	for _, path := range files {
+		f := parse(t, path)
+		for _, s := range f.Specs {
+			lcs, err := specCases(s.Formula)
+			if err != nil || len(lcs) == 0 || lcs[0].needLoop {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			on := Verify(ctx, f, s.Name, Options{})
+			off := Verify(ctx, f, s.Name, Options{NoContract: true})
+			cancel()
+			if on.Verdict == trace.Unknown || off.Verdict == trace.Unknown {
+				t.Logf("%s %s: %s/%s", filepath.Base(path), s.Name, on.Verdict, off.Verdict)
+				continue
+			}
+			if on.Verdict != off.Verdict {
+				t.Errorf("%s %s: %s with contraction, %s without", filepath.Base(path), s.Name, on.Verdict, off.Verdict)
+			}
+			if on.Verdict == trace.Violated {
+				violated++
+				crossCheck(t, f, s.Name, on, 7, 4)
+			}
+		}
+	}
+	if violated < 3 {
+		t.Errorf("only %d violated specifications: the comparison needs some", violated)
+	}
+}
