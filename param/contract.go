@@ -57,6 +57,9 @@ type contraction struct {
 type contracted struct {
 	Locations, Rules       int // before
 	NewLocations, NewRules int // after
+	// Merged maps each location merged into another to the one that
+	// stands for both.
+	Merged map[string]string
 }
 
 func (c contracted) String() string {
@@ -212,7 +215,7 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 		}
 	}
 	rules = dropDead(rules, maybeInit, m.nloc)
-	rules = c.quotient(rules, observedSignature(f, spec, maybeInit))
+	rules, rep := c.quotient(rules, observedSignature(f, spec, maybeInit))
 	if c.err != nil {
 		return nil, nil, c.err
 	}
@@ -229,7 +232,13 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 	}
 	nf := *f
 	nf.Rules = out2
-	return &nf, &contracted{Locations: m.nloc, Rules: len(f.Rules), NewLocations: len(live), NewRules: len(out2)}, nil
+	merged := map[string]string{}
+	for l, r := range rep {
+		if r != l {
+			merged[f.Locations[l].Name] = f.Locations[r].Name
+		}
+	}
+	return &nf, &contracted{Locations: m.nloc, Rules: len(f.Rules), NewLocations: len(live), NewRules: len(out2), Merged: merged}, nil
 }
 
 // crule is a rule of the contracted automaton: it moves a process from
@@ -263,11 +272,12 @@ func dropDead(rules []crule, maybeInit []bool, nloc int) []crule {
 // initial conditions tell apart and whose rules agree (the coarsest
 // bisimulation): a rule into a merged location goes to its first member,
 // whose counter then stands for all of them, and the others keep no rules
-// and stay empty. obs gives each location's observation: locations with
+// and stay empty; it returns the rules and the member that stands for
+// each location. obs gives each location's observation: locations with
 // different observations are never merged. Among the rules from one
 // location to one class with one update, only those whose guard no
 // other's implies are kept.
-func (c *contraction) quotient(rules []crule, obs []string) []crule {
+func (c *contraction) quotient(rules []crule, obs []string) ([]crule, []int) {
 	n := len(obs)
 	class := make([]int, n)
 	ids := map[string]int{}
@@ -357,7 +367,11 @@ func (c *contraction) quotient(rules []crule, obs []string) []crule {
 			}
 		}
 	}
-	return out
+	reps := make([]int, n)
+	for l := range reps {
+		reps[l] = rep[class[l]]
+	}
+	return out, reps
 }
 
 func sigs0(class []int) map[int]bool {

@@ -60,8 +60,11 @@ type SpecResult struct {
 	MaxLen  int
 	Queries int64
 	Seconds float64
-	// Contracted says how contraction shrank the automaton, if it did.
+	// Contracted says how contraction shrank the automaton, if it did,
+	// and Merged maps each location it merged into another to the one
+	// that stands for both in the counterexample.
 	Contracted string
+	Merged     map[string]string
 }
 
 // Verify checks one specification of f for all parameter values.
@@ -102,6 +105,7 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 			cf = g
 			if info != nil {
 				res.Contracted = info.String()
+				res.Merged = info.Merged
 			}
 		}
 		out := verifyCase(ctx, cf, specName, lc, opts, st, start)

@@ -27,6 +27,17 @@ type Case struct {
 	Locations, Rules int
 	Paths            int   // paths through a step, over all abstract local states
 	Queries          int64 // SMT queries of the abstraction
+
+	locate func(params, locals map[string]int64) ([]string, error)
+}
+
+// Locate names the locations of the automaton that stand for a process
+// whose locals (by name) have the values locals, under the parameter
+// values params: one location, or two for a state of a cycle that is
+// also entered from outside it (its own, and the cycle's). None means
+// the abstraction never reaches such a state.
+func (c *Case) Locate(params, locals map[string]int64) ([]string, error) {
+	return c.locate(params, locals)
 }
 
 // Result is the abstraction of a model.

@@ -223,7 +223,66 @@ func (b *caseBuilder) build(inits []int) (*Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the extracted automaton does not read back (a defect): %v", err)
 	}
-	return &Case{Order: b.ord.text, Text: text, TA: f, Justice: justice, Locations: len(b.groups), Rules: len(b.grules), Paths: b.paths, Queries: x.queries}, nil
+	return &Case{Order: b.ord.text, Text: text, TA: f, Justice: justice, Locations: len(b.groups), Rules: len(b.grules), Paths: b.paths, Queries: x.queries, locate: b.locator(names)}, nil
+}
+
+// locator maps a concrete local state to the locations of the automaton
+// that stand for it, for Case.Locate.
+func (b *caseBuilder) locator(names []string) func(map[string]int64, map[string]int64) ([]string, error) {
+	x := b.x
+	of := make([][]int, len(b.locs))
+	for g, members := range b.groups {
+		for _, m := range members {
+			of[m] = append(of[m], g)
+		}
+	}
+	locals := x.locals
+	bounded := x.bounded
+	thr := b.ord.thr
+	index := b.index
+	return func(params, vals map[string]int64) ([]string, error) {
+		bounds := make([]int64, len(thr))
+		for j, t := range thr {
+			v := t.k
+			for name, c := range t.c {
+				p, ok := params[name]
+				if !ok {
+					return nil, fmt.Errorf("no value for the parameter %s", name)
+				}
+				v += c * p
+			}
+			bounds[j] = v
+		}
+		l := make(locState, len(locals))
+		for i, v := range locals {
+			val, ok := vals[v.Name]
+			if !ok {
+				return nil, fmt.Errorf("no value for the local %s", v.Name)
+			}
+			if bounded[v] {
+				l[i] = val
+				continue
+			}
+			l[i] = -1
+			for j := range bounds {
+				if val >= bounds[j] && (j+1 == len(bounds) || val < bounds[j+1]) {
+					l[i] = int64(j)
+				}
+			}
+			if l[i] < 0 {
+				return nil, fmt.Errorf("%s = %d is below every threshold", v.Name, val)
+			}
+		}
+		k, ok := index[l.key()]
+		if !ok {
+			return nil, nil
+		}
+		var out []string
+		for _, g := range of[k] {
+			out = append(out, names[g])
+		}
+		return out, nil
+	}
 }
 
 // taCond renders an assumption over the parameters in .ta syntax.

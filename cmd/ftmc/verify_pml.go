@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"ftmc/explore"
+	"ftmc/ta"
 
 	"ftmc/ltl"
 	"ftmc/ltl/pml"
@@ -228,8 +230,24 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 			reasons = append(reasons, r.Reason)
 			continue
 		}
-		// Replay the abstract counterexample's parameters on the instance.
+		// Replay the abstract counterexample's parameters on the instance:
+		// first along its schedule (a bad prefix of a safety property),
+		// then, if that finds nothing, over the whole instance.
 		params := r.Counterexample.Params
+		if g := guideOf(c, r.Counterexample, r.Merged); g != nil {
+			ir, _, err := pml.CheckInstance(ctx, path, pml.InstanceOptions{
+				Defines: defs, Params: params, Spec: spec, Assume: c.Justice, Guide: g,
+				Search: ltl.Options{TimeLimit: lim.time, MemoryLimit: int64(lim.memory), Since: begin},
+			})
+			if err == nil && ir.Verdict == trace.Violated {
+				ir.Stats = &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: true, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
+				if ir.Counterexample != nil {
+					ir.Counterexample.Params = params
+					ir.Counterexample.Message += "; found by replaying the abstract counterexample's schedule on the instance"
+				}
+				return ir, false
+			}
+		}
 		ir, _, err := pml.CheckInstance(ctx, path, pml.InstanceOptions{
 			Defines: defs, Params: params, Spec: spec, Assume: c.Justice,
 			Search: ltl.Options{TimeLimit: lim.time, MemoryLimit: int64(lim.memory), Since: begin},
@@ -258,4 +276,71 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 	}
 	out.Stats = &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: out.Verdict != trace.Unknown, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
 	return out, coarse
+}
+
+// maxGuideSteps bounds the schedule of a guided replay.
+const maxGuideSteps = 1 << 16
+
+// guideOf turns a counterexample of the automaton of c that ends in a bad
+// state (no loop) into the schedule of process steps it stands for, for a
+// guided replay on the instance; nil when it has a loop or is too long.
+// A rule that stands for several (contraction joins their labels with
+// "+") is each of them in turn, and a rule fired k times is k processes
+// taking it one after another. Locations that contraction merged
+// (merged) are one location for the guide.
+func guideOf(c *pia.Case, cex *trace.Counterexample, merged map[string]string) *pml.Guide {
+	class := func(l string) string {
+		if r, ok := merged[l]; ok {
+			return r
+		}
+		return l
+	}
+	if cex == nil || cex.LoopStart >= 0 {
+		return nil
+	}
+	byID := map[string]*ta.Rule{}
+	for _, r := range c.TA.Rules {
+		byID[r.ID] = r
+	}
+	g := &pml.Guide{Initial: map[string]int64{}}
+	for _, v := range cex.Initial {
+		if _, ok := c.TA.LocIndex(v.Name); !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(v.Value, 10, 64)
+		if err != nil {
+			return nil
+		}
+		if n != 0 {
+			g.Initial[class(v.Name)] += n
+		}
+	}
+	for _, st := range cex.Steps {
+		var path []*ta.Rule
+		for _, id := range strings.Split(strings.TrimPrefix(st.Proc, "r"), "+") {
+			r, ok := byID[id]
+			if !ok {
+				return nil
+			}
+			path = append(path, r)
+		}
+		times := max(st.Multiplicity, 1)
+		if int64(len(g.Steps))+times*int64(len(path)) > maxGuideSteps {
+			return nil
+		}
+		for range times {
+			for _, r := range path {
+				g.Steps = append(g.Steps, pml.GuideStep{From: class(r.From), To: class(r.To)})
+			}
+		}
+	}
+	params := cex.Params
+	g.Locate = func(locals map[string]int64) ([]string, error) {
+		ls, err := c.Locate(params, locals)
+		for i, l := range ls {
+			ls[i] = class(l)
+		}
+		return ls, err
+	}
+	return g
 }

@@ -45,6 +45,10 @@ type InstanceOptions struct {
 	// Search bounds the search: TimeLimit, MemoryLimit, Since, MaxDepth,
 	// Progress. Property, Fairness and NoStutter are set by the check.
 	Search ltl.Options
+	// Guide, when set, restricts the search to the runs that follow its
+	// schedule, and to bad prefixes: a violation is one of the instance,
+	// but holds only means that the schedule leads to none.
+	Guide *Guide
 }
 
 // Instance compiles the instance of a ByMC model for the parameter values
@@ -100,7 +104,29 @@ func CheckProgram(ctx context.Context, prog *promela.Program, opts InstanceOptio
 	}
 	so := opts.Search
 	so.Failures = true
-	r, st, err := CheckProperty(ctx, m, props[0], so)
+	var r trace.Result
+	var st trace.Stats
+	if g := opts.Guide; g != nil {
+		if len(prog.Procs) != 1 {
+			return trace.Result{}, trace.Stats{}, fmt.Errorf("%s: a guided replay needs one proctype", prog.Filename)
+		}
+		w := newGuided(m, g, prog.Procs[0].ProcName())
+		p := props[0]
+		atoms := make([]ltl.Predicate, len(p.Atoms))
+		for i, a := range p.Atoms {
+			atoms[i] = func(s []byte) bool { c, _ := split(s); return a(c) }
+		}
+		p.Atoms = atoms
+		r, st, err = checkProperty(ctx, m, w, p, so)
+		if err == nil && w.err != nil {
+			err = w.err
+		}
+		if err == nil && r.Verdict == trace.Violated && r.Counterexample != nil && r.Counterexample.LoopStart >= 0 {
+			r = trace.Result{Property: r.Property, Verdict: trace.Unknown, Reason: "the guided runs violate it only with a loop"}
+		}
+	} else {
+		r, st, err = CheckProperty(ctx, m, props[0], so)
+	}
 	if err != nil {
 		return trace.Result{}, trace.Stats{}, err
 	}
@@ -117,6 +143,12 @@ func CheckProgram(ctx context.Context, prog *promela.Program, opts InstanceOptio
 // infinite runs where every process moves infinitely often count
 // (opts.NoStutter and opts.Fairness are set).
 func CheckProperty(ctx context.Context, m *compile.Model, p Property, opts ltl.Options) (trace.Result, trace.Stats, error) {
+	return checkProperty(ctx, m, m, p, opts)
+}
+
+// checkProperty is CheckProperty searching sm, a model whose states are
+// m's (a guided one, whose atoms p evaluates).
+func checkProperty(ctx context.Context, m *compile.Model, sm state.Model, p Property, opts ltl.Options) (trace.Result, trace.Stats, error) {
 	opts.Property = p.Name
 	init := m.Initialisation()
 	if m.ByMC() {
@@ -128,7 +160,7 @@ func CheckProperty(ctx context.Context, m *compile.Model, p Property, opts ltl.O
 	if opts.Fault == nil {
 		opts.Fault = m.PredicateFault
 	}
-	r, st, err := ltl.Check(ctx, m, p.Automaton, p.Atoms, opts)
+	r, st, err := ltl.Check(ctx, sm, p.Automaton, p.Atoms, opts)
 	if err != nil {
 		return r, st, fmt.Errorf("%s: %v", p.Name, err)
 	}
