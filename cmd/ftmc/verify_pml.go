@@ -231,8 +231,8 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 			continue
 		}
 		// Replay the abstract counterexample's parameters on the instance:
-		// first along its schedule (a bad prefix of a safety property),
-		// then, if that finds nothing, over the whole instance.
+		// first along its schedule, then, if that finds nothing, over the
+		// whole instance.
 		params := r.Counterexample.Params
 		if g := guideOf(c, r.Counterexample, r.Merged); g != nil {
 			ir, _, err := pml.CheckInstance(ctx, path, pml.InstanceOptions{
@@ -281,9 +281,10 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 // maxGuideSteps bounds the schedule of a guided replay.
 const maxGuideSteps = 1 << 16
 
-// guideOf turns a counterexample of the automaton of c that ends in a bad
-// state (no loop) into the schedule of process steps it stands for, for a
-// guided replay on the instance; nil when it has a loop or is too long.
+// guideOf turns a counterexample of the automaton of c into the schedule
+// of process steps its prefix stands for, for a guided replay on the
+// instance (free after the prefix when the counterexample is a lasso,
+// whose loop the instance check then looks for); nil when it is too long.
 // A rule that stands for several (contraction joins their labels with
 // "+") is each of them in turn, and a rule fired k times is k processes
 // taking it one after another. Locations that contraction merged
@@ -295,14 +296,18 @@ func guideOf(c *pia.Case, cex *trace.Counterexample, merged map[string]string) *
 		}
 		return l
 	}
-	if cex == nil || cex.LoopStart >= 0 {
+	if cex == nil {
 		return nil
+	}
+	steps := cex.Steps
+	if cex.LoopStart >= 0 && cex.LoopStart <= len(steps) {
+		steps = steps[:cex.LoopStart]
 	}
 	byID := map[string]*ta.Rule{}
 	for _, r := range c.TA.Rules {
 		byID[r.ID] = r
 	}
-	g := &pml.Guide{Initial: map[string]int64{}}
+	g := &pml.Guide{Initial: map[string]int64{}, Free: cex.LoopStart >= 0}
 	for _, v := range cex.Initial {
 		if _, ok := c.TA.LocIndex(v.Name); !ok {
 			continue
@@ -315,7 +320,7 @@ func guideOf(c *pia.Case, cex *trace.Counterexample, merged map[string]string) *
 			g.Initial[class(v.Name)] += n
 		}
 	}
-	for _, st := range cex.Steps {
+	for _, st := range steps {
 		var path []*ta.Rule
 		for _, id := range strings.Split(strings.TrimPrefix(st.Proc, "r"), "+") {
 			r, ok := byID[id]

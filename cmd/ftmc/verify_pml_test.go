@@ -313,4 +313,16 @@ func TestVerifyPMLGuidedReplay(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// A lasso: the schedule leads to the configuration the loop repeats,
+	// and the instance check finds the weakly fair loop from there.
+	path = filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "promela", "aba.pml")
+	out, stderr, code = runText(t, "verify", path, "completeness", "-D", "BUG2=1", "--memory", "4GB", "--time", "10m")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (violated):\n%s\n%s", code, out, stderr)
+	}
+	for _, want := range []string{"this weakly fair run violates ltl completeness", "found by replaying the abstract counterexample's schedule on the instance", "completeness: violated"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
 }

@@ -17,13 +17,20 @@ import (
 // of the abstraction on the instance, which visits the states the
 // schedule leads to instead of every state. The guided runs are runs of
 // the instance and the property is evaluated on the instance's states, so
-// a bad prefix found among them violates the property on the instance;
-// finding none says nothing about the instance. Only bad prefixes are
-// sought (a lasso's fairness would count the processes the guide holds
-// back as blocked).
+// a violation found among them is one of the instance; finding none says
+// nothing about the instance.
+//
+// After the schedule, a process may only take steps that keep it in its
+// location, or, with Free, any step. Every step of the schedule advances
+// it, so the cycle of a lasso lies after the schedule; with Free the
+// guide holds no process back there, and the fairness of the cycle is
+// the instance's. Without Free only bad prefixes count.
 type Guide struct {
 	// Steps is the schedule: one step of one process each.
 	Steps []GuideStep
+	// Free lets every step follow the schedule (to find the loop of a
+	// lasso).
+	Free bool
 	// Initial is how many processes each location holds initially;
 	// locations not named hold none.
 	Initial map[string]int64
@@ -141,6 +148,10 @@ func (k *guidedSink) Succ(t state.Trans, s []byte) {
 		if slices.Contains(k.before[p], st.From) && slices.Contains(after[p], st.To) {
 			k.out.Succ(t, join(s, k.pos+1))
 		}
+		return
+	}
+	if w.g.Free {
+		k.out.Succ(t, join(s, k.pos))
 		return
 	}
 	for _, l := range after[p] {

@@ -46,8 +46,8 @@ type InstanceOptions struct {
 	// Progress. Property, Fairness and NoStutter are set by the check.
 	Search ltl.Options
 	// Guide, when set, restricts the search to the runs that follow its
-	// schedule, and to bad prefixes: a violation is one of the instance,
-	// but holds only means that the schedule leads to none.
+	// schedule: a violation is one of the instance, but holds only means
+	// that the schedule leads to none.
 	Guide *Guide
 }
 
@@ -121,7 +121,7 @@ func CheckProgram(ctx context.Context, prog *promela.Program, opts InstanceOptio
 		if err == nil && w.err != nil {
 			err = w.err
 		}
-		if err == nil && r.Verdict == trace.Violated && r.Counterexample != nil && r.Counterexample.LoopStart >= 0 {
+		if err == nil && !g.Free && r.Verdict == trace.Violated && r.Counterexample != nil && r.Counterexample.LoopStart >= 0 {
 			r = trace.Result{Property: r.Property, Verdict: trace.Unknown, Reason: "the guided runs violate it only with a loop"}
 		}
 	} else {
