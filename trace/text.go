@@ -29,12 +29,17 @@ func WriteText(w io.Writer, r *Report) {
 	}
 }
 
-// VerdictLine is "property: verdict (kind): reason".
+// VerdictLine is "property: verdict (kind): reason"; the kind is the
+// counterexample's label (a bad prefix of an LTL property says so).
 func VerdictLine(r Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", r.Property, r.Verdict)
-	if r.Kind != "" {
-		fmt.Fprintf(&b, " (%s)", r.Kind)
+	kind := r.Kind
+	if r.Counterexample != nil && kind == r.Counterexample.Kind {
+		kind = r.Counterexample.Label()
+	}
+	if kind != "" {
+		fmt.Fprintf(&b, " (%s)", kind)
 	}
 	if r.Reason != "" {
 		fmt.Fprintf(&b, ": %s", r.Reason)

@@ -242,13 +242,6 @@ func writeWarnings(w io.Writer, ws []string) {
 // writeVerdicts prints one line per property.
 func writeVerdicts(w io.Writer, rs []trace.Result) {
 	for _, r := range rs {
-		fmt.Fprintf(w, "%s: %s", r.Property, r.Verdict)
-		if r.Kind != "" {
-			fmt.Fprintf(w, " (%s)", r.Kind)
-		}
-		if r.Reason != "" {
-			fmt.Fprintf(w, ": %s", r.Reason)
-		}
-		fmt.Fprintln(w)
+		fmt.Fprintln(w, trace.VerdictLine(r))
 	}
 }
