@@ -159,9 +159,13 @@ func verifyPML(e *env, args []string) int {
 	var refined *pia.Result
 	var refineErr error
 	more, morePos, hasMore := pia.ThresholdPragma(prog)
+	canRefine := hasMore && *thresholds == ""
 	for _, s := range specs {
-		r, coarse := verifySpecCases(ctx, path, defs.Map(), res, s, opts, *lim, begin)
-		if coarse && hasMore && *thresholds == "" && ctx.Err() == nil {
+		// Where the #pragma can refine the abstraction, a counterexample
+		// that does not replay along its schedule is first tried with the
+		// refinement, before its whole instance is searched.
+		r, coarse, pending := verifySpecCases(ctx, path, defs.Map(), res, s, opts, *lim, begin, canRefine)
+		if coarse && canRefine && ctx.Err() == nil {
 			if refined == nil && refineErr == nil {
 				popts.More, popts.MorePos, popts.MoreFrom = more, morePos, "the #pragma at "+morePos.String()
 				refined, refineErr = pia.Extract(ctx, prog, popts)
@@ -172,12 +176,26 @@ func verifyPML(e *env, args []string) int {
 				if !*jsonOut && !*quiet {
 					fmt.Fprintf(e.stdout, "> Spec %s unknown with these thresholds (%s); refining with %s: thresholds %s\n", s, r.Reason, refined.ThresholdsFrom, strings.Join(refined.Thresholds, ", "))
 				}
-				r2, _ := verifySpecCases(ctx, path, defs.Map(), refined, s, opts, *lim, begin)
+				r2, _, _ := verifySpecCases(ctx, path, defs.Map(), refined, s, opts, *lim, begin, false)
 				if r2.Verdict != trace.Unknown {
-					r = r2
+					r, pending = r2, nil
 				} else {
 					r.Reason += "; with the thresholds of " + refined.ThresholdsFrom + ": " + r2.Reason
 				}
+			}
+		}
+		// Otherwise the deferred counterexamples are checked against
+		// their whole instances.
+		for _, p := range pending {
+			if ctx.Err() != nil {
+				break
+			}
+			if ir, reason, _ := p.replay(ctx, path, defs.Map(), s, *lim, begin); ir != nil {
+				ir.Stats = r.Stats
+				r = *ir
+				break
+			} else {
+				r.Reason += "; " + reason
 			}
 		}
 		rep.Verdicts = append(rep.Verdicts, r)
@@ -213,12 +231,19 @@ func paramText(p map[string]int64) string {
 // violation counts only once the instance check confirms it.
 //
 // coarse tells that some counterexample of the automata did not replay on
-// its instance: more thresholds may decide the specification.
-func verifySpecCases(ctx context.Context, path string, defs map[string]string, res *pia.Result, spec string, opts param.Options, lim limits, begin time.Time) (_ trace.Result, coarse bool) {
+// its instance: more thresholds may decide the specification. A
+// counterexample that its schedule does not lead to on the instance is
+// checked against the whole instance, which may take long: with defer,
+// that is left to the caller (pending), who may first try more
+// thresholds.
+func verifySpecCases(ctx context.Context, path string, defs map[string]string, res *pia.Result, spec string, opts param.Options, lim limits, begin time.Time, deferFull bool) (_ trace.Result, coarse bool, pending []pendingReplay) {
 	start := time.Now()
 	out := trace.Result{Property: spec, Verdict: trace.Holds}
 	var schemas int64
 	var reasons []string
+	stats := func() *trace.Stats {
+		return &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: out.Verdict != trace.Unknown, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
+	}
 	for _, c := range res.Cases {
 		r := param.Verify(ctx, c.TA, spec, opts)
 		schemas += r.Schemas
@@ -240,42 +265,66 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 				Search: ltl.Options{TimeLimit: lim.time, MemoryLimit: int64(lim.memory), Since: begin},
 			})
 			if err == nil && ir.Verdict == trace.Violated {
-				ir.Stats = &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: true, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
+				out = ir
+				out.Stats = stats()
 				if ir.Counterexample != nil {
 					ir.Counterexample.Params = params
 					ir.Counterexample.Message += "; found by replaying the abstract counterexample's schedule on the instance"
 				}
-				return ir, false
+				return out, false, nil
 			}
 		}
-		ir, _, err := pml.CheckInstance(ctx, path, pml.InstanceOptions{
-			Defines: defs, Params: params, Spec: spec, Assume: c.Justice,
-			Search: ltl.Options{TimeLimit: lim.time, MemoryLimit: int64(lim.memory), Since: begin},
-		})
-		switch {
-		case err != nil:
-			out.Verdict = trace.Unknown
-			reasons = append(reasons, fmt.Sprintf("the abstract counterexample (thresholds %s) could not be replayed on the instance %s: %v", c.Order, paramText(params), err))
-		case ir.Verdict == trace.Violated:
-			ir.Stats = &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: true, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
-			if ir.Counterexample != nil && ir.Counterexample.Params == nil {
-				ir.Counterexample.Params = params
-			}
-			return ir, false
-		case ir.Verdict == trace.Unknown:
-			out.Verdict = trace.Unknown
-			reasons = append(reasons, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, whose replay on that instance did not finish: %s", c.Order, paramText(params), ir.Reason))
-		default:
+		p := pendingReplay{c: c, params: params}
+		if deferFull {
 			out.Verdict = trace.Unknown
 			coarse = true
-			reasons = append(reasons, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, but the instance check of those parameters says %s: the abstraction is too coarse here", c.Order, paramText(params), ir.Verdict))
+			pending = append(pending, p)
+			reasons = append(reasons, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, which its schedule does not lead to on that instance", c.Order, paramText(params)))
+			continue
 		}
+		ir, reason, c2 := p.replay(ctx, path, defs, spec, lim, begin)
+		if ir != nil {
+			ir.Stats = stats()
+			return *ir, false, nil
+		}
+		out.Verdict = trace.Unknown
+		coarse = coarse || c2
+		reasons = append(reasons, reason)
 	}
 	if out.Verdict == trace.Unknown {
 		out.Reason = strings.Join(reasons, "; ")
 	}
-	out.Stats = &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: out.Verdict != trace.Unknown, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
-	return out, coarse
+	out.Stats = stats()
+	return out, coarse, pending
+}
+
+// pendingReplay is a counterexample of the automaton of c, with the
+// parameters params, still to be checked against its whole instance.
+type pendingReplay struct {
+	c      *pia.Case
+	params map[string]int64
+}
+
+// replay checks the instance of p's parameters: the instance's
+// counterexample, or why there is none (coarse: the instance satisfies the
+// specification, so the abstraction is too coarse).
+func (p pendingReplay) replay(ctx context.Context, path string, defs map[string]string, spec string, lim limits, begin time.Time) (_ *trace.Result, reason string, coarse bool) {
+	ir, _, err := pml.CheckInstance(ctx, path, pml.InstanceOptions{
+		Defines: defs, Params: p.params, Spec: spec, Assume: p.c.Justice,
+		Search: ltl.Options{TimeLimit: lim.time, MemoryLimit: int64(lim.memory), Since: begin},
+	})
+	switch {
+	case err != nil:
+		return nil, fmt.Sprintf("the abstract counterexample (thresholds %s) could not be replayed on the instance %s: %v", p.c.Order, paramText(p.params), err), false
+	case ir.Verdict == trace.Violated:
+		if ir.Counterexample != nil && ir.Counterexample.Params == nil {
+			ir.Counterexample.Params = p.params
+		}
+		return &ir, "", false
+	case ir.Verdict == trace.Unknown:
+		return nil, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, whose replay on that instance did not finish: %s", p.c.Order, paramText(p.params), ir.Reason), false
+	}
+	return nil, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, but the instance check of those parameters says %s: the abstraction is too coarse here", p.c.Order, paramText(p.params), ir.Verdict), true
 }
 
 // maxGuideSteps bounds the schedule of a guided replay.
