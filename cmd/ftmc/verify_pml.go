@@ -260,9 +260,16 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 		// whole instance.
 		params := r.Counterexample.Params
 		if g := guideOf(c, r.Counterexample, r.Merged); g != nil {
+			// The schedule bounds a guided search, but the free search
+			// after a lasso's prefix may be large: it gets at most
+			// maxGuidedTime of what is left, and the other replays the rest.
+			budget := maxGuidedTime
+			if lim.time > 0 {
+				budget = min(budget, max(lim.time-time.Since(begin), time.Millisecond))
+			}
 			ir, _, err := pml.CheckInstance(ctx, path, pml.InstanceOptions{
 				Defines: defs, Params: params, Spec: spec, Assume: c.Justice, Guide: g,
-				Search: ltl.Options{TimeLimit: lim.time, MemoryLimit: int64(lim.memory), Since: begin},
+				Search: ltl.Options{TimeLimit: budget, MemoryLimit: int64(lim.memory), Since: time.Now()},
 			})
 			if err == nil && ir.Verdict == trace.Violated {
 				out = ir
@@ -327,8 +334,12 @@ func (p pendingReplay) replay(ctx context.Context, path string, defs map[string]
 	return nil, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, but the instance check of those parameters says %s: the abstraction is too coarse here", p.c.Order, paramText(p.params), ir.Verdict), true
 }
 
-// maxGuideSteps bounds the schedule of a guided replay.
-const maxGuideSteps = 1 << 16
+// maxGuideSteps bounds the schedule of a guided replay, and maxGuidedTime
+// its search.
+const (
+	maxGuideSteps = 1 << 16
+	maxGuidedTime = time.Minute
+)
 
 // guideOf turns a counterexample of the automaton of c into the schedule
 // of process steps its prefix stands for, for a guided replay on the
