@@ -560,13 +560,9 @@ func (c *contraction) implies(a, b int) bool {
 	if ba != nil && bb != nil && ba.op == 'l' && bb.op == 'l' && ba.pos && bb.pos {
 		x, y := c.m.atoms[ba.atom], c.m.atoms[bb.atom]
 		res = true
+		// sum(v*x) >= sum(u*x) >= e >= e' when v >= u coefficientwise
 		for v, k := range x.shared.Coef {
-			if y.shared.Coef[v] > k {
-				res = false
-			}
-		}
-		for v, k := range y.shared.Coef {
-			if x.shared.Coef[v] < k {
+			if y.shared.Coef[v] < k {
 				res = false
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ftmc/internal/testenv"
+	"ftmc/smt"
 	"ftmc/ta"
 	"ftmc/trace"
 )
@@ -150,5 +151,78 @@ func TestContractKeepsVerdicts(t *testing.T) {
 	}
 	if violated < 3 {
 		t.Errorf("only %d violated specifications: the comparison needs some", violated)
+	}
+}
+
+// Implication between threshold atoms: x + y >= 3 implies x + y >= 1 and
+// x + 2y >= 2, but not x >= 1 (y may carry the sum), and x >= 1 does not
+// imply x + y >= 3.
+func TestContractImplies(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	const src = `skel P {
+  local pc;
+  shared x, y;
+  parameters N;
+  assumptions (0) { N >= 3; }
+  locations (0) { a: [0]; b: [1]; }
+  inits (0) { a == N; b == 0; x == 0; y == 0; }
+  rules (0) {
+    0: a -> b when (x + y >= 3 && x + y >= 1 && x + 2 * y >= 2 && x >= 1 && x + y >= N) do { unchanged(x, y); };
+  }
+  specifications (0) { s: [](b == 0); }
+}
+`
+	f, err := ta.Parse("imp.ta", []byte(src))
+	if err == nil {
+		err = ta.Check(f)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := prepare(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &contraction{ctx: context.Background(), f: f, m: m, conjIdx: map[string]int{}, impl: map[[2]int]bool{}, boundGeq: map[string]bool{}}
+	s, err := smt.New(context.Background(), smt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c.solver = s
+	base, err := (&problem{m: m}).base()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Send(base...)
+	ids := c.conjuncts(f.Rules[0].Guard)
+	byText := map[string]int{}
+	for _, id := range ids {
+		byText[c.conjKey[id]] = id
+	}
+	get := func(k string) int {
+		id, ok := byText[k]
+		if !ok {
+			t.Fatalf("no conjunct %q in %v", k, byText)
+		}
+		return id
+	}
+	sum3, sum1, lin2, x1, sumN := get("(x + y) >= 3"), get("(x + y) >= 1"), get("(x + (2 * y)) >= 2"), get("x >= 1"), get("(x + y) >= N")
+	for _, tc := range []struct {
+		a, b int
+		want bool
+		what string
+	}{
+		{sum3, sum1, true, "x + y >= 3 => x + y >= 1"},
+		{sum3, lin2, true, "x + y >= 3 => x + 2y >= 2"},
+		{sum3, x1, false, "x + y >= 3 => x >= 1"},
+		{x1, sum3, false, "x >= 1 => x + y >= 3"},
+		{x1, sum1, true, "x >= 1 => x + y >= 1"},
+		{sumN, sum3, true, "x + y >= N => x + y >= 3 (N >= 3)"},
+		{sum3, sumN, false, "x + y >= 3 => x + y >= N"},
+	} {
+		if got := c.implies(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.what, got, tc.want)
+		}
 	}
 }
