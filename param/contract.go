@@ -66,10 +66,9 @@ func (c contracted) String() string {
 	return fmt.Sprintf("%d of %d locations and %d of %d rules after contracting the moves the specification cannot observe", c.NewLocations, c.Locations, c.NewRules, c.Rules)
 }
 
-// contract returns f with the moves internal to the specification
+// contract returns f with the moves internal to the specification spec
 // contracted, and what it did; f itself when nothing contracts or the
-// contraction would grow too large. observed marks the locations the
-// specification mentions.
+// contraction would grow too large.
 func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) (*ta.File, *contracted, error) {
 	m, err := prepare(f)
 	if err != nil {
@@ -126,10 +125,6 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 	for i, r := range m.rules {
 		out[r.src] = append(out[r.src], i)
 	}
-	type path struct {
-		guard []int // conjunct ids, sorted, none implied by another
-		rules []int
-	}
 	var rules []crule
 	sets := 0
 	for a := 0; a < m.nloc; a++ {
@@ -138,7 +133,7 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 		}
 		// The internal paths from a, with their guards: for each location,
 		// the guards that no other path's guard implies.
-		reach := map[int][]path{a: {{}}}
+		reach := map[int][]guarded{a: {{}}}
 		queue := []int{a}
 		for len(queue) > 0 {
 			l := queue[0]
@@ -149,16 +144,14 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 						continue
 					}
 					r := m.rules[ri]
-					np := path{guard: c.reduce(union(p.guard, ruleConj[ri])), rules: append(slices.Clip(p.rules), ri)}
+					np := guarded{guard: c.reduce(union(p.guard, ruleConj[ri])), rules: append(slices.Clip(p.rules), ri)}
 					if c.err != nil {
 						return nil, nil, c.err
 					}
-					old := reach[r.dst]
-					if slices.ContainsFunc(old, func(q path) bool { return c.weaker(q.guard, np.guard) }) {
+					var added bool
+					if reach[r.dst], added = c.addWeakest(reach[r.dst], np); !added {
 						continue
 					}
-					old = slices.DeleteFunc(old, func(q path) bool { return c.weaker(np.guard, q.guard) })
-					reach[r.dst] = append(old, np)
 					sets++
 					if sets > maxContractSets {
 						return f, nil, nil
@@ -172,11 +165,7 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 		// Every other rule out of a reached location becomes a rule out of
 		// a; of the rules to the same location with the same update, only
 		// those whose guard no other's implies are kept.
-		type cand struct {
-			guard []int
-			rules []int
-		}
-		groups := map[string][]cand{}
+		groups := map[string][]guarded{}
 		var keys []string
 		locs := make([]int, 0, len(reach))
 		for l := range reach {
@@ -190,20 +179,15 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 						continue
 					}
 					r := m.rules[ri]
-					g := c.reduce(union(p.guard, ruleConj[ri]))
+					g := guarded{guard: c.reduce(union(p.guard, ruleConj[ri])), rules: append(slices.Clip(p.rules), ri)}
 					if c.err != nil {
 						return nil, nil, c.err
 					}
 					key := fmt.Sprint(r.dst, r.inc)
-					cs := groups[key]
-					if cs == nil {
+					if groups[key] == nil {
 						keys = append(keys, key)
 					}
-					if slices.ContainsFunc(cs, func(q cand) bool { return c.weaker(q.guard, g) }) {
-						continue
-					}
-					cs = slices.DeleteFunc(cs, func(q cand) bool { return c.weaker(g, q.guard) })
-					groups[key] = append(cs, cand{guard: g, rules: append(slices.Clip(p.rules), ri)})
+					groups[key], _ = c.addWeakest(groups[key], g)
 				}
 			}
 		}
@@ -239,6 +223,24 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 		}
 	}
 	return &nf, &contracted{Locations: m.nloc, Rules: len(f.Rules), NewLocations: len(live), NewRules: len(out2), Merged: merged}, nil
+}
+
+// guarded is a sequence of rules (their indices) with the conjuncts of
+// their guards (sorted ids, none implied by another).
+type guarded struct {
+	guard []int
+	rules []int
+}
+
+// addWeakest adds g to gs, a set of sequences none of whose guards
+// implies another's, unless the guard of one of them is implied by g's;
+// it drops those whose guard implies g's.
+func (c *contraction) addWeakest(gs []guarded, g guarded) ([]guarded, bool) {
+	if slices.ContainsFunc(gs, func(q guarded) bool { return c.weaker(q.guard, g.guard) }) {
+		return gs, false
+	}
+	gs = slices.DeleteFunc(gs, func(q guarded) bool { return c.weaker(g.guard, q.guard) })
+	return append(gs, g), true
 }
 
 // crule is a rule of the contracted automaton: it moves a process from
@@ -337,7 +339,7 @@ func (c *contraction) quotient(rules []crule, obs []string) ([]crule, []int) {
 		}
 		count = len(sigs)
 	}
-	rep := make([]int, len(sigs0(class)))
+	rep := make([]int, count)
 	for i := range rep {
 		rep[i] = -1
 	}
@@ -372,14 +374,6 @@ func (c *contraction) quotient(rules []crule, obs []string) ([]crule, []int) {
 		reps[l] = rep[class[l]]
 	}
 	return out, reps
-}
-
-func sigs0(class []int) map[int]bool {
-	m := map[int]bool{}
-	for _, c := range class {
-		m[c] = true
-	}
-	return m
 }
 
 // observedSignature describes what the specification and the initial
@@ -622,7 +616,7 @@ func rising(b *bexpr) bool {
 }
 
 // initOccupied marks the locations the initial conditions do not force
-// to be empty (a conjunct loc == 0).
+// to be empty (a conjunct loc == 0, or another form zeroTest reads).
 func initOccupied(f *ta.File) []bool {
 	occ := make([]bool, len(f.Locations))
 	for i := range occ {
@@ -634,20 +628,11 @@ func initOccupied(f *ta.File) []bool {
 		if !ok {
 			return
 		}
-		switch b.Op {
-		case "&&":
+		if b.Op == "&&" {
 			walk(b.X)
 			walk(b.Y)
-		case "==":
-			x, y := b.X, b.Y
-			if _, ok := x.(*ta.IntLit); ok {
-				x, y = y, x
-			}
-			id, ok1 := x.(*ta.Ident)
-			z, ok2 := y.(*ta.IntLit)
-			if ok1 && ok2 && id.Kind == ta.Local && z.Val == 0 {
-				occ[id.Index] = false
-			}
+		} else if l, nonzero, ok := zeroTest(b); ok && !nonzero {
+			occ[l] = false
 		}
 	}
 	for _, e := range f.Inits {
@@ -677,21 +662,18 @@ func observedLocations(f *ta.File, e ta.Expr) []bool {
 	return obs
 }
 
-// zeroTest reads e as l == 0 (nonzero false) or l != 0 (nonzero true) for
-// a location counter l.
+// zeroTest reads the comparison e as l == 0 (nonzero false) or l != 0
+// (nonzero true) for a location counter l, in the forms counterLit
+// knows (l >= 1, 0 == l, ...).
 func zeroTest(e ta.Expr) (l int, nonzero, ok bool) {
 	b, isBin := e.(*ta.Binary)
-	if !isBin || (b.Op != "==" && b.Op != "!=") {
+	if !isBin || negCmp[b.Op] == "" {
 		return 0, false, false
 	}
-	x, y := b.X, b.Y
-	if _, isLit := x.(*ta.IntLit); isLit {
-		x, y = y, x
-	}
-	id, ok1 := x.(*ta.Ident)
-	z, ok2 := y.(*ta.IntLit)
-	if !ok1 || !ok2 || id.Kind != ta.Local || z.Val != 0 {
+	d, err := ta.Linear(&ta.Binary{Pos: b.Pos, Op: "-", X: b.X, Y: b.Y})
+	if err != nil || len(d.Only(ta.Local).Coef) != 1 || len(d.Coef) != 1 {
 		return 0, false, false
 	}
-	return id.Index, b.Op == "!=", true
+	l, zero, ok := counterLit(d, b.Op, false)
+	return l, !zero, ok
 }

@@ -90,23 +90,29 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 	var reasons []string
 	undecided := ""
 	verdict := trace.Holds
+	// The contraction depends on the specification only, not on the
+	// disjunct: it is computed once, for the first disjunct without a loop.
+	var contracted *ta.File
 	for _, lc := range lcs {
 		st := &stats{}
 		cf := f
 		if !lc.needLoop && !opts.NoContract {
-			g, info, err := contract(ctx, f, spec.Formula, opts.Solver)
-			if err != nil {
-				res.Reason = err.Error()
-				if ctx.Err() != nil {
-					res.Reason = stopped(ctx)
+			if contracted == nil {
+				g, info, err := contract(ctx, f, spec.Formula, opts.Solver)
+				if err != nil {
+					res.Reason = err.Error()
+					if ctx.Err() != nil {
+						res.Reason = stopped(ctx)
+					}
+					return res
 				}
-				return res
+				contracted = g
+				if info != nil {
+					res.Contracted = info.String()
+					res.Merged = info.Merged
+				}
 			}
-			cf = g
-			if info != nil {
-				res.Contracted = info.String()
-				res.Merged = info.Merged
-			}
+			cf = contracted
 		}
 		out := verifyCase(ctx, cf, specName, lc, opts, st, start)
 		res.Schemas += st.schemas
