@@ -400,8 +400,10 @@ func observedSignature(f *ta.File, spec ta.Expr, maybeInit []bool) []string {
 				n++
 				d, err := ta.Linear(&ta.Binary{Pos: e.Pos, Op: "-", X: e.X, Y: e.Y})
 				if err != nil {
-					for l := range observedLocations(f, e) {
-						parts[l] = append(parts[l], fmt.Sprint("own", l))
+					for l, o := range observedLocations(f, e) {
+						if o {
+							parts[l] = append(parts[l], fmt.Sprint("own", l))
+						}
 					}
 					return
 				}
