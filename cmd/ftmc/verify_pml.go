@@ -161,6 +161,7 @@ func verifyPML(e *env, args []string) int {
 	more, morePos, hasMore := pia.ThresholdPragma(prog)
 	canRefine := hasMore && *thresholds == ""
 	for _, s := range specs {
+		specStart := time.Now()
 		// Where the #pragma can refine the abstraction, a counterexample
 		// that does not replay along its schedule is first tried with the
 		// refinement, before its whole instance is searched.
@@ -191,7 +192,9 @@ func verifyPML(e *env, args []string) int {
 				break
 			}
 			if ir, reason, _ := p.replay(ctx, path, defs.Map(), s, *lim, begin); ir != nil {
-				ir.Stats = r.Stats
+				st := *r.Stats
+				st.Seconds, st.Complete = time.Since(specStart).Seconds(), true
+				ir.Stats = &st
 				r = *ir
 				break
 			} else {
@@ -241,8 +244,8 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 	out := trace.Result{Property: spec, Verdict: trace.Holds}
 	var schemas int64
 	var reasons []string
-	stats := func() *trace.Stats {
-		return &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: out.Verdict != trace.Unknown, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
+	stats := func(complete bool) *trace.Stats {
+		return &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: complete, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
 	}
 	for _, c := range res.Cases {
 		r := param.Verify(ctx, c.TA, spec, opts)
@@ -272,13 +275,12 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 				Search: ltl.Options{TimeLimit: budget, MemoryLimit: int64(lim.memory), Since: time.Now()},
 			})
 			if err == nil && ir.Verdict == trace.Violated {
-				out = ir
-				out.Stats = stats()
 				if ir.Counterexample != nil {
 					ir.Counterexample.Params = params
 					ir.Counterexample.Message += "; found by replaying the abstract counterexample's schedule on the instance"
 				}
-				return out, false, nil
+				ir.Stats = stats(true)
+				return ir, false, nil
 			}
 		}
 		p := pendingReplay{c: c, params: params}
@@ -291,7 +293,7 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 		}
 		ir, reason, c2 := p.replay(ctx, path, defs, spec, lim, begin)
 		if ir != nil {
-			ir.Stats = stats()
+			ir.Stats = stats(true)
 			return *ir, false, nil
 		}
 		out.Verdict = trace.Unknown
@@ -301,7 +303,7 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 	if out.Verdict == trace.Unknown {
 		out.Reason = strings.Join(reasons, "; ")
 	}
-	out.Stats = stats()
+	out.Stats = stats(out.Verdict != trace.Unknown)
 	return out, coarse, pending
 }
 
