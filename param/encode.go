@@ -54,15 +54,16 @@ type flow struct {
 
 // problem is one disjunct of one specification, prepared for encoding.
 type problem struct {
-	m        *model
-	lc       *lcase
-	always   []bool  // atoms true in every configuration
-	initial  []bool  // atoms an initial configuration may satisfy (nil: unknown)
-	initOcc  []bool  // locations an initial configuration may populate (nil: unknown)
-	implies  [][]int // implies[a]: atoms that must be true before a
-	gconds   map[*wnode][]*gcond
-	loopGs   []ta.Expr
-	stutters []int
+	m         *model
+	lc        *lcase
+	always    []bool  // atoms true in every configuration
+	milestone []bool  // atoms whose turning true the schemas order
+	initial   []bool  // atoms an initial configuration may satisfy (nil: unknown)
+	initOcc   []bool  // locations an initial configuration may populate (nil: unknown)
+	implies   [][]int // implies[a]: atoms that must be true before a
+	gconds    map[*wnode][]*gcond
+	loopGs    []ta.Expr
+	stutters  []int
 	// noRun and undecided: see noRuns; queries counts its queries.
 	noRun, undecided string
 	queries          int64
@@ -407,7 +408,7 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 	}
 	var exact []string
 	for a, f := range fr.flipped {
-		if !f {
+		if !f && p.isMilestone(a) {
 			exact = append(exact, smt.Not(p.m.atomTerm(a, u)))
 		}
 	}
@@ -503,3 +504,6 @@ func (p *problem) zeroLocs(gs []*gcond) map[int]bool {
 	}
 	return z
 }
+
+// isMilestone reports whether the schemas order atom a.
+func (p *problem) isMilestone(a int) bool { return p.milestone == nil || p.milestone[a] }

@@ -231,12 +231,28 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 	if err := walk(lc.root); err != nil {
 		return nil, err
 	}
+	// The milestones: the atoms of the guards of the rules that move or
+	// update and of the G conditions. An atom only a stuttering self-loop
+	// tests matters in the configuration a lasso repeats, where it is
+	// evaluated as it is.
+	n := len(m.atoms)
+	p.milestone = make([]bool, n)
 	for i, r := range m.rules {
 		if r.stutter {
 			p.stutters = append(p.stutters, i)
+		} else {
+			markAtoms(r.guard, p.milestone)
 		}
 	}
-	n := len(m.atoms)
+	for _, gs := range p.gconds {
+		for _, g := range gs {
+			for _, c := range g.clauses {
+				if c.ctx != nil {
+					markAtoms(c.ctx, p.milestone)
+				}
+			}
+		}
+	}
 	p.always = make([]bool, n)
 	p.implies = make([][]int, n)
 	s, err := smt.New(ctx, opts.Solver)
@@ -334,7 +350,7 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		}
 		for a := range m.atoms {
 			for b := range m.atoms {
-				if a == b || p.always[a] || p.always[b] {
+				if a == b || p.always[a] || p.always[b] || !p.isMilestone(a) || !p.isMilestone(b) {
 					continue
 				}
 				diff := m.atoms[b].shared.Add(m.atoms[a].shared.Scale(-1))
@@ -402,7 +418,12 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 
 // verifySchemas walks the schema tree of one disjunct.
 func verifySchemas(ctx context.Context, p *problem, specName string, opts Options, st *stats, start time.Time) caseOutcome {
-	st.atoms = len(p.m.atoms)
+	st.atoms = 0
+	for _, ms := range p.milestone {
+		if ms {
+			st.atoms++
+		}
+	}
 	base, err := p.base()
 	if err != nil {
 		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
@@ -762,7 +783,7 @@ func (w *worker) children(fr *frame) []item {
 		out = append(out, item{atom: -1, cut: c})
 	}
 	for a := range p.m.atoms {
-		if fr.flipped[a] {
+		if fr.flipped[a] || !p.isMilestone(a) {
 			continue
 		}
 		ok := p.mayTurnTrue(fr, a)
@@ -782,4 +803,14 @@ func (w *worker) children(fr *frame) []item {
 func Supported(f *ta.File) error {
 	_, err := prepare(f)
 	return err
+}
+
+// markAtoms marks the atoms of b.
+func markAtoms(b *bexpr, mark []bool) {
+	if b.op == 'l' {
+		mark[b.atom] = true
+	}
+	for _, k := range b.kids {
+		markAtoms(k, mark)
+	}
 }
