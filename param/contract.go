@@ -31,6 +31,24 @@ import (
 // steps are where this pays: a process that receives messages one at a time
 // moves through dozens of abstract local states no specification mentions.
 //
+// Locations need not be unmentioned: a move between two locations that
+// every comparison of the specification weighs alike (both in one sum, say)
+// is internal too.
+//
+// A liveness specification F -> S, where the fairness F is a conjunction of
+// [](<>(C)) and each C says of single locations l == 0 || p (p over shared
+// variables and parameters: "a process here has received every message"),
+// is contracted the same way, with S as what is observed. The configuration
+// a lasso repeats stays the same all along its loop (the only cycles are
+// self-loops), so F only asks something of the processes that stay forever:
+// the process at an entry a stands for one that stays at any location its
+// postponed moves reach, so a == 0 || (path guard && p) for one of them
+// replaces the conditions of the locations it reaches, and the stuttering
+// there becomes a self-loop of a guarded the same way. This is exact. With
+// Options.Overapprox, locations that differ only in those stay conditions
+// and stuttering are merged as well (mergeStays): that over-approximates the
+// lassos, for callers that confirm every violation on the concrete system.
+//
 // A combined rule is named by the rules it stands for, joined by "+", so a
 // counterexample shows the internal moves a process makes just before its
 // move.
@@ -55,6 +73,9 @@ type contraction struct {
 
 // contracted describes what contract did, for the report.
 type contracted struct {
+	// Over says that locations were merged that a lasso can tell apart:
+	// the contracted automaton over-approximates the original's lassos.
+	Over                   bool
 	Locations, Rules       int // before
 	NewLocations, NewRules int // after
 	// Merged maps each location merged into another to the one that
@@ -63,21 +84,41 @@ type contracted struct {
 }
 
 func (c contracted) String() string {
-	return fmt.Sprintf("%d of %d locations and %d of %d rules after contracting the moves the specification cannot observe", c.NewLocations, c.Locations, c.NewRules, c.Rules)
+	s := fmt.Sprintf("%d of %d locations and %d of %d rules after contracting the moves the specification cannot observe", c.NewLocations, c.Locations, c.NewRules, c.Rules)
+	if c.Over {
+		s += " and merging the locations that differ only in what fairness asks of a process that stays (an over-approximation: a counterexample is confirmed on the concrete system)"
+	}
+	return s
 }
 
 // contract returns f with the moves internal to the specification spec
 // contracted, and what it did; f itself when nothing contracts or the
 // contraction would grow too large.
 func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) (*ta.File, *contracted, error) {
+	g, _, info, err := contractFor(ctx, f, spec, false, false, sopts)
+	return g, info, err
+}
+
+// contractFor is contract for a specification whose counterexamples are
+// lassos when live is set: it also returns the specification to check on
+// the contracted automaton (spec itself when nothing contracts).
+func contractFor(ctx context.Context, f *ta.File, spec ta.Expr, lasso, overApprox bool, sopts smt.Options) (*ta.File, ta.Expr, *contracted, error) {
 	m, err := prepare(f)
 	if err != nil {
-		return f, nil, nil // the search reports it
+		return f, spec, nil, nil // the search reports it
 	}
-	observed := observedLocations(f, spec)
+	var fair *fairSplit
+	if lasso {
+		fair = splitFairness(spec, len(f.Locations))
+	} else {
+		fair = &fairSplit{rest: spec}
+	}
+	// Two locations the specification weighs alike in every comparison
+	// (both unmentioned, say, or both in one sum) cannot be told apart.
+	sig := observedSignature(f, fair.rest)
 	// A location with a self-loop that updates shared variables is kept
 	// as it is: a process there is seen by the update.
-	fixed := slices.Clone(observed)
+	fixed := make([]bool, m.nloc)
 	for _, r := range m.rules {
 		if r.src == r.dst && !r.stutter {
 			fixed[r.src] = true
@@ -86,22 +127,22 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 	internal := make([]bool, len(m.rules))
 	some := false
 	for i, r := range m.rules {
-		internal[i] = !r.stutter && r.src != r.dst && !fixed[r.src] && !fixed[r.dst] && zeroInc(r.inc) && rising(r.guard)
+		internal[i] = !r.stutter && r.src != r.dst && sig[r.src] == sig[r.dst] && !fixed[r.src] && !fixed[r.dst] && zeroInc(r.inc) && rising(r.guard)
 		some = some || internal[i]
 	}
 	if !some {
-		return f, nil, nil
+		return f, spec, nil, nil
 	}
 	c := &contraction{ctx: ctx, f: f, m: m, conjIdx: map[string]int{}, impl: map[[2]int]bool{}, boundGeq: map[string]bool{}}
 	s, err := smt.New(ctx, sopts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer s.Close()
 	c.solver = s
 	base, err := (&problem{m: m}).base()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	s.Send(base...)
 
@@ -125,6 +166,21 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 	for i, r := range m.rules {
 		out[r.src] = append(out[r.src], i)
 	}
+	// What the fairness asks of a process that stays in a location
+	// forever: its conjuncts, or never.
+	stayConj := make([][]int, m.nloc)
+	never := make([]bool, m.nloc)
+	for l, ps := range fair.perLoc {
+		for _, p := range ps {
+			if b, ok := p.(*ta.BoolLit); ok && !b.Val {
+				never[l] = true
+			}
+			stayConj[l] = union(stayConj[l], c.conjuncts(p))
+		}
+	}
+	// stay[a]: the weakest guards under which a process at the entry a
+	// may stay forever where its postponed moves lead.
+	stay := make([][]guarded, m.nloc)
 	var rules []crule
 	sets := 0
 	for a := 0; a < m.nloc; a++ {
@@ -146,7 +202,7 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 					r := m.rules[ri]
 					np := guarded{guard: c.reduce(union(p.guard, ruleConj[ri])), rules: append(slices.Clip(p.rules), ri)}
 					if c.err != nil {
-						return nil, nil, c.err
+						return nil, nil, nil, c.err
 					}
 					var added bool
 					if reach[r.dst], added = c.addWeakest(reach[r.dst], np); !added {
@@ -154,7 +210,7 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 					}
 					sets++
 					if sets > maxContractSets {
-						return f, nil, nil
+						return f, spec, nil, nil
 					}
 					if !slices.Contains(queue, r.dst) {
 						queue = append(queue, r.dst)
@@ -174,16 +230,28 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 		sort.Ints(locs)
 		for _, l := range locs {
 			for _, p := range reach[l] {
+				if lasso && !never[l] {
+					stay[a], _ = c.addWeakest(stay[a], guarded{guard: c.reduce(union(p.guard, stayConj[l])), rules: p.rules})
+				}
 				for _, ri := range out[l] {
-					if internal[ri] || m.rules[ri].stutter {
+					r := m.rules[ri]
+					if internal[ri] || r.stutter && (!lasso || never[l]) {
 						continue
 					}
-					r := m.rules[ri]
-					g := guarded{guard: c.reduce(union(p.guard, ruleConj[ri])), rules: append(slices.Clip(p.rules), ri)}
+					guard := union(p.guard, ruleConj[ri])
+					if r.stutter {
+						// The process that keeps the lasso going stays
+						// too: fairness asks the same of it.
+						guard = union(guard, stayConj[l])
+					}
+					g := guarded{guard: c.reduce(guard), rules: append(slices.Clip(p.rules), ri)}
 					if c.err != nil {
-						return nil, nil, c.err
+						return nil, nil, nil, c.err
 					}
 					key := fmt.Sprint(r.dst, r.inc)
+					if r.stutter {
+						key = fmt.Sprint(a, r.inc)
+					}
 					if groups[key] == nil {
 						keys = append(keys, key)
 					}
@@ -194,14 +262,36 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 		for _, k := range keys {
 			for _, cd := range groups[k] {
 				last := m.rules[cd.rules[len(cd.rules)-1]]
-				rules = append(rules, crule{src: a, dst: last.dst, inc: fmt.Sprint(last.inc), guard: cd.guard, ids: cd.rules})
+				dst := last.dst
+				if last.stutter {
+					dst = a
+				}
+				rules = append(rules, crule{src: a, dst: dst, inc: fmt.Sprint(last.inc), guard: cd.guard, ids: cd.rules})
 			}
 		}
 	}
 	rules = dropDead(rules, maybeInit, m.nloc)
-	rules, rep := c.quotient(rules, observedSignature(f, spec, maybeInit))
+	obs := slices.Clone(sig)
+	for l := range obs {
+		if maybeInit[l] {
+			obs[l] += fmt.Sprint(",init", l)
+		}
+	}
+	over := false
+	if lasso && overApprox {
+		// Locations that differ only in what the fairness asks of a
+		// process that stays, and in the stuttering that keeps it there,
+		// stand for each other (an over-approximation).
+		rules, over = c.mergeStays(rules, obs, stay)
+	}
+	for l := range obs {
+		if lasso {
+			obs[l] += fmt.Sprint(",stay", stayKey(stay[l]))
+		}
+	}
+	rules, rep := c.quotient(rules, obs)
 	if c.err != nil {
-		return nil, nil, c.err
+		return nil, nil, nil, c.err
 	}
 	live := map[int]bool{}
 	for l := range maybeInit {
@@ -222,7 +312,18 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 			merged[f.Locations[l].Name] = f.Locations[r].Name
 		}
 	}
-	return &nf, &contracted{Locations: m.nloc, Rules: len(f.Rules), NewLocations: len(live), NewRules: len(out2), Merged: merged}, nil
+	nspec := spec
+	if lasso && fair.split {
+		var stays []int
+		for l := range live {
+			if rep[l] == l && entry[l] {
+				stays = append(stays, l)
+			}
+		}
+		sort.Ints(stays)
+		nspec = c.fairSpec(spec.Position(), fair, stays, stay)
+	}
+	return &nf, nspec, &contracted{Over: over, Locations: m.nloc, Rules: len(f.Rules), NewLocations: len(live), NewRules: len(out2), Merged: merged}, nil
 }
 
 // guarded is a sequence of rules (their indices) with the conjuncts of
@@ -376,18 +477,12 @@ func (c *contraction) quotient(rules []crule, obs []string) ([]crule, []int) {
 	return out, reps
 }
 
-// observedSignature describes what the specification and the initial
-// conditions see of each location: a location that may be occupied
-// initially is seen on its own; any other by its coefficient in each
-// comparison of the specification (all of them, for one that is not
-// linear).
-func observedSignature(f *ta.File, spec ta.Expr, maybeInit []bool) []string {
+// observedSignature describes what the specification sees of each
+// location: its coefficient in each comparison of the specification (the
+// location itself, for one that is not linear). Moving a process between
+// two locations with the same signature changes no comparison.
+func observedSignature(f *ta.File, spec ta.Expr) []string {
 	parts := make([][]string, len(f.Locations))
-	for l := range parts {
-		if maybeInit[l] {
-			parts[l] = []string{fmt.Sprint("init", l)}
-		}
-	}
 	n := 0
 	var walk func(e ta.Expr)
 	walk = func(e ta.Expr) {
@@ -456,14 +551,7 @@ func (c *contraction) rule(r crule) *ta.Rule {
 	for _, i := range r.ids {
 		names = append(names, c.m.rules[i].r.ID)
 	}
-	var g ta.Expr = &ta.BoolLit{Pos: last.Pos, Val: true}
-	for i, id := range r.guard {
-		if i == 0 {
-			g = c.conjExpr[id]
-		} else {
-			g = &ta.Binary{Pos: last.Pos, Op: "&&", X: g, Y: c.conjExpr[id]}
-		}
-	}
+	g := c.conjExprOf(last.Pos, r.guard)
 	return &ta.Rule{
 		Pos: last.Pos, ID: strings.Join(names, "+"),
 		From: c.f.Locations[r.src].Name, FromPos: last.FromPos, To: c.f.Locations[r.dst].Name, ToPos: last.ToPos,
@@ -678,4 +766,240 @@ func zeroTest(e ta.Expr) (l int, nonzero, ok bool) {
 	}
 	l, zero, ok := counterLit(d, b.Op, false)
 	return l, !zero, ok
+}
+
+// fairSplit is a liveness specification F -> S read for contraction. F is
+// a conjunction of [](<>(C)), and every conjunct of each C either mentions
+// no location (global) or says l == 0 || p for one location l and a p
+// without locations (perLoc[l] holds the p's; false for l == 0 alone). The
+// configuration a lasso repeats is the same all along its loop in an
+// automaton whose only cycles are self-loops, so F asks just that of it:
+// every process that stays in l forever has p. When spec has another
+// shape, split is false and rest is spec.
+type fairSplit struct {
+	split  bool
+	perLoc map[int][]ta.Expr
+	global []ta.Expr
+	rest   ta.Expr
+}
+
+func splitFairness(spec ta.Expr, nloc int) *fairSplit {
+	whole := &fairSplit{rest: spec}
+	imp, ok := spec.(*ta.Binary)
+	if !ok || imp.Op != "->" {
+		return whole
+	}
+	fs := &fairSplit{split: true, perLoc: map[int][]ta.Expr{}, rest: imp.Y}
+	for _, gf := range flatten(imp.X, "&&") {
+		g, ok := gf.(*ta.Unary)
+		if !ok || g.Op != "[]" {
+			return whole
+		}
+		f, ok := g.X.(*ta.Unary)
+		if !ok || f.Op != "<>" || hasTemporal(f.X) {
+			return whole
+		}
+		if !fs.add(f.X, false) {
+			return whole
+		}
+	}
+	return fs
+}
+
+// add reads e (negated when neg) as a conjunction of per-location
+// conditions and global ones.
+func (fs *fairSplit) add(e ta.Expr, neg bool) bool {
+	if !mentionsLocation(e) {
+		if neg {
+			e = notExpr(e)
+		}
+		fs.global = append(fs.global, e)
+		return true
+	}
+	switch x := e.(type) {
+	case *ta.Unary:
+		if x.Op == "!" {
+			return fs.add(x.X, !neg)
+		}
+		return false
+	case *ta.Binary:
+		if x.Op == "&&" && !neg || x.Op == "||" && neg {
+			return fs.add(x.X, neg) && fs.add(x.Y, neg)
+		}
+	}
+	// a disjunction: one l == 0 and conditions without locations
+	loc := -1
+	var rest []ta.Expr
+	for _, d := range disjuncts(e, neg) {
+		if !mentionsLocation(d) {
+			rest = append(rest, d)
+			continue
+		}
+		l, nonzero, ok := zeroTest(d)
+		if !ok {
+			if u, isNot := d.(*ta.Unary); isNot && u.Op == "!" {
+				l, nonzero, ok = zeroTest(u.X)
+				nonzero = !nonzero
+			}
+		}
+		if !ok || nonzero || loc >= 0 {
+			return false
+		}
+		loc = l
+	}
+	if loc < 0 {
+		return false
+	}
+	var p ta.Expr = &ta.BoolLit{Pos: e.Position(), Val: false}
+	for i, r := range rest {
+		if i == 0 {
+			p = r
+		} else {
+			p = &ta.Binary{Pos: e.Position(), Op: "||", X: p, Y: r}
+		}
+	}
+	fs.perLoc[loc] = append(fs.perLoc[loc], p)
+	return true
+}
+
+// disjuncts splits e (negated when neg) at its disjunctions, pushing the
+// negation inwards; a negated leaf comes back wrapped in !.
+func disjuncts(e ta.Expr, neg bool) []ta.Expr {
+	switch x := e.(type) {
+	case *ta.Unary:
+		if x.Op == "!" {
+			return disjuncts(x.X, !neg)
+		}
+	case *ta.Binary:
+		if x.Op == "||" && !neg || x.Op == "&&" && neg {
+			return append(disjuncts(x.X, neg), disjuncts(x.Y, neg)...)
+		}
+	}
+	if neg {
+		return []ta.Expr{notExpr(e)}
+	}
+	return []ta.Expr{e}
+}
+
+func flatten(e ta.Expr, op string) []ta.Expr {
+	if b, ok := e.(*ta.Binary); ok && b.Op == op {
+		return append(flatten(b.X, op), flatten(b.Y, op)...)
+	}
+	return []ta.Expr{e}
+}
+
+func mentionsLocation(e ta.Expr) bool {
+	switch e := e.(type) {
+	case *ta.Ident:
+		return e.Kind == ta.Local
+	case *ta.Unary:
+		return mentionsLocation(e.X)
+	case *ta.Binary:
+		return mentionsLocation(e.X) || mentionsLocation(e.Y)
+	}
+	return false
+}
+
+// stayKey names a set of guards for the quotient.
+func stayKey(gs []guarded) string {
+	keys := make([]string, len(gs))
+	for i, g := range gs {
+		keys[i] = fmt.Sprint(g.guard)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, "|")
+}
+
+// fairSpec is the specification on the contracted automaton:
+// [](<>(global && (l == 0 || stay[l]) for each location l)) -> rest.
+func (c *contraction) fairSpec(pos ta.Pos, fs *fairSplit, locs []int, stay [][]guarded) ta.Expr {
+	conj := slices.Clone(fs.global)
+	for _, l := range locs {
+		var alts []ta.Expr
+		free := false
+		for _, g := range stay[l] {
+			if len(g.guard) == 0 {
+				free = true
+				break
+			}
+			alts = append(alts, c.conjExprOf(pos, g.guard))
+		}
+		if free {
+			continue
+		}
+		var e ta.Expr = &ta.Binary{Pos: pos, Op: "==", X: &ta.Ident{Pos: pos, Name: c.f.Locations[l].Name, Kind: ta.Local, Index: l}, Y: &ta.IntLit{Pos: pos}}
+		for _, a := range alts {
+			e = &ta.Binary{Pos: pos, Op: "||", X: e, Y: a}
+		}
+		conj = append(conj, e)
+	}
+	if len(conj) == 0 {
+		return fs.rest
+	}
+	all := conj[0]
+	for _, e := range conj[1:] {
+		all = &ta.Binary{Pos: pos, Op: "&&", X: all, Y: e}
+	}
+	gf := &ta.Unary{Pos: pos, Op: "[]", X: &ta.Unary{Pos: pos, Op: "<>", X: all}}
+	return &ta.Binary{Pos: pos, Op: "->", X: gf, Y: fs.rest}
+}
+
+// conjExprOf is the conjunction of the conjuncts ids.
+func (c *contraction) conjExprOf(pos ta.Pos, ids []int) ta.Expr {
+	var g ta.Expr = &ta.BoolLit{Pos: pos, Val: true}
+	for i, id := range ids {
+		if i == 0 {
+			g = c.conjExpr[id]
+		} else {
+			g = &ta.Binary{Pos: pos, Op: "&&", X: g, Y: c.conjExpr[id]}
+		}
+	}
+	return g
+}
+
+// mergeStays merges the locations that are alike (by obs) and whose moves
+// agree, when the stay guards and the stuttering rules are not told apart:
+// each member gets the stay guards and the stuttering of all of them, so
+// that the quotient then merges them. This over-approximates the lassos: a
+// process in the merged location may stay there under the condition of
+// another member, while every run of the automaton is still a run of the
+// merged one.
+func (c *contraction) mergeStays(rules []crule, obs []string, stay [][]guarded) ([]crule, bool) {
+	moving := slices.DeleteFunc(slices.Clone(rules), func(r crule) bool { return r.src == r.dst && zeroIncText(r.inc) })
+	_, rep := c.quotient(moving, obs)
+	union := map[int][]guarded{}
+	for l, r := range rep {
+		for _, q := range stay[l] {
+			union[r], _ = c.addWeakest(union[r], q)
+		}
+	}
+	loops := map[int][]guarded{}
+	byIDs := map[string]crule{}
+	for _, r := range rules {
+		if r.src == r.dst && zeroIncText(r.inc) {
+			loops[rep[r.src]], _ = c.addWeakest(loops[rep[r.src]], guarded{guard: r.guard, rules: r.ids})
+			byIDs[fmt.Sprint(r.ids)] = r
+		}
+	}
+	out := moving
+	over := false
+	for l, r := range rep {
+		if stayKey(stay[l]) != stayKey(union[r]) {
+			over = true
+		}
+		stay[l] = union[r]
+		for _, q := range loops[r] {
+			lr := byIDs[fmt.Sprint(q.rules)]
+			over = over || lr.src != l
+			lr.src, lr.dst = l, l
+			out = append(out, lr)
+		}
+	}
+	return out, over
+}
+
+// zeroIncText reports whether the update of a contracted rule (its
+// increments, printed) changes nothing.
+func zeroIncText(inc string) bool {
+	return strings.Trim(inc, "[0 ]") == ""
 }

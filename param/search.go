@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,13 @@ type Options struct {
 	// NoContract turns off the contraction of the moves a reachability
 	// specification cannot observe (contract.go).
 	NoContract bool
+	// Overapprox lets the contraction of a liveness specification merge
+	// locations that differ only in what fairness asks of a process that
+	// stays there (contract.go, mergeStays). The automaton checked then
+	// over-approximates the lassos: holds is still a proof, but a
+	// violation is a candidate the caller must confirm on the concrete
+	// system (the Promela front end replays every violation).
+	Overapprox bool
 }
 
 // MaxJobs bounds Options.Jobs: every worker is a solver process.
@@ -86,34 +94,39 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
 		return res
 	}
-	res.Cases = len(lcs)
 	var reasons []string
 	undecided := ""
 	verdict := trace.Holds
 	// The contraction depends on the specification only, not on the
-	// disjunct: it is computed once, for the first disjunct without a loop.
-	var contracted *ta.File
-	for _, lc := range lcs {
-		st := &stats{}
-		cf := f
-		if !lc.needLoop && !opts.NoContract {
-			if contracted == nil {
-				g, info, err := contract(ctx, f, spec.Formula, opts.Solver)
-				if err != nil {
-					res.Reason = err.Error()
-					if ctx.Err() != nil {
-						res.Reason = stopped(ctx)
-					}
+	// disjunct. A specification with lasso counterexamples is contracted
+	// with what its fairness asks of the processes that stay (and checked
+	// in the form that says it on the contracted automaton).
+	cf := f
+	if !opts.NoContract {
+		lasso := slices.ContainsFunc(lcs, func(lc *lcase) bool { return lc.needLoop })
+		g, nspec, info, err := contractFor(ctx, f, spec.Formula, lasso, opts.Overapprox, opts.Solver)
+		if err != nil {
+			res.Reason = err.Error()
+			if ctx.Err() != nil {
+				res.Reason = stopped(ctx)
+			}
+			return res
+		}
+		if info != nil {
+			if nspec != spec.Formula {
+				if lcs, err = specCases(nspec); err != nil {
+					res.Reason = fmt.Sprintf("%s:%s: the contracted specification: %v", f.Path, spec.Pos, err)
 					return res
 				}
-				contracted = g
-				if info != nil {
-					res.Contracted = info.String()
-					res.Merged = info.Merged
-				}
 			}
-			cf = contracted
+			cf = g
+			res.Contracted = info.String()
+			res.Merged = info.Merged
 		}
+	}
+	res.Cases = len(lcs)
+	for _, lc := range lcs {
+		st := &stats{}
 		out := verifyCase(ctx, cf, specName, lc, opts, st, start)
 		res.Schemas += st.schemas
 		res.Nodes += st.nodes

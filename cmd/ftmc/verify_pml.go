@@ -152,7 +152,9 @@ func verifyPML(e *env, args []string) int {
 		}
 		fmt.Fprintln(e.stdout)
 	}
-	opts := param.Options{Solver: solver, Jobs: lim.jobs}
+	// PIA over-approximates already and every violation is replayed on the
+	// Promela instance, so contraction may over-approximate too.
+	opts := param.Options{Solver: solver, Jobs: lim.jobs, Overapprox: true}
 	// The thresholds of the model's #pragma (written for ByMC's coarser
 	// abstraction) refine the collected ones where those leave a
 	// specification undecided.
