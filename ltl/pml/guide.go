@@ -20,8 +20,9 @@ import (
 // a violation found among them is one of the instance; finding none says
 // nothing about the instance.
 //
-// After the schedule, a process may only take steps that keep it in its
-// location, or, with Free, any step. Every step of the schedule advances
+// Besides the steps of the schedule, a process may take steps that keep it
+// in its location (the abstraction's stuttering); after the schedule, with
+// Free, any step. Every step of the schedule advances
 // it, so the cycle of a lasso lies after the schedule; with Free the
 // guide holds no process back there, and the fairness of the cycle is
 // the instance's. Without Free only bad prefixes count.
@@ -148,12 +149,13 @@ func (k *guidedSink) Succ(t state.Trans, s []byte) {
 		if slices.Contains(k.before[p], st.From) && slices.Contains(after[p], st.To) {
 			k.out.Succ(t, join(s, k.pos+1))
 		}
-		return
-	}
-	if w.g.Free {
+	} else if w.g.Free {
 		k.out.Succ(t, join(s, k.pos))
 		return
 	}
+	// A step that keeps the process in its location is a stuttering step
+	// of the abstraction: the schedule does not name it, but a process may
+	// need several (one message received at a time) before its next move.
 	for _, l := range after[p] {
 		if slices.Contains(k.before[p], l) {
 			k.out.Succ(t, join(s, k.pos))
@@ -166,8 +168,23 @@ func (k *guidedSink) Fail(t state.Trans, kind, msg string) { k.out.Fail(t, kind,
 
 func (w *guided) Next(s []byte, sink state.Sink) {
 	c, pos := split(s)
+	if w.g.Free && int(pos) >= len(w.g.Steps) {
+		// Past the schedule every step goes: no need to locate anyone.
+		w.m.Next(c, &freeSink{pos: pos, out: sink})
+		return
+	}
 	w.m.Next(c, &guidedSink{w: w, pos: pos, before: w.locations(c), out: sink})
 }
+
+// freeSink passes every successor on, past the schedule.
+type freeSink struct {
+	pos uint32
+	out state.Sink
+}
+
+func (k *freeSink) Succ(t state.Trans, s []byte) { k.out.Succ(t, join(s, k.pos)) }
+
+func (k *freeSink) Fail(t state.Trans, kind, msg string) { k.out.Fail(t, kind, msg) }
 
 func (w *guided) ValidEnd(s []byte) bool {
 	c, _ := split(s)
