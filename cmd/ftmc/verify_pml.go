@@ -158,6 +158,10 @@ func verifyPML(e *env, args []string) int {
 	// The thresholds of the model's #pragma (written for ByMC's coarser
 	// abstraction) refine the collected ones where those leave a
 	// specification undecided.
+	var note func(string)
+	if !*jsonOut && !*quiet {
+		note = func(s string) { fmt.Fprintln(e.stdout, s) }
+	}
 	var refined *pia.Result
 	var refineErr error
 	more, morePos, hasMore := pia.ThresholdPragma(prog)
@@ -167,7 +171,7 @@ func verifyPML(e *env, args []string) int {
 		// Where the #pragma can refine the abstraction, a counterexample
 		// that does not replay along its schedule is first tried with the
 		// refinement, before its whole instance is searched.
-		r, coarse, pending := verifySpecCases(ctx, path, defs.Map(), res, s, opts, *lim, begin, canRefine)
+		r, coarse, pending := verifySpecCases(ctx, path, defs.Map(), res, s, opts, *lim, begin, canRefine, note)
 		if coarse && canRefine && ctx.Err() == nil {
 			if refined == nil && refineErr == nil {
 				popts.More, popts.MorePos, popts.MoreFrom = more, morePos, "the #pragma at "+morePos.String()
@@ -179,7 +183,7 @@ func verifyPML(e *env, args []string) int {
 				if !*jsonOut && !*quiet {
 					fmt.Fprintf(e.stdout, "> Spec %s unknown with these thresholds (%s); refining with %s: thresholds %s\n", s, r.Reason, refined.ThresholdsFrom, strings.Join(refined.Thresholds, ", "))
 				}
-				r2, _, _ := verifySpecCases(ctx, path, defs.Map(), refined, s, opts, *lim, begin, false)
+				r2, _, _ := verifySpecCases(ctx, path, defs.Map(), refined, s, opts, *lim, begin, false, note)
 				if r2.Verdict != trace.Unknown {
 					r, pending = r2, nil
 				} else {
@@ -241,7 +245,9 @@ func paramText(p map[string]int64) string {
 // checked against the whole instance, which may take long: with defer,
 // that is left to the caller (pending), who may first try more
 // thresholds.
-func verifySpecCases(ctx context.Context, path string, defs map[string]string, res *pia.Result, spec string, opts param.Options, lim limits, begin time.Time, deferFull bool) (_ trace.Result, coarse bool, pending []pendingReplay) {
+//
+// note, when set, receives what contraction did to each case's automaton.
+func verifySpecCases(ctx context.Context, path string, defs map[string]string, res *pia.Result, spec string, opts param.Options, lim limits, begin time.Time, deferFull bool, note func(string)) (_ trace.Result, coarse bool, pending []pendingReplay) {
 	start := time.Now()
 	out := trace.Result{Property: spec, Verdict: trace.Holds}
 	var schemas int64
@@ -252,6 +258,13 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 	for _, c := range res.Cases {
 		r := param.Verify(ctx, c.TA, spec, opts)
 		schemas += r.Schemas
+		if note != nil && r.Contracted != "" {
+			if len(res.Cases) > 1 {
+				note(fmt.Sprintf("%s (thresholds %s): %s", spec, c.Order, r.Contracted))
+			} else {
+				note(fmt.Sprintf("%s: %s", spec, r.Contracted))
+			}
+		}
 		switch r.Verdict {
 		case trace.Holds:
 			continue
