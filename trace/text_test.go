@@ -103,7 +103,7 @@ func TestParseReportErrors(t *testing.T) {
 		{"{\n  \"model\": \"m\",\n  oops}", "r.json:3:3: "},
 		{"{\"model\": \"m\"}", "r.json:1:1: expected an ftmc report with \"verdicts\""},
 		{"", "r.json:1:1: "},
-		{"{\"verdicts\": [], \"bogus\": 1}", "r.json: expected an ftmc report (JSON): "},
+		{"{\"format\": 2, \"verdicts\": []}", "r.json:1:12: "},
 	} {
 		_, err := ParseReport("r.json", []byte(c.in))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
@@ -112,12 +112,58 @@ func TestParseReportErrors(t *testing.T) {
 	}
 }
 
-// A name from the input that an error quotes is clipped to 40 characters.
+// A format from the input that an error quotes is clipped to 40
+// characters.
 func TestParseReportClipsNames(t *testing.T) {
 	long := strings.Repeat("x", 1<<20)
-	_, err := ParseReport("r.json", []byte(`{"verdicts": [], "`+long+`": 1}`))
+	_, err := ParseReport("r.json", []byte(`{"verdicts": [], "format": "`+long+`"}`))
 	if err == nil || len(err.Error()) > 200 || !strings.Contains(err.Error(), `"`+long[:40]+`..."`) {
 		t.Errorf("got %d bytes: %.200v", len(fmt.Sprint(err)), err)
+	}
+}
+
+// WriteJSON writes the format first, whatever the report says.
+func TestWriteJSONFormatFirst(t *testing.T) {
+	for _, f := range []string{"", "ftmc-report/0", FormatVersion} {
+		rep := sampleReport()
+		rep.Format = f
+		var b bytes.Buffer
+		if err := WriteJSON(&b, rep); err != nil {
+			t.Fatal(err)
+		}
+		if want := "{\n  \"format\": \"ftmc-report/1\",\n  \"model\": "; !strings.HasPrefix(b.String(), want) {
+			t.Errorf("Format %q: report begins %.60q, want %q", f, b.String(), want)
+		}
+		if rep.Format != f {
+			t.Errorf("WriteJSON changed the report's Format to %q", rep.Format)
+		}
+	}
+}
+
+// A reader ignores the fields it does not know, reads a report without a
+// format (older files) and refuses another major version, saying where in
+// one line.
+func TestParseReportFormat(t *testing.T) {
+	const body = `"model": "m", "verdicts": [{"property": "p", "verdict": "holds", "formula": "[]p", "later": {"x": [1]}}], "stats": {"states": 1, "new": true}, "also_new": "x"}`
+	for _, f := range []string{"", `"format": "ftmc-report/1", `, `"format": "ftmc-report/1.4", `} {
+		rep, err := ParseReport("r.json", []byte("{"+f+body))
+		if err != nil {
+			t.Errorf("format %q: %v", f, err)
+			continue
+		}
+		if len(rep.Verdicts) != 1 || rep.Verdicts[0].Formula != "[]p" || rep.Stats.States != 1 {
+			t.Errorf("format %q: read %+v", f, rep)
+		}
+	}
+	for _, tc := range []struct{ format, want string }{
+		{"ftmc-report/2", `r.json:2:13: report format "ftmc-report/2" is not one this ftmc reads (ftmc-report/1)`},
+		{"ftmc-report/10.1", `r.json:2:13: report format "ftmc-report/10.1" is not one`},
+		{"other/1", `r.json:2:13: expected an ftmc report (format "ftmc-report/1"), found format "other/1"`},
+	} {
+		_, err := ParseReport("r.json", []byte("{\"model\": \"m\",\n  \"format\": \""+tc.format+"\", "+body[14:]))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("format %q: got %v, want one line beginning %q", tc.format, err, tc.want)
+		}
 	}
 }
 

@@ -16,16 +16,24 @@ const (
 
 // Result is the verdict for one property.
 type Result struct {
-	Property       string          `json:"property"`
-	Verdict        Verdict         `json:"verdict"`
+	Property string  `json:"property"`
+	Verdict  Verdict `json:"verdict"`
+	// Formula is the text of a property given on the command line
+	// (--ltl-formula), whose name alone does not say what was checked.
+	Formula        string          `json:"formula,omitempty"`
 	Kind           string          `json:"kind,omitempty"`   // e.g. "invalid end state", "assertion"
 	Reason         string          `json:"reason,omitempty"` // why unknown (limit hit, solver timeout, ...)
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
 	Stats          *Stats          `json:"stats,omitempty"` // per-property statistics, when they differ from the run's
 }
 
-// Report is what one run of ftmc prints with --json.
+// Report is what one run of ftmc prints with --json. Its JSON form is
+// versioned: Format (first in the object) names the format and its major
+// version, see FormatVersion and docs/report.schema.json.
 type Report struct {
+	// Format is FormatVersion in what WriteJSON writes; empty in a report
+	// read from a file written before the field existed.
+	Format   string            `json:"format"`
 	Model    string            `json:"model"`
 	Engine   string            `json:"engine,omitempty"`
 	Params   map[string]int64  `json:"params,omitempty"`

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -223,11 +222,10 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// writeJSON prints a report as one JSON object.
+// writeJSON prints a report as one JSON object, in the versioned format
+// of trace.WriteJSON.
 func writeJSON(w io.Writer, rep *trace.Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	return trace.WriteJSON(w, rep)
 }
 
 // writeWarnings writes a report's warnings, which qualify its verdicts

@@ -273,3 +273,37 @@ func TestFailureDetectorChart(t *testing.T) {
 		t.Error(p)
 	}
 }
+
+// ftmc trace reads a report with fields it does not know and one without
+// a format, and refuses another major version in one line with exit 2.
+func TestTraceReportFormat(t *testing.T) {
+	data, err := os.ReadFile(traceReport(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("{\n  \"format\": \""+trace.FormatVersion+"\",\n")) {
+		t.Fatalf("the stored report does not begin with its format:\n%.80s", data)
+	}
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	newer := write("newer.json", bytes.Replace(data, []byte(`"model": `), []byte(`"added": {"a": [1, 2]}, "model": `), 1))
+	older := write("older.json", bytes.Replace(data, []byte(`"format": "`+trace.FormatVersion+`",`), nil, 1))
+	for _, p := range []string{newer, older} {
+		out, errs, code := runCmd("trace", p)
+		if code != trace.ExitHolds || !strings.Contains(out, "invalid end state") {
+			t.Errorf("ftmc trace %s: exit %d, stderr %q, stdout %q", filepath.Base(p), code, errs, out)
+		}
+	}
+	v2 := write("v2.json", bytes.Replace(data, []byte(trace.FormatVersion), []byte("ftmc-report/2"), 1))
+	out, errs, code := runCmd("trace", v2)
+	want := "ftmc trace: " + v2 + `:2:13: report format "ftmc-report/2" is not one this ftmc reads (ftmc-report/1)`
+	if code != trace.ExitUsage || out != "" || !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("ftmc trace v2.json: exit %d, stdout %q, stderr %q; want 2 and one line beginning %q", code, out, errs, want)
+	}
+}
