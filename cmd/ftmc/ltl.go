@@ -239,6 +239,11 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		if err != nil {
 			return fail("%v", err)
 		}
+		if f.formula != "" {
+			// The report says what was checked: the property's name
+			// alone ("formula") does not.
+			r.Formula = f.formula
+		}
 		add(r, st)
 	}
 	if len(rep.Verdicts) == 0 {
