@@ -1,11 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
 	"testing"
 
+	"ftmc/internal/testenv"
 	"ftmc/trace"
 )
 
@@ -39,5 +47,176 @@ func TestReportLTLFormula(t *testing.T) {
 	rep, code, stderr := runFtmc(context.Background(), []string{"check", model, "--ltl", "p"})
 	if rep == nil || len(rep.Verdicts) != 1 || rep.Verdicts[0].Formula != "" {
 		t.Errorf("--ltl p: exit %d, report %+v\n%s", code, rep, stderr)
+	}
+}
+
+// reportSchema is docs/report.schema.json.
+func reportSchema(t *testing.T) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "docs", "report.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("docs/report.schema.json: %v", err)
+	}
+	return s
+}
+
+// schemaErrors checks a JSON document against the part of JSON Schema
+// that docs/report.schema.json uses ($ref, type, enum, pattern, required,
+// properties, additionalProperties, items), and also reports the fields
+// that the schema does not describe, so that it stays complete.
+func schemaErrors(root map[string]any, data []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return []string{err.Error()}
+	}
+	var errs []string
+	checkSchema(root, root, v, "$", &errs)
+	return errs
+}
+
+func checkSchema(root, s map[string]any, v any, path string, errs *[]string) {
+	fail := func(format string, args ...any) {
+		*errs = append(*errs, path+": "+fmt.Sprintf(format, args...))
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		target := root
+		if name, ok := strings.CutPrefix(ref, "#/$defs/"); ok {
+			target, _ = root["$defs"].(map[string]any)[name].(map[string]any)
+		} else if ref != "#" {
+			target = nil
+		}
+		if target == nil {
+			fail("the schema's $ref %q names nothing", ref)
+			return
+		}
+		// The schema puts nothing beside a $ref.
+		checkSchema(root, target, v, path, errs)
+		return
+	}
+	if enum, ok := s["enum"].([]any); ok && !slices.Contains(enum, v) {
+		fail("%v is not one of %v", v, enum)
+	}
+	if typ, ok := s["type"].(string); ok {
+		var is bool
+		switch typ {
+		case "object":
+			_, is = v.(map[string]any)
+		case "array":
+			_, is = v.([]any)
+		case "string":
+			_, is = v.(string)
+		case "boolean":
+			_, is = v.(bool)
+		case "number":
+			_, is = v.(json.Number)
+		case "integer":
+			n, num := v.(json.Number)
+			_, err := n.Int64()
+			is = num && err == nil
+		}
+		if !is {
+			fail("%v is not of type %s", v, typ)
+			return
+		}
+	}
+	if pat, ok := s["pattern"].(string); ok {
+		if str, _ := v.(string); !regexp.MustCompile(pat).MatchString(str) {
+			fail("%q does not match %s", str, pat)
+		}
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		req, _ := s["required"].([]any)
+		for _, r := range req {
+			if _, ok := v[r.(string)]; !ok {
+				fail("lacks the required field %q", r)
+			}
+		}
+		props, _ := s["properties"].(map[string]any)
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			sub, ok := props[k].(map[string]any)
+			if !ok {
+				sub, ok = s["additionalProperties"].(map[string]any)
+			}
+			if !ok {
+				fail("field %q is not in the schema", k)
+				continue
+			}
+			checkSchema(root, sub, v[k], path+"."+k, errs)
+		}
+	case []any:
+		if items, ok := s["items"].(map[string]any); ok {
+			for i, x := range v {
+				checkSchema(root, items, x, fmt.Sprintf("%s[%d]", path, i), errs)
+			}
+		}
+	}
+}
+
+// The reports of every language's engine match docs/report.schema.json
+// and begin with their format.
+func TestReportJSONSchema(t *testing.T) {
+	schema := reportSchema(t)
+	dir := t.TempDir()
+	pmlModel := filepath.Join(dir, "m.pml")
+	src := "chan c = [1] of { int };\nactive proctype P() { c!1; c!2 }\nactive proctype Q() { int x; c?x; assert(x == 2) }\n"
+	if err := os.WriteFile(pmlModel, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := testenv.RepoRoot(t)
+	runs := []struct {
+		args []string
+		z3   bool
+		code int
+	}{
+		{[]string{"check", pmlModel}, false, trace.ExitViolated},
+		{[]string{"check", pmlModel, "--ltl-formula", "[] (len(c) <= 1)"}, false, trace.ExitViolated},
+		{[]string{"verify", filepath.Join(root, "examples", "mcmt", "lock_bug.cub")}, false, trace.ExitViolated},
+		{[]string{"verify", filepath.Join(root, "examples", "threshold", "st-byz-n-ge-3t.ta"), "unforg", "relay"}, true, trace.ExitViolated},
+	}
+	for _, r := range runs {
+		name := strings.Join(r.args, " ")
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			if r.z3 {
+				testenv.NeedBinary(t, "z3")
+			}
+			out, stderr, code := runCmd(append(r.args, "--json")...)
+			if code != r.code {
+				t.Fatalf("ftmc %s --json: exit %d, want %d\n%s", name, code, r.code, stderr)
+			}
+			if want := "{\n  \"format\": \"" + trace.FormatVersion + "\",\n"; !strings.HasPrefix(out, want) {
+				t.Errorf("ftmc %s --json: the report begins %.40q, want %q", name, out, want)
+			}
+			if !strings.Contains(out, `"counterexample"`) {
+				t.Errorf("ftmc %s --json: no counterexample to check against the schema", name)
+			}
+			for _, e := range schemaErrors(schema, []byte(out)) {
+				t.Errorf("ftmc %s --json: %s", name, e)
+			}
+		})
+	}
+	// The check above can fail: a report without its format, with a
+	// verdict of its own, or with a field the schema lacks does not match.
+	for _, bad := range []string{
+		`{"model": "m", "verdicts": [], "stats": {"states": 1, "transitions": 0, "seconds": 0, "memory_bytes": 0, "complete": true}}`,
+		`{"format": "ftmc-report/1", "model": "m", "verdicts": [{"property": "p", "verdict": "maybe"}], "stats": {"states": 1, "transitions": 0, "seconds": 0, "memory_bytes": 0, "complete": true}}`,
+		`{"format": "ftmc-report/1", "model": "m", "verdicts": [], "stats": {"states": 1.5, "transitions": 0, "seconds": 0, "memory_bytes": 0, "complete": true}}`,
+		`{"format": "ftmc-report/2", "model": "m", "verdicts": [], "stats": {"states": 1, "transitions": 0, "seconds": 0, "memory_bytes": 0, "complete": true}}`,
+		`{"format": "ftmc-report/1", "model": "m", "verdicts": [], "stats": {"states": 1, "transitions": 0, "seconds": 0, "memory_bytes": 0, "complete": true}, "new": 1}`,
+	} {
+		if errs := schemaErrors(schema, []byte(bad)); len(errs) != 1 {
+			t.Errorf("%s: %d errors, want 1: %q", bad, len(errs), errs)
+		}
 	}
 }
