@@ -31,6 +31,19 @@ func WriteJSON(w io.Writer, r *Report) error {
 	return enc.Encode(&out)
 }
 
+// WriteJSONList writes reports as one indented JSON array (ftmc sweep
+// --json), each as WriteJSON writes it.
+func WriteJSONList(w io.Writer, rs []*Report) error {
+	out := make([]Report, len(rs))
+	for i, r := range rs {
+		out[i] = *r
+		out[i].Format = FormatVersion
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
 // ParseReport reads a report written by WriteJSON (for `ftmc trace`). Errors
 // name the position in file: "file:line:col: what was expected". Fields it
 // does not know are ignored (a later minor version added them); a report

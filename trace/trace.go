@@ -41,6 +41,9 @@ type Report struct {
 	Verdicts []Result          `json:"verdicts"`
 	Stats    Stats             `json:"stats"`
 	Warnings []string          `json:"warnings,omitempty"`
+	// Error says why a run has no verdicts of its own (ftmc sweep: a
+	// combination that is bad input); its one verdict is then unknown.
+	Error string `json:"error,omitempty"`
 }
 
 // Stats are the figures users compare model checkers by. Fields that do not

@@ -220,3 +220,43 @@ func TestReportJSONSchema(t *testing.T) {
 		}
 	}
 }
+
+// ftmc sweep --json prints a JSON array of reports of check's shape, each
+// with its format: the check's own, or one unknown verdict that says why
+// there is none (bad input also says its error).
+func TestSweepJSONReports(t *testing.T) {
+	schema := reportSchema(t)
+	f := &fakeCheck{}
+	out, _, code := runSweep(t, f, sweepModel(t), "-D", "CHAN=B,X,OOM", "--json")
+	if code != trace.ExitUsage {
+		t.Errorf("exit %d, want 2 (one combination is bad input)", code)
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raws); err != nil || len(raws) != 3 {
+		t.Fatalf("not a JSON array of three reports (%v):\n%s", err, out)
+	}
+	for i, raw := range raws {
+		if !bytes.HasPrefix(raw, []byte(`{
+    "format": "`+trace.FormatVersion+`",`)) {
+			t.Errorf("report %d begins %.40q, not with its format", i+1, raw)
+		}
+		// A report of sweep as a whole is a report of check's shape.
+		for _, e := range schemaErrors(schema, raw) {
+			t.Errorf("report %d: %s", i+1, e)
+		}
+	}
+	var reps []trace.Report
+	if err := json.Unmarshal([]byte(out), &reps); err != nil {
+		t.Fatal(err)
+	}
+	b, x, oom := reps[0], reps[1], reps[2]
+	if b.Defines["CHAN"] != "B" || len(b.Verdicts) != 1 || b.Verdicts[0].Verdict != trace.Violated || b.Verdicts[0].Counterexample == nil || b.Error != "" {
+		t.Errorf("CHAN=B: %+v, want the check's report, violated with its counterexample", b)
+	}
+	if x.Defines["CHAN"] != "X" || len(x.Verdicts) != 1 || x.Verdicts[0].Verdict != trace.Unknown || !strings.Contains(x.Error, "CHAN must be B, R or I") || !strings.HasPrefix(x.Verdicts[0].Reason, "bad input: ") {
+		t.Errorf("CHAN=X: %+v, want unknown and the error", x)
+	}
+	if v := oom.Verdicts; len(v) != 1 || v[0].Property != sweepProperty || v[0].Verdict != trace.Unknown || !strings.HasPrefix(v[0].Reason, "out of memory after 4000 states") || oom.Stats.States != 4000 || oom.Stats.Complete || oom.Error != "" {
+		t.Errorf("CHAN=OOM: %+v, want unknown, out of memory, with the figures reached", oom)
+	}
+}

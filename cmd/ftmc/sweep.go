@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -269,7 +268,8 @@ type sweepRow struct {
 
 	combo   combination
 	code    int
-	warning string // said on stderr after the table (a trail not saved)
+	warning string        // said on stderr after the table (a trail not saved)
+	report  *trace.Report // the check's, when it printed one
 }
 
 func newSweepRow(c combination) sweepRow {
@@ -334,6 +334,13 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 			r.Reason = strings.Replace(r.Reason, at, "memory limit "+explore.FormatBytes(int64(o.memory))+" ("+o.memoryFrom+") reached", 1)
 		}
 	}
+	row.fromReport(rep)
+	return row
+}
+
+// fromReport fills the row in from the report of its check.
+func (row *sweepRow) fromReport(rep *trace.Report) {
+	row.report = rep
 	row.Verdict = trace.Holds
 	for _, r := range rep.Verdicts {
 		// The row shows the first violation, else the first unknown.
@@ -353,7 +360,34 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 	if row.StatesPerSec == 0 && st.Seconds > 0 {
 		row.StatesPerSec = float64(st.States) / st.Seconds
 	}
-	return row
+}
+
+// sweepProperty is the property of a row's report when its check printed
+// none (it was not started, was stopped or died first, or its combination
+// is bad input): every property the check would have checked.
+const sweepProperty = "*"
+
+// asReport is the row as --json prints it: its check's report, or for a
+// check that printed none, a report with one unknown verdict that says
+// why (and for bad input, the message as its error), with the figures of
+// the row.
+func (row *sweepRow) asReport(model string) *trace.Report {
+	if row.report != nil {
+		rep := *row.report
+		if rep.Defines == nil {
+			rep.Defines = row.Defines
+		}
+		return &rep
+	}
+	rep := &trace.Report{Model: model, Defines: row.Defines,
+		Verdicts: []trace.Result{{Property: sweepProperty, Verdict: trace.Unknown, Reason: row.Reason}},
+		Stats: trace.Stats{States: row.States, Transitions: row.Transitions, Seconds: row.Seconds,
+			MemoryBytes: row.MemoryBytes, StatesPerSec: row.StatesPerSec}}
+	if row.Verdict == "error" {
+		rep.Error = row.Reason
+		rep.Verdicts[0].Reason = "bad input: " + row.Reason
+	}
+	return rep
 }
 
 // unknownAt makes r the row of a check without a report, stopped for why
@@ -629,13 +663,13 @@ func (t *sweepTable) row(r sweepRow) {
 func (t *sweepTable) finish() error {
 	switch {
 	case t.o.json:
-		enc := json.NewEncoder(t.w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			Model  string     `json:"model"`
-			Macros []string   `json:"macros"`
-			Rows   []sweepRow `json:"rows"`
-		}{t.o.model, t.names, t.rows})
+		// The rows as the reports of their checks, in the format of
+		// ftmc check --json.
+		reps := make([]*trace.Report, len(t.rows))
+		for i := range t.rows {
+			reps[i] = t.rows[i].asReport(t.o.model)
+		}
+		return trace.WriteJSONList(t.w, reps)
 	case t.o.csv:
 		t.csv.Flush()
 		return t.csv.Error()

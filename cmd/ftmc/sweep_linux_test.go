@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -113,11 +112,11 @@ func TestSweepChildOutOfMemory(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		e := &env{ctx: context.Background(), stdout: &stdout, stderr: &stderr}
 		code := sweep(e, append([]string{model, "--json"}, args...), nil)
-		var got struct{ Rows []sweepRow }
-		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		got, err := parseSweepJSON(stdout.Bytes())
+		if err != nil {
 			t.Fatalf("exit %d, %v:\n%s\n%s", code, err, stdout.String(), stderr.String())
 		}
-		return code, got.Rows, stderr.String()
+		return code, got, stderr.String()
 	}
 	code, rows, errs := sweepRows("--memory", "0")
 	if len(rows) != 1 {
@@ -156,11 +155,11 @@ func stoppedSweep(t *testing.T, cause error) (int, []sweepRow, time.Duration) {
 	start := time.Now()
 	code := sweep(e, []string{model, "-D", "A=1,2,3", "-j", "2", "--json", "--memory", "1GB"}, nil)
 	took := time.Since(start)
-	var got struct{ Rows []sweepRow }
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || len(got.Rows) != 3 {
+	got, err := parseSweepJSON(stdout.Bytes())
+	if err != nil || len(got) != 3 {
 		t.Fatalf("exit %d, %v:\n%s\n%s", code, err, stdout.String(), stderr.String())
 	}
-	return code, got.Rows, took
+	return code, got, took
 }
 
 // TestSweepSignalStopsChecks: a sweep stopped by SIGTERM or SIGINT passes

@@ -195,19 +195,15 @@ func TestSweepJSONAndTrails(t *testing.T) {
 	if code != trace.ExitViolated {
 		t.Errorf("exit code = %d", code)
 	}
-	var got struct {
-		Model  string
-		Macros []string
-		Rows   []sweepRow
-	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
+	got, err := parseSweepJSON([]byte(out))
+	if err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
-	if len(got.Rows) != 2 || got.Rows[0].Verdict != trace.Violated || got.Rows[0].Depth != 7 || got.Rows[1].Verdict != trace.Holds || !got.Rows[1].Complete {
-		t.Errorf("rows = %+v", got.Rows)
+	if len(got) != 2 || got[0].Verdict != trace.Violated || got[0].Depth != 7 || got[1].Verdict != trace.Holds || !got[1].Complete {
+		t.Errorf("rows = %+v", got)
 	}
-	if got.Rows[0].Defines["CHAN"] != "B" || got.Rows[0].StatesPerSec != 2000 {
-		t.Errorf("first row = %+v", got.Rows[0])
+	if got[0].Defines["CHAN"] != "B" || got[0].StatesPerSec != 2000 {
+		t.Errorf("first row = %+v", got[0])
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "model_CHAN=B.json"))
 	if err != nil {
@@ -372,12 +368,12 @@ func TestSweepMemoryLimit(t *testing.T) {
 	}
 	f := &fakeCheck{}
 	out, _, code := runSweep(t, f, model, "-D", "CHAN=M,I", "-j", "2", "--json")
-	var got struct{ Rows []sweepRow }
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
+	got, err := parseSweepJSON([]byte(out))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "memory limit 4 GB (85% of physical memory shared by 2 jobs) reached after 5 states"; code != trace.ExitUnknown || got.Rows[0].Reason != want {
-		t.Errorf("exit %d, reason %q, want 3 and %q", code, got.Rows[0].Reason, want)
+	if want := "memory limit 4 GB (85% of physical memory shared by 2 jobs) reached after 5 states"; code != trace.ExitUnknown || got[0].Reason != want {
+		t.Errorf("exit %d, reason %q, want 3 and %q", code, got[0].Reason, want)
 	}
 	out, _, _ = runSweep(t, f, model, "-D", "CHAN=M", "--memory", "2GB", "--csv")
 	if !strings.Contains(out, "memory limit 2 GB reached after 5 states") {
@@ -391,14 +387,14 @@ func TestSweepMemoryLimit(t *testing.T) {
 func TestSweepDiedChecks(t *testing.T) {
 	f := &fakeCheck{}
 	out, errs, code := runSweep(t, f, sweepModel(t), "-D", "CHAN=OOM,KILL", "--json")
-	var got struct{ Rows []sweepRow }
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
+	got, err := parseSweepJSON([]byte(out))
+	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if code != trace.ExitUnknown || len(got.Rows) != 2 || errs != "" {
-		t.Fatalf("exit %d, rows %+v, stderr %q; want 3, two unknown rows and no error", code, got.Rows, errs)
+	if code != trace.ExitUnknown || len(got) != 2 || errs != "" {
+		t.Fatalf("exit %d, rows %+v, stderr %q; want 3, two unknown rows and no error", code, got, errs)
 	}
-	oom, killed := got.Rows[0], got.Rows[1]
+	oom, killed := got[0], got[1]
 	if oom.Verdict != trace.Unknown || oom.Reason != "out of memory after 4000 states (the check died: fatal error: out of memory)" ||
 		oom.States != 4000 || oom.Transitions != 9000 || oom.MemoryBytes != 9e6 || oom.Seconds != 2 || oom.StatesPerSec != 2000 || oom.Complete {
 		t.Errorf("out of memory: %+v", oom)
@@ -447,15 +443,15 @@ func TestSweepChildProcesses(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	e := &env{ctx: context.Background(), stdout: &stdout, stderr: &stderr}
 	code := sweep(e, []string{model, "-D", "N=3,5", "-D", "BAD=4,9", "--json", "-j", "2"}, nil)
-	var got struct{ Rows []sweepRow }
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+	got, err := parseSweepJSON(stdout.Bytes())
+	if err != nil {
 		t.Fatalf("exit %d, %v:\n%s\n%s", code, err, stdout.String(), stderr.String())
 	}
 	want := []trace.Verdict{trace.Holds, trace.Holds, trace.Violated, trace.Holds}
-	if code != trace.ExitViolated || len(got.Rows) != 4 {
-		t.Fatalf("exit %d, rows %+v\n%s", code, got.Rows, stderr.String())
+	if code != trace.ExitViolated || len(got) != 4 {
+		t.Fatalf("exit %d, rows %+v\n%s", code, got, stderr.String())
 	}
-	for i, r := range got.Rows {
+	for i, r := range got {
 		if r.Verdict != want[i] || r.States == 0 || r.MemoryBytes == 0 {
 			t.Errorf("row %d = %+v, want verdict %s with states and memory", i, r, want[i])
 		}
@@ -483,4 +479,30 @@ func TestSweepErrorNamesRow(t *testing.T) {
 			t.Errorf("sweep %q: stderr %q, want %q", c.args, stderr.String(), c.want)
 		}
 	}
+}
+
+// parseSweepJSON reads what ftmc sweep --json prints, a JSON array of
+// reports in the format of ftmc check --json, back into rows, so that the
+// tests compare each row's figures.
+func parseSweepJSON(data []byte) ([]sweepRow, error) {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
+		return nil, err
+	}
+	rows := make([]sweepRow, len(raws))
+	for i, raw := range raws {
+		rep, err := trace.ParseReport(fmt.Sprintf("report %d", i+1), raw)
+		if err != nil {
+			return nil, err
+		}
+		if rep.Format != trace.FormatVersion {
+			return nil, fmt.Errorf("report %d: format %q, want %q", i+1, rep.Format, trace.FormatVersion)
+		}
+		rows[i].Defines = rep.Defines
+		rows[i].fromReport(rep)
+		if rep.Error != "" {
+			rows[i].Verdict, rows[i].Reason = "error", rep.Error
+		}
+	}
+	return rows, nil
 }
