@@ -227,7 +227,15 @@ func verifyMCMT(e *env, args []string) int {
 		}
 		return trace.ExitCode(rep.Verdicts)
 	}
-	writeVerdicts(e.stdout, rep.Verdicts)
+	for _, r := range rep.Verdicts {
+		line := trace.VerdictLine(r)
+		// The proof for every number of processes in the words of the
+		// model's own checker (an instance's verdict is not that).
+		if words := mcmt.VerdictWords(sys.Lang, r.Verdict); words != "" && *bounded == 0 {
+			line += " (" + words + ")"
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
 	for _, r := range rep.Verdicts {
 		if r.Counterexample != nil {
 			writeMCMTTrace(e.stdout, r.Counterexample)

@@ -407,3 +407,30 @@ func TestVerifyMCMTNoInitialState(t *testing.T) {
 		}
 	}
 }
+
+// A proof for every number of processes also says the verdict as Cubicle
+// and MCMT word it (SAFE: the unsafe states are unreachable); the verdict
+// token stays ftmc's, and an instance's verdict (--bounded) is not said in
+// their words.
+func TestVerifyMCMTCubicleWords(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	dir := filepath.Join("..", "..", "examples", "mcmt")
+	for _, c := range []struct {
+		file string
+		args []string
+		want string
+		code int
+	}{
+		{"lock.cub", nil, "unsafe: holds (Cubicle: SAFE)\n", trace.ExitHolds},
+		{"lock_bug.cub", nil, "unsafe: violated (invariant) (Cubicle: UNSAFE)\n", trace.ExitViolated},
+		{"broadcast.mcmt", nil, "VALIDITY: holds (MCMT: SAFE)\n", trace.ExitHolds},
+		{"broadcast_bug.mcmt", nil, "VALIDITY: violated (invariant) (MCMT: UNSAFE)\n", trace.ExitViolated},
+		{"lock.cub", []string{"--bounded", "2"}, "unsafe: holds\n", trace.ExitHolds},
+	} {
+		args := append([]string{"verify", filepath.Join(dir, c.file)}, c.args...)
+		out, errs, code := runText(t, args...)
+		if code != c.code || !strings.HasPrefix(out, c.want) {
+			t.Errorf("ftmc %s: exit %d, want %d and first line %q:\n%s%s", strings.Join(args[1:], " "), code, c.code, c.want, out, errs)
+		}
+	}
+}
