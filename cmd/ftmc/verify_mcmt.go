@@ -17,6 +17,7 @@ import (
 	"ftmc/internal/readfile"
 	"ftmc/mcmt"
 	"ftmc/mcmt/system"
+	"ftmc/smt"
 	"ftmc/trace"
 )
 
@@ -139,7 +140,7 @@ func verifyMCMT(e *env, args []string) int {
 		// checks (a warning says so); a solver named on the command line
 		// must be there.
 		if sf.path != "" || solver.CrossCheck != nil || sf.name != "z3" {
-			if err := lookupSolvers(solver); err != nil {
+			if err := smt.LookupAll(solver); err != nil {
 				fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 				return 2
 			}
