@@ -301,12 +301,19 @@ func lockSource(t *testing.T) string {
 }
 
 // The usage text and errors of verify for array-based systems: --lang
-// lists mcmt1, --max-nodes says what 0 means.
+// lists mcmt1 and promela (an empty model without its .pml, /dev/null,
+// is read as Promela with --lang promela), --max-nodes says what 0 means.
 func TestVerifyMCMTUsage(t *testing.T) {
-	if _, errs, code := runText(t, "verify", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang ta|mcmt|mcmt1|cubicle") {
-		t.Errorf("verify model.txt: exit %d, %q; want the --lang hint with mcmt1", code, errs)
+	if _, errs, code := runText(t, "verify", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "give a .ta, .pml, .mcmt, .in or .cub file, or --lang ta|promela|mcmt|mcmt1|cubicle") {
+		t.Errorf("verify model.txt: exit %d, %q; want the --lang hint with promela and mcmt1", code, errs)
 	}
-	if _, errs, code := runText(t, "verify", "--lang", "foo", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang foo: expected ta, mcmt, mcmt1 or cubicle") {
+	if out, _, code := runText(t, "verify", "-h"); code != 0 || !strings.Contains(out, "MODEL.{ta,pml,mcmt,in,cub}") || !strings.Contains(out, "MODEL.pml -h") {
+		t.Errorf("verify -h: exit %d, %q; want .pml in the usage", code, out)
+	}
+	if out, errs, code := runText(t, "verify", "--lang", "promela", os.DevNull); code != trace.ExitUsage || out != "" || !strings.HasPrefix(errs, os.DevNull+":1:1: no process runs") {
+		t.Errorf("verify --lang promela %s: exit %d, %q%q", os.DevNull, code, out, errs)
+	}
+	if _, errs, code := runText(t, "verify", "--lang", "foo", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang foo: expected ta, promela, mcmt, mcmt1 or cubicle") {
 		t.Errorf("verify --lang foo: exit %d, %q", code, errs)
 	}
 	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
