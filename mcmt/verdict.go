@@ -4,10 +4,10 @@ import "ftmc/trace"
 
 // VerdictWords is a verdict on a model's safety property as the model's
 // own checker words it: Cubicle ends with "The system is SAFE" or
-// "UNSAFE !", MCMT with "The system is SAFE" or "UNSAFE". It is
-// "Cubicle: SAFE", "MCMT: UNSAFE", ..., or "" for unknown (neither tool
-// has a word for a search cut short) and for a language it does not know.
-// The verdict is on the unsafe states: holds (unreachable) is SAFE.
+// "UNSAFE !", and MCMT, too, calls the system safe or unsafe. It is
+// "Cubicle: SAFE", "MCMT: UNSAFE", ..., or "" for unknown (ftmc's reason
+// says more than a word) and for a language it does not know. The verdict
+// is on the unsafe states: holds (unreachable) is SAFE.
 func VerdictWords(lang string, v trace.Verdict) string {
 	var tool string
 	switch lang {
