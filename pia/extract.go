@@ -106,7 +106,8 @@ func (x *extractor) shape() error {
 	}
 	if len(p.Procs) != 1 {
 		if len(p.Procs) == 0 {
-			return errorf(p.Pos(), "the model has no proctype: expected one active [N] proctype")
+			// Spin refuses such a model too ("no runable process").
+			return errorf(promela.MakePos(&p.Filename, 1, 1), "no process runs: the model has no proctype: expected one active [N] proctype")
 		}
 		return errorf(p.Procs[1].Pos(), "a second proctype is outside the class: expected exactly one active [N] proctype (the thesis's processes are all copies of one)")
 	}
@@ -121,7 +122,7 @@ func (x *extractor) shape() error {
 		return errorf(x.proc.Provided.Pos(), "provided clauses are outside the class")
 	}
 	if len(p.Params) == 0 {
-		return errorf(p.Pos(), "the model has no symbolic parameters (symbolic int N, T, F;): check it with ftmc check")
+		return errorf(promela.MakePos(&p.Filename, 1, 1), "the model has no symbolic parameters (symbolic int N, T, F;): check it with ftmc check")
 	}
 	x.params = p.Params
 	for _, g := range p.Globals {

@@ -165,6 +165,42 @@ func Lookup(opts Options) (string, error) {
 	return p, nil
 }
 
+// LookupAll finds, before any query, the binaries of the solvers opts
+// name: the solver and, with opts.CrossCheck, the second one, so that a
+// missing solver is one error for a run rather than one per query. Its
+// error wraps ErrNoSolver; when the solver is named (no opts.Path) and the
+// other solver New knows is on PATH, it says so.
+func LookupAll(opts Options) error {
+	if _, err := Lookup(opts); err != nil {
+		if alt := alternative(opts); alt != "" {
+			return fmt.Errorf("%w; or use %s, which is on PATH (--solver %s)", err, alt, alt)
+		}
+		return err
+	}
+	if opts.CrossCheck != nil {
+		if _, err := Lookup(*opts.CrossCheck); err != nil {
+			return fmt.Errorf("cross-check solver: %w", err)
+		}
+	}
+	return nil
+}
+
+// alternative is the solver other than the one opts name that New knows
+// and that is on PATH, or "" (also when opts give a path).
+func alternative(opts Options) string {
+	if opts.Path != "" {
+		return ""
+	}
+	alt := map[string]string{"": "cvc5", "z3": "cvc5", "cvc5": "z3"}[opts.Name]
+	if alt == "" {
+		return ""
+	}
+	if _, err := exec.LookPath(alt); err != nil {
+		return ""
+	}
+	return alt
+}
+
 // New starts a solver process and waits, within ctx and the solver's
 // limits, for it to acknowledge its options. With opts.CrossCheck it
 // starts both solvers.

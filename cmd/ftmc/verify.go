@@ -6,19 +6,21 @@ import (
 	"strings"
 )
 
-const verifyUsage = `usage: ftmc verify MODEL.{ta,mcmt,in,cub} [SPEC ... | all] [flags]
+const verifyUsage = `usage: ftmc verify MODEL.{ta,pml,mcmt,in,cub} [SPEC ... | all] [flags]
 
-Proves properties for every parameter value: threshold automata (.ta) with
-the schema-based engine, array-based systems (MCMT .mcmt/.in, Cubicle .cub)
-with backward reachability. --lang ta|mcmt|mcmt1|cubicle overrides the file
+Proves properties for every parameter value: threshold automata (.ta) and
+ByMC's Parametric Promela (.pml, abstracted to one) with the schema-based
+engine, array-based systems (MCMT .mcmt/.in, Cubicle .cub) with backward
+reachability. --lang ta|promela|mcmt|mcmt1|cubicle overrides the file
 extension. The flags depend on the language:
 
   ftmc verify MODEL.ta -h      flags of the threshold-automata engine
+  ftmc verify MODEL.pml -h     flags of the Parametric Promela front end
   ftmc verify MODEL.cub -h     flags of backward reachability
 `
 
 // cmdVerify proves properties for every parameter value: threshold automata
-// (.ta) with the schema-based engine, array-based systems (.mcmt, .in, .cub)
+// (.ta) and Parametric Promela (.pml) with the schema-based engine, array-based systems (.mcmt, .in, .cub)
 // with backward reachability. --lang overrides the file extension.
 func cmdVerify(e *env, args []string) int {
 	lang := ""
@@ -64,9 +66,9 @@ func cmdVerify(e *env, args []string) int {
 		}
 	}
 	if lang != "" {
-		fmt.Fprintf(e.stderr, "ftmc verify: --lang %s: expected ta, mcmt, mcmt1 or cubicle\n", lang)
+		fmt.Fprintf(e.stderr, "ftmc verify: --lang %s: expected ta, promela, mcmt, mcmt1 or cubicle\n", lang)
 		return 2
 	}
-	fmt.Fprintln(e.stderr, "ftmc verify: cannot tell the model's language: give a .ta, .mcmt, .in or .cub file, or --lang ta|mcmt|mcmt1|cubicle")
+	fmt.Fprintln(e.stderr, "ftmc verify: cannot tell the model's language: give a .ta, .pml, .mcmt, .in or .cub file, or --lang ta|promela|mcmt|mcmt1|cubicle")
 	return 2
 }

@@ -17,6 +17,7 @@ import (
 	"ftmc/internal/readfile"
 	"ftmc/mcmt"
 	"ftmc/mcmt/system"
+	"ftmc/smt"
 	"ftmc/trace"
 )
 
@@ -139,7 +140,7 @@ func verifyMCMT(e *env, args []string) int {
 		// checks (a warning says so); a solver named on the command line
 		// must be there.
 		if sf.path != "" || solver.CrossCheck != nil || sf.name != "z3" {
-			if err := lookupSolvers(solver); err != nil {
+			if err := smt.LookupAll(solver); err != nil {
 				fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 				return 2
 			}
@@ -227,7 +228,15 @@ func verifyMCMT(e *env, args []string) int {
 		}
 		return trace.ExitCode(rep.Verdicts)
 	}
-	writeVerdicts(e.stdout, rep.Verdicts)
+	for _, r := range rep.Verdicts {
+		line := trace.VerdictLine(r)
+		// The proof for every number of processes in the words of the
+		// model's own checker (an instance's verdict is not that).
+		if words := mcmt.VerdictWords(sys.Lang, r.Verdict); words != "" && *bounded == 0 {
+			line += " (" + words + ")"
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
 	for _, r := range rep.Verdicts {
 		if r.Counterexample != nil {
 			writeMCMTTrace(e.stdout, r.Counterexample)

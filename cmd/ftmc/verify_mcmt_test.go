@@ -301,12 +301,19 @@ func lockSource(t *testing.T) string {
 }
 
 // The usage text and errors of verify for array-based systems: --lang
-// lists mcmt1, --max-nodes says what 0 means.
+// lists mcmt1 and promela (an empty model without its .pml, /dev/null,
+// is read as Promela with --lang promela), --max-nodes says what 0 means.
 func TestVerifyMCMTUsage(t *testing.T) {
-	if _, errs, code := runText(t, "verify", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang ta|mcmt|mcmt1|cubicle") {
-		t.Errorf("verify model.txt: exit %d, %q; want the --lang hint with mcmt1", code, errs)
+	if _, errs, code := runText(t, "verify", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "give a .ta, .pml, .mcmt, .in or .cub file, or --lang ta|promela|mcmt|mcmt1|cubicle") {
+		t.Errorf("verify model.txt: exit %d, %q; want the --lang hint with promela and mcmt1", code, errs)
 	}
-	if _, errs, code := runText(t, "verify", "--lang", "foo", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang foo: expected ta, mcmt, mcmt1 or cubicle") {
+	if out, _, code := runText(t, "verify", "-h"); code != 0 || !strings.Contains(out, "MODEL.{ta,pml,mcmt,in,cub}") || !strings.Contains(out, "MODEL.pml -h") {
+		t.Errorf("verify -h: exit %d, %q; want .pml in the usage", code, out)
+	}
+	if out, errs, code := runText(t, "verify", "--lang", "promela", os.DevNull); code != trace.ExitUsage || out != "" || !strings.HasPrefix(errs, os.DevNull+":1:1: no process runs") {
+		t.Errorf("verify --lang promela %s: exit %d, %q%q", os.DevNull, code, out, errs)
+	}
+	if _, errs, code := runText(t, "verify", "--lang", "foo", "model.txt"); code != trace.ExitUsage || !strings.Contains(errs, "--lang foo: expected ta, promela, mcmt, mcmt1 or cubicle") {
 		t.Errorf("verify --lang foo: exit %d, %q", code, errs)
 	}
 	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
@@ -404,6 +411,33 @@ func TestVerifyMCMTNoInitialState(t *testing.T) {
 		out, errs, code := runText(t, args...)
 		if code != trace.ExitUnknown || !strings.Contains(out, "unsafe: unknown: ") || !strings.Contains(out, "no initial state") || !strings.Contains(out, "nothing was checked") {
 			t.Errorf("ftmc %s: exit %d, want 3 and unknown, no initial state:\n%s%s", strings.Join(args, " "), code, out, errs)
+		}
+	}
+}
+
+// A proof for every number of processes also says the verdict as Cubicle
+// and MCMT word it (SAFE: the unsafe states are unreachable); the verdict
+// token stays ftmc's, and an instance's verdict (--bounded) is not said in
+// their words.
+func TestVerifyMCMTCubicleWords(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	dir := filepath.Join("..", "..", "examples", "mcmt")
+	for _, c := range []struct {
+		file string
+		args []string
+		want string
+		code int
+	}{
+		{"lock.cub", nil, "unsafe: holds (Cubicle: SAFE)\n", trace.ExitHolds},
+		{"lock_bug.cub", nil, "unsafe: violated (invariant) (Cubicle: UNSAFE)\n", trace.ExitViolated},
+		{"broadcast.mcmt", nil, "VALIDITY: holds (MCMT: SAFE)\n", trace.ExitHolds},
+		{"broadcast_bug.mcmt", nil, "VALIDITY: violated (invariant) (MCMT: UNSAFE)\n", trace.ExitViolated},
+		{"lock.cub", []string{"--bounded", "2"}, "unsafe: holds\n", trace.ExitHolds},
+	} {
+		args := append([]string{"verify", filepath.Join(dir, c.file)}, c.args...)
+		out, errs, code := runText(t, args...)
+		if code != c.code || !strings.HasPrefix(out, c.want) {
+			t.Errorf("ftmc %s: exit %d, want %d and first line %q:\n%s%s", strings.Join(args[1:], " "), code, c.code, c.want, out, errs)
 		}
 	}
 }

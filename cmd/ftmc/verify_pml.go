@@ -18,6 +18,7 @@ import (
 	"ftmc/param"
 	"ftmc/pia"
 	"ftmc/promela"
+	"ftmc/smt"
 	"ftmc/trace"
 )
 
@@ -84,7 +85,7 @@ func verifyPML(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "%v\n", err)
 		return 2
 	}
-	if err := lookupSolvers(solver); err != nil {
+	if err := smt.LookupAll(solver); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}

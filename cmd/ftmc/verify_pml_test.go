@@ -350,3 +350,20 @@ func TestVerifyPMLLivenessContraction(t *testing.T) {
 		t.Fatalf("the instance: exit %d:\n%s\n%s", code, out, stderr)
 	}
 }
+
+// A Promela model with no proctype, or none with symbolic parameters, is
+// refused by verify at a position (exit 2), as check refuses a model in
+// which no process runs.
+func TestVerifyPMLEmptyModel(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"empty", "", ":1:1: no process runs: the model has no proctype"},
+		{"declarations only", "int x;\n", ":1:1: no process runs: the model has no proctype"},
+		{"no parameters", "active [2] proctype P() { skip }\n", ":1:1: the model has no symbolic parameters"},
+	} {
+		path := writeModel(t, "m.pml", c.src)
+		out, errs, code := runText(t, "verify", path)
+		if code != 2 || !strings.HasPrefix(errs, path+c.want) || out != "" {
+			t.Errorf("%s: exit %d, want 2 and %q:\n%s%s", c.name, code, path+c.want, out, errs)
+		}
+	}
+}

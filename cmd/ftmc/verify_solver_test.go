@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -222,5 +223,30 @@ func TestVerifySignalStopsSolvers(t *testing.T) {
 		}
 		verdictLines(t, args, out.String(), errs.String(), cmd.ProcessState.ExitCode(), c.props, regexp.MustCompile(c.want))
 		solverGone(t, pids())
+	}
+}
+
+// Without z3, every verify path (.ta, .pml with its several
+// specifications, .cub with the solver named) says so in one error, exit
+// 2, before any specification runs: how to install z3, and that cvc5, on
+// PATH, would do.
+func TestVerifyNoSolverHint(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", dir)
+	if err := os.WriteFile(filepath.Join(dir, "cvc5"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := testenv.RepoRoot(t)
+	for _, args := range [][]string{
+		{"verify", filepath.Join(root, "examples", "threshold", "aba.ta")},
+		{"verify", filepath.Join(root, "examples", "bymc", "cbc.pml")},
+		{"verify", filepath.Join(root, "examples", "bymc", "cbc.pml"), "all"},
+		{"verify", filepath.Join(root, "examples", "mcmt", "lock.cub"), "--solver", "z3"},
+	} {
+		out, errs, code := runText(t, args...)
+		if code != trace.ExitUsage || out != "" || strings.Count(errs, "\n") != 1 ||
+			!strings.Contains(errs, "SMT solver not found: z3 is not on PATH; install it (Debian: apt-get install z3); or use cvc5, which is on PATH (--solver cvc5)") {
+			t.Errorf("ftmc %v: exit %d, stdout %q, stderr %q; want exit 2 and one error with the hints", args[1:], code, out, errs)
+		}
 	}
 }

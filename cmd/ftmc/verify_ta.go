@@ -78,7 +78,7 @@ func verifyTA(e *env, args []string) int {
 	}
 	// Every specification needs the solvers: a missing one is one error,
 	// not one unknown verdict per specification.
-	if err := lookupSolvers(solver); err != nil {
+	if err := smt.LookupAll(solver); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
@@ -236,17 +236,4 @@ func (s *solverFlags) describe() string {
 		return s.name
 	}
 	return s.name + ", unsat confirmed by " + s.cross
-}
-
-// lookupSolvers finds the binaries of the solvers opts name.
-func lookupSolvers(opts smt.Options) error {
-	if _, err := smt.Lookup(opts); err != nil {
-		return err
-	}
-	if opts.CrossCheck != nil {
-		if _, err := smt.Lookup(*opts.CrossCheck); err != nil {
-			return fmt.Errorf("--cross-check: %w", err)
-		}
-	}
-	return nil
 }
