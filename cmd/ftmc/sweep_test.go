@@ -356,10 +356,10 @@ func TestSweepMemoryLimit(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-D", "CHAN=B,I"}, "--memory 8000000000"},
-		{[]string{"-D", "CHAN=B,I,R", "-j", "2"}, "--memory 4000000000"},
-		{[]string{"-D", "CHAN=B,I", "-j", "8"}, "--memory 4000000000"},
-		{[]string{"-D", "CHAN=B,I", "--memory", "1GB"}, "--memory 1000000000"},
+		{[]string{"-D", "CHAN=B,I"}, "--memory 8000000000B"},
+		{[]string{"-D", "CHAN=B,I,R", "-j", "2"}, "--memory 4000000000B"},
+		{[]string{"-D", "CHAN=B,I", "-j", "8"}, "--memory 4000000000B"},
+		{[]string{"-D", "CHAN=B,I", "--memory", "1GB"}, "--memory 1000000000B"},
 		{[]string{"-D", "CHAN=B,I", "--memory", "0"}, "--memory 0"},
 	} {
 		f := &fakeCheck{}
