@@ -144,7 +144,7 @@ func TestSweepCrossProductInOrder(t *testing.T) {
 	if len(f.seen) != 6 {
 		t.Fatalf("ran %d checks, want 6", len(f.seen))
 	}
-	if got, want := f.seen[1], "check "+model+" --json -D CHAN=B -D BUF=2 -D N=3 --time 1m0s --memory 8000000000"; got != want {
+	if got, want := f.seen[1], "check "+model+" --json -D CHAN=B -D BUF=2 -D N=3 --time 1m0s --memory 8000000000B"; got != want {
 		t.Errorf("second check = %q, want %q", got, want)
 	}
 }
