@@ -46,13 +46,14 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	defer func() { fs.SetOutput(out); fs.Usage = usage }()
+	addSynonyms(fs)
 	var pos []string
 	for {
 		if err := fs.Parse(norm); err != nil {
 			fs.SetOutput(out)
 			switch {
 			case !errors.Is(err, flag.ErrHelp):
-				fmt.Fprintf(out, "%s: %s\nRun '%s -h' for its flags.\n", fs.Name(), clipQuoted(err.Error()), fs.Name())
+				fmt.Fprintf(out, "%s: %s%s\nRun '%s -h' for its flags.\n", fs.Name(), clipQuoted(err.Error()), didYouMean(fs, err), fs.Name())
 			case usage != nil:
 				usage()
 			default:
@@ -71,6 +72,89 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		norm = rest[1:]
 	}
+}
+
+// synonyms are the short and long names of one flag: a command that has
+// either accepts both, so that the same meaning has the same names in
+// every command.
+var synonyms = [][2]string{{"q", "quiet"}}
+
+// addSynonyms defines the missing name of each synonym pair fs has one of.
+func addSynonyms(fs *flag.FlagSet) {
+	for _, p := range synonyms {
+		for i, name := range p {
+			other := p[1-i]
+			if f := fs.Lookup(name); f != nil && fs.Lookup(other) == nil {
+				fs.Var(f.Value, other, "same as "+dashed(name))
+			}
+		}
+	}
+}
+
+// dashed is a flag's name as the manual writes it: -q, --time.
+func dashed(name string) string {
+	if utf8.RuneCountInString(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// didYouMean is " (did you mean --time?)" for a flag that is not defined
+// but close to one of fs's names (by edit distance, a swap of two
+// neighbouring letters counting as one edit), else "".
+func didYouMean(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return ""
+	}
+	name = strings.TrimPrefix(name, "-")
+	if utf8.RuneCountInString(name) > 64 {
+		return ""
+	}
+	best, bestDist := "", 0
+	fs.VisitAll(func(f *flag.Flag) {
+		d := editDistance(name, f.Name)
+		if best == "" || d < bestDist || d == bestDist && f.Name < best {
+			best, bestDist = f.Name, d
+		}
+	})
+	// One edit in a short name, two in a longer one: beyond that the
+	// guess is more often wrong than right.
+	max := 1
+	if utf8.RuneCountInString(name) > 4 {
+		max = 2
+	}
+	if best == "" || bestDist > max || bestDist >= utf8.RuneCountInString(best) {
+		return ""
+	}
+	return " (did you mean " + dashed(best) + "?)"
+}
+
+// editDistance is the optimal string alignment distance between a and b:
+// insertions, deletions, substitutions and swaps of neighbours.
+func editDistance(a, b string) int {
+	s, t := []rune(a), []rune(b)
+	d := make([][]int, len(s)+1)
+	for i := range d {
+		d[i] = make([]int, len(t)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(s); i++ {
+		for j := 1; j <= len(t); j++ {
+			cost := 1
+			if s[i-1] == t[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(s)][len(t)]
 }
 
 // quoted is a Go-quoted string in an error message.
@@ -198,10 +282,17 @@ func (p *params) Set(s string) error {
 	return nil
 }
 
-// byteSize is a memory limit such as 8GB, 512MiB or 1000000 (bytes).
+// byteSize is a memory limit such as 8GB, 512MiB or 1000000B; 0 is no
+// limit.
 type byteSize int64
 
-func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+// String is the size in bytes, with its unit so that Set reads it back.
+func (b *byteSize) String() string {
+	if *b == 0 {
+		return "0"
+	}
+	return strconv.FormatInt(int64(*b), 10) + "B"
+}
 
 func (b *byteSize) Set(s string) error {
 	n, err := parseByteSize(s)
@@ -214,7 +305,7 @@ func (b *byteSize) Set(s string) error {
 
 func parseByteSize(s string) (int64, error) {
 	t := strings.ToUpper(strings.TrimSpace(s))
-	mult := int64(1)
+	mult := int64(0)
 	for _, u := range []struct {
 		suffix string
 		mult   int64
@@ -230,9 +321,44 @@ func parseByteSize(s string) (int64, error) {
 	}
 	f, err := strconv.ParseFloat(t, 64)
 	if err != nil || f < 0 {
-		return 0, fmt.Errorf("%q: expected a size such as 8GB, 512MiB or 100000000", s)
+		return 0, fmt.Errorf("%q: expected a size such as 8GB, 512MB or 1.5GB", s)
+	}
+	if mult == 0 {
+		if f != 0 {
+			// A bare number is most often meant in gigabytes or
+			// megabytes, not in bytes: ask rather than guess.
+			return 0, fmt.Errorf("a size needs a unit: %sGB or %sMB (or %sB for bytes)", t, t, t)
+		}
+		mult = 1
 	}
 	return int64(f * float64(mult)), nil
+}
+
+// duration is a time flag such as 10s or 1m30s, as time.ParseDuration
+// reads it, with an error that says what to write instead of a number
+// without a unit.
+type duration time.Duration
+
+func (d *duration) String() string { return time.Duration(*d).String() }
+
+func (d *duration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		t := strings.TrimSpace(s)
+		if _, nerr := strconv.ParseFloat(t, 64); nerr == nil && t != "0" {
+			return fmt.Errorf("a duration needs a unit: %ss (or ms, m, h)", t)
+		}
+		return errors.New("expected a duration such as 10s, 1m30s or 2h")
+	}
+	*d = duration(v)
+	return nil
+}
+
+// durationVar defines a duration flag, as fs.DurationVar, whose errors
+// suggest a unit.
+func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	fs.Var((*duration)(p), name, usage)
 }
 
 // limits are the flags every engine shares.
@@ -243,7 +369,7 @@ type limits struct {
 }
 
 func (l *limits) register(fs *flag.FlagSet) {
-	fs.DurationVar(&l.time, "time", 0, "stop after this long with verdict unknown (e.g. 10m; 0: no limit)")
+	durationVar(fs, &l.time, "time", 0, "stop after this long with verdict unknown (e.g. 10m; 0: no limit)")
 	fs.Var(&l.memory, "memory", "stop when memory use reaches this with verdict unknown (e.g. 8GB; 0: no limit)")
 	fs.IntVar(&l.jobs, "j", 1, "number of parallel workers")
 }

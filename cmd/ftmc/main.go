@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"ftmc/explore"
@@ -26,6 +27,7 @@ const usage = `usage:
   ftmc verify MODEL.{ta,mcmt,in,cub} [SPEC ... | all] [flags]
   ftmc sweep  MODEL.pml [-D NAME=V1,V2,...]... [flags]
   ftmc trace  RESULT.json [--text] [--msc out.svg] [--msc-text]
+  ftmc version
 
 Run 'ftmc COMMAND -h' for the flags of a command.
 Exit codes: 0 all properties hold, 1 a property is violated, 2 bad input or usage, 3 unknown.
@@ -106,6 +108,9 @@ func dispatch(e *env, args []string) int {
 		return cmdSweep(e, rest)
 	case "trace":
 		return cmdTrace(e, rest)
+	case "version", "-version", "--version":
+		fmt.Fprint(e.stdout, versionText(debug.ReadBuildInfo()))
+		return 0
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return 0

@@ -51,7 +51,7 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	fs.BoolVar(&o.csv, "csv", false, "print the table as CSV")
 	fs.BoolVar(&o.json, "json", false, "print the table as JSON")
 	fs.IntVar(&o.jobs, "j", 1, "run this many combinations at the same time")
-	fs.DurationVar(&o.time, "time", 0, "time limit per combination (e.g. 10m; 0: none); a run cut short is unknown")
+	durationVar(fs, &o.time, "time", 0, "time limit per combination (e.g. 10m; 0: none); a run cut short is unknown")
 	fs.Var(&o.memory, "memory", "memory limit per combination (e.g. 8GB; default: 85% of the machine's memory divided by -j; 0: none)")
 	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search (the default): states until the first counterexample in BFS order")
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search")

@@ -144,7 +144,7 @@ func TestSweepCrossProductInOrder(t *testing.T) {
 	if len(f.seen) != 6 {
 		t.Fatalf("ran %d checks, want 6", len(f.seen))
 	}
-	if got, want := f.seen[1], "check "+model+" --json -D CHAN=B -D BUF=2 -D N=3 --time 1m0s --memory 8000000000"; got != want {
+	if got, want := f.seen[1], "check "+model+" --json -D CHAN=B -D BUF=2 -D N=3 --time 1m0s --memory 8000000000B"; got != want {
 		t.Errorf("second check = %q, want %q", got, want)
 	}
 }
@@ -352,10 +352,10 @@ func TestSweepMemoryLimit(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-D", "CHAN=B,I"}, "--memory 8000000000"},
-		{[]string{"-D", "CHAN=B,I,R", "-j", "2"}, "--memory 4000000000"},
-		{[]string{"-D", "CHAN=B,I", "-j", "8"}, "--memory 4000000000"},
-		{[]string{"-D", "CHAN=B,I", "--memory", "1GB"}, "--memory 1000000000"},
+		{[]string{"-D", "CHAN=B,I"}, "--memory 8000000000B"},
+		{[]string{"-D", "CHAN=B,I,R", "-j", "2"}, "--memory 4000000000B"},
+		{[]string{"-D", "CHAN=B,I", "-j", "8"}, "--memory 4000000000B"},
+		{[]string{"-D", "CHAN=B,I", "--memory", "1GB"}, "--memory 1000000000B"},
 		{[]string{"-D", "CHAN=B,I", "--memory", "0"}, "--memory 0"},
 	} {
 		f := &fakeCheck{}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -48,7 +49,10 @@ func verifyMCMT(e *env, args []string) int {
 	fs.Lookup("memory").Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory, as ftmc check; 0: no limit)", explore.DefaultMemoryShare*100)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return 2
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return trace.ExitUsage
 	}
 	solver, err := sf.options()
 	if err != nil {
