@@ -21,14 +21,17 @@ import (
 	"ftmc/trace"
 )
 
-const sweepUsage = `usage: ftmc sweep MODEL [-D NAME=V1,V2,...]... [flags]
+const sweepUsage = `usage: ftmc sweep MODEL [-D NAME=V1,V2,...]... [--param NAME=V1,V2,...]... [flags]
 
-Runs ftmc check on MODEL once per combination of the macro values (the
-cross product, the first -D varying slowest) and prints one row each:
-the values, verdict and kind, states, transitions, the depth of the
-counterexample (steps), seconds, states per second and memory. Each macro
-is given once, with all its values; -D NAME alone means NAME=1, as with
-cc. Without -D the sweep is one row: the model as it stands.
+Runs ftmc check on MODEL once per combination of the macro and parameter
+values (the cross product, the first -D or --param varying slowest) and
+prints one row each: the values, verdict and kind, states, transitions,
+the depth of the counterexample (steps), seconds, states per second and
+memory. Each macro and parameter is given once, with all its values;
+-D NAME alone means NAME=1, as with cc; --param N=3,4,T=1 gives N the
+values 3 and 4 and T the value 1. Without -D and --param the sweep is one
+row: the model as it stands. --ltl, --ltl-formula, --fairness,
+--non-progress and --assume go to each check as they are.
 
 Each check gets a memory limit: --memory, or by default 85% of the
 machine's memory divided by -j. A check cut short by a limit, or that runs
@@ -47,7 +50,9 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		fs.PrintDefaults()
 	}
 	o := sweepOptions{check: check}
-	fs.Var(&o.defs, "D", "macro `NAME=V1,V2,...`: one run per value (repeatable, each macro once; -D NAME is NAME=1)")
+	fs.Var(defineFlag{&o.defs}, "D", "macro `NAME=V1,V2,...`: one run per value (repeatable, each macro once; -D NAME is NAME=1)")
+	fs.Var(paramFlag{&o.defs}, "param", "parameters of a parametric (ByMC) model, `NAME=V1,V2,...[,NAME=V,...]`: one run per combination of values (repeatable, each parameter once)")
+	o.ltl.register(fs)
 	fs.BoolVar(&o.csv, "csv", false, "print the table as CSV")
 	fs.BoolVar(&o.json, "json", false, "print the table as JSON")
 	fs.IntVar(&o.jobs, "j", 1, "run this many combinations at the same time")
@@ -82,6 +87,10 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	}
 	if o.time < 0 || o.depth < 0 {
 		fmt.Fprintln(e.stderr, "ftmc sweep: --time and --depth must not be negative (0: no limit)")
+		return trace.ExitUsage
+	}
+	if f := o.ltl.fairness; f != "" && f != "weak" && f != "none" {
+		fmt.Fprintf(e.stderr, "ftmc sweep: --fairness %s: expected weak or none\n", f)
 		return trace.ExitUsage
 	}
 	o.model = pos[0]
@@ -128,17 +137,20 @@ type sweepOptions struct {
 	bfs, dfs    bool
 	depth       int
 	trails      string
+	ltl         ltlFlags // passed on to each check
 
 	// check runs one ftmc check command line; tests replace it.
 	check func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
-// sweepDefines collects the -D flags of a sweep in order, each macro with
-// its list of values, and remembers what was given twice.
+// sweepDefines collects the -D and --param flags of a sweep in order,
+// each macro or parameter with its list of values, and remembers what was
+// given twice.
 type sweepDefines struct {
 	names  []string
 	values map[string][]string
-	err    error // the first macro given twice or with a bad value list
+	param  map[string]bool // the names given by --param
+	err    error           // the first name given twice or with a bad value list
 }
 
 func (d *sweepDefines) String() string {
@@ -149,8 +161,53 @@ func (d *sweepDefines) String() string {
 	return strings.Join(parts, " ")
 }
 
-// Set accepts NAME=V1,V2,... and NAME (NAME=1, as with cc and spin).
-func (d *sweepDefines) Set(s string) error {
+// flagName is the flag that gave name: -D or --param.
+func (d *sweepDefines) flagName(name string) string {
+	if d.param[name] {
+		return "--param"
+	}
+	return "-D"
+}
+
+// add records name's values, given by the flag s (flag is -D or --param).
+func (d *sweepDefines) add(flag, s, name string, vals []string) {
+	seen := map[string]bool{}
+	for _, v := range vals {
+		switch {
+		case v == "" && d.err == nil:
+			d.err = fmt.Errorf("%s %s: expected NAME=V1,V2,... without empty values", flag, s)
+		case seen[v] && d.err == nil:
+			d.err = fmt.Errorf("%s %s: %s given twice (it would run the same combinations twice)", flag, s, v)
+		}
+		seen[v] = true
+	}
+	if d.values == nil {
+		d.values, d.param = map[string][]string{}, map[string]bool{}
+	}
+	if old, dup := d.values[name]; dup {
+		if d.err == nil && d.flagName(name) != flag {
+			d.err = fmt.Errorf("%s given as a macro (-D) and as a parameter (--param): one name, one column", name)
+		} else if d.err == nil {
+			d.err = fmt.Errorf("%s given twice: use %s %s=%s", name, flag, name, strings.Join(append(append([]string(nil), old...), vals...), ","))
+		}
+		return
+	}
+	d.names = append(d.names, name)
+	d.values[name] = vals
+	d.param[name] = flag == "--param"
+}
+
+// defineFlag is -D: NAME=V1,V2,... and NAME (NAME=1, as with cc and spin).
+type defineFlag struct{ d *sweepDefines }
+
+func (f defineFlag) String() string {
+	if f.d == nil {
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f defineFlag) Set(s string) error {
 	name, list, ok := strings.Cut(s, "=")
 	if !ok {
 		list = "1"
@@ -159,35 +216,55 @@ func (d *sweepDefines) Set(s string) error {
 		return fmt.Errorf("-D %s: expected NAME=V1,V2,...", s)
 	}
 	var vals []string
-	seen := map[string]bool{}
 	for _, v := range strings.Split(list, ",") {
-		v = strings.TrimSpace(v)
-		switch {
-		case v == "" && d.err == nil:
-			d.err = fmt.Errorf("-D %s: expected NAME=V1,V2,... without empty values", s)
-		case seen[v] && d.err == nil:
-			d.err = fmt.Errorf("-D %s: %s given twice (it would run the same combinations twice)", s, v)
-		}
-		seen[v] = true
-		vals = append(vals, v)
+		vals = append(vals, strings.TrimSpace(v))
 	}
-	if d.values == nil {
-		d.values = map[string][]string{}
-	}
-	if old, dup := d.values[name]; dup {
-		if d.err == nil {
-			d.err = fmt.Errorf("%s given twice: use -D %s=%s", name, name, strings.Join(append(append([]string(nil), old...), vals...), ","))
-		}
-		return nil
-	}
-	d.names = append(d.names, name)
-	d.values[name] = vals
+	f.d.add("-D", s, name, vals)
 	return nil
 }
 
-// A combination is one value per macro, in the order of the -D flags.
+// paramFlag is --param: NAME=V1,V2,... with integer values, and more
+// parameters in the same flag as check takes them (N=3,4,T=1: N is 3 or
+// 4, T is 1).
+type paramFlag struct{ d *sweepDefines }
+
+func (f paramFlag) String() string { return defineFlag(f).String() }
+
+func (f paramFlag) Set(s string) error {
+	var name string
+	var vals []string
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		n, v, ok := strings.Cut(item, "=")
+		if ok {
+			if name != "" {
+				f.d.add("--param", s, name, vals)
+			}
+			name, vals, item = strings.TrimSpace(n), nil, strings.TrimSpace(v)
+			if !isIdent(name) {
+				return fmt.Errorf("--param %s: expected NAME=V1,V2,...[,NAME=V1,...]", s)
+			}
+		}
+		if name == "" {
+			return fmt.Errorf("--param %s: expected NAME=V1,V2,...[,NAME=V1,...]", s)
+		}
+		if item != "" {
+			if _, err := strconv.ParseInt(item, 10, 64); err != nil {
+				return fmt.Errorf("--param %s: %q is not an integer", s, item)
+			}
+		}
+		vals = append(vals, item)
+	}
+	f.d.add("--param", s, name, vals)
+	return nil
+}
+
+// A combination is one value per macro or parameter, in the order of the
+// -D and --param flags.
 type combination []define
 
+// define is one value of a macro or parameter (sweepDefines.param says
+// which).
 type define struct{ name, value string }
 
 func (c combination) String() string {
@@ -232,7 +309,11 @@ func (o *sweepOptions) combinations() ([]combination, error) {
 func (o *sweepOptions) checkArgs(c combination) []string {
 	args := []string{"check", o.model, "--json"}
 	for _, d := range c {
-		args = append(args, "-D", d.name+"="+d.value)
+		if o.defs.param[d.name] {
+			args = append(args, "--param", d.name+"="+d.value)
+		} else {
+			args = append(args, "-D", d.name+"="+d.value)
+		}
 	}
 	if o.time > 0 {
 		args = append(args, "--time", o.time.String())
@@ -249,12 +330,28 @@ func (o *sweepOptions) checkArgs(c combination) []string {
 	if o.depth > 0 {
 		args = append(args, "--depth", strconv.Itoa(o.depth))
 	}
+	if o.ltl.name != "" {
+		args = append(args, "--ltl", o.ltl.name)
+	}
+	if o.ltl.formula != "" {
+		args = append(args, "--ltl-formula", o.ltl.formula)
+	}
+	if o.ltl.fairness != "" {
+		args = append(args, "--fairness", o.ltl.fairness)
+	}
+	if o.ltl.nonProgress {
+		args = append(args, "--non-progress")
+	}
+	for _, a := range o.ltl.assume {
+		args = append(args, "--assume", a)
+	}
 	return args
 }
 
 // A sweepRow is the outcome of one combination.
 type sweepRow struct {
 	Defines      map[string]string `json:"defines"`
+	Params       map[string]int64  `json:"params,omitempty"`
 	Verdict      trace.Verdict     `json:"verdict"` // "error" when the run failed
 	Kind         string            `json:"kind,omitempty"`
 	Reason       string            `json:"reason,omitempty"`
@@ -272,10 +369,17 @@ type sweepRow struct {
 	report  *trace.Report // the check's, when it printed one
 }
 
-func newSweepRow(c combination) sweepRow {
+func newSweepRow(c combination, param map[string]bool) sweepRow {
 	row := sweepRow{Defines: map[string]string{}, combo: c}
 	for _, d := range c {
-		row.Defines[d.name] = d.value
+		if !param[d.name] {
+			row.Defines[d.name] = d.value
+			continue
+		}
+		if row.Params == nil {
+			row.Params = map[string]int64{}
+		}
+		row.Params[d.name], _ = strconv.ParseInt(d.value, 10, 64) // checked by paramFlag
 	}
 	return row
 }
@@ -283,7 +387,7 @@ func newSweepRow(c combination) sweepRow {
 // checkOne runs ftmc check on one combination and reads its report: the
 // sweep reuses check's machinery whatever the model's language.
 func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
-	row := newSweepRow(c)
+	row := newSweepRow(c, o.defs.param)
 	var stdout, stderr bytes.Buffer
 	check := o.check
 	if check == nil {
@@ -377,9 +481,12 @@ func (row *sweepRow) asReport(model string) *trace.Report {
 		if rep.Defines == nil {
 			rep.Defines = row.Defines
 		}
+		if rep.Params == nil {
+			rep.Params = row.Params
+		}
 		return &rep
 	}
-	rep := &trace.Report{Model: model, Defines: row.Defines,
+	rep := &trace.Report{Model: model, Defines: row.Defines, Params: row.Params,
 		Verdicts: []trace.Result{{Property: sweepProperty, Verdict: trace.Unknown, Reason: row.Reason}},
 		Stats: trace.Stats{States: row.States, Transitions: row.Transitions, Seconds: row.Seconds,
 			MemoryBytes: row.MemoryBytes, StatesPerSec: row.StatesPerSec}}
@@ -508,7 +615,7 @@ func (o *sweepOptions) run(e *env, combos []combination) int {
 			defer wg.Done()
 			for i := range work {
 				if stop := explore.StopCause(e.ctx); stop != "" {
-					rows[i] = newSweepRow(combos[i])
+					rows[i] = newSweepRow(combos[i], o.defs.param)
 					rows[i].Verdict, rows[i].Reason, rows[i].code = trace.Unknown, stop+" (not started)", trace.ExitUnknown
 				} else {
 					rows[i] = o.checkOne(e.ctx, combos[i])

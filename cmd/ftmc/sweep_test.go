@@ -499,10 +499,79 @@ func parseSweepJSON(data []byte) ([]sweepRow, error) {
 			return nil, fmt.Errorf("report %d: format %q, want %q", i+1, rep.Format, trace.FormatVersion)
 		}
 		rows[i].Defines = rep.Defines
+		rows[i].Params = rep.Params
 		rows[i].fromReport(rep)
 		if rep.Error != "" {
 			rows[i].Verdict, rows[i].Reason = "error", rep.Error
 		}
 	}
 	return rows, nil
+}
+
+// TestSweepParamsAndLTL: --param values are dimensions as -D values are,
+// and the LTL flags go to each check.
+func TestSweepParamsAndLTL(t *testing.T) {
+	f := &fakeCheck{}
+	model := sweepModel(t)
+	out, errs, code := runSweep(t, f, model, "--param", "N=3,4,5", "-D", "CHAN=I", "--param", "T=1", "--memory", "1GB",
+		"--ltl", "agree", "--fairness", "weak", "--assume", "fairness", "--json")
+	if code != trace.ExitHolds || len(f.seen) != 3 {
+		t.Fatalf("exit %d, checks %q, stderr %q; want 0 and 3 checks", code, f.seen, errs)
+	}
+	if got, want := f.seen[1], "check "+model+" --json --param N=4 -D CHAN=I --param T=1 --memory 1000000000B --ltl agree --fairness weak --assume fairness"; got != want {
+		t.Errorf("second check = %q, want %q", got, want)
+	}
+	got, err := parseSweepJSON([]byte(out))
+	if err != nil || len(got) != 3 {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	for i, r := range got {
+		if r.Params["N"] != int64(3+i) || r.Params["T"] != 1 || len(r.Params) != 2 || r.Defines["CHAN"] != "I" || len(r.Defines) != 1 {
+			t.Errorf("row %d: params %v, defines %v; want N=%d T=1 and CHAN=I", i+1, r.Params, r.Defines, 3+i)
+		}
+	}
+	out, _, _ = runSweep(t, &fakeCheck{}, model, "--param", "N=3,4,T=1", "--ltl-formula", "[]p", "--non-progress", "--assume", "a,b")
+	if lines := strings.Split(out, "\n"); len(lines) < 4 || !strings.HasPrefix(lines[1], "N  T  verdict") || !strings.HasPrefix(lines[3], "4  1  holds") {
+		t.Errorf("--param N=3,4,T=1: want columns N and T, rows 3 1 and 4 1:\n%s", out)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--param", "N=a"}, `"a" is not an integer`},
+		{[]string{"--param", "3,4"}, "expected NAME=V1,V2,..."},
+		{[]string{"--param", "N=3", "--param", "N=4"}, "N given twice: use --param N=3,4"},
+		{[]string{"--param", "N=3,T=1,N=4"}, "N given twice: use --param N=3,4"},
+		{[]string{"--param", "N=3,3"}, "3 given twice"},
+		{[]string{"--param", "N=3,,4"}, "without empty values"},
+		{[]string{"-D", "N=1", "--param", "N=2"}, "N given as a macro (-D) and as a parameter (--param)"},
+		{[]string{"--fairness", "strong"}, "--fairness strong: expected weak or none"},
+		{[]string{"--assume", "a b"}, "is not a name"},
+	} {
+		f := &fakeCheck{}
+		_, errs, code := runSweep(t, f, append([]string{model}, tc.args...)...)
+		if code != trace.ExitUsage || !strings.Contains(errs, tc.want) || len(f.seen) != 0 {
+			t.Errorf("sweep %q: exit %d, %d checks, stderr %q; want 2, no check and %q", tc.args, code, len(f.seen), errs, tc.want)
+		}
+	}
+}
+
+// TestSweepChildParams runs a parametric (ByMC) model with --param values
+// and one LTL property under an assumption, each check in a process of its
+// own.
+func TestSweepChildParams(t *testing.T) {
+	t.Setenv("FTMC_AS_MAIN", "1")
+	var stdout, stderr bytes.Buffer
+	e := &env{ctx: context.Background(), stdout: &stdout, stderr: &stderr}
+	code := sweep(e, []string{"../../examples/bymc/fbc.pml", "--param", "N=2,3", "--ltl", "unforg", "--assume", "fairness", "--json", "--memory", "1GB"}, nil)
+	var reps []trace.Report
+	if err := json.Unmarshal(stdout.Bytes(), &reps); err != nil || code != trace.ExitHolds || len(reps) != 2 {
+		t.Fatalf("exit %d, %v:\n%s\n%s", code, err, stdout.String(), stderr.String())
+	}
+	for i, rep := range reps {
+		if rep.Params["N"] != int64(2+i) || len(rep.Verdicts) != 1 || rep.Verdicts[0].Property != "unforg" || rep.Verdicts[0].Verdict != trace.Holds || rep.Stats.States == 0 {
+			t.Errorf("report %d: params %v, verdicts %+v, %d states; want N=%d, unforg holds alone, with states", i+1, rep.Params, rep.Verdicts, rep.Stats.States, 2+i)
+		}
+	}
 }
