@@ -365,6 +365,7 @@ type sweepRow struct {
 
 	combo   combination
 	code    int
+	figures bool          // the row's figures were measured (a report, a progress line)
 	warning string        // said on stderr after the table (a trail not saved)
 	report  *trace.Report // the check's, when it printed one
 }
@@ -444,7 +445,7 @@ func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
 
 // fromReport fills the row in from the report of its check.
 func (row *sweepRow) fromReport(rep *trace.Report) {
-	row.report = rep
+	row.report, row.figures = rep, true
 	row.Verdict = trace.Holds
 	for _, r := range rep.Verdicts {
 		// The row shows the first violation, else the first unknown.
@@ -499,9 +500,14 @@ func (row *sweepRow) asReport(model string) *trace.Report {
 
 // unknownAt makes r the row of a check without a report, stopped for why
 // (with detail, when not "") after the figures of its last progress line.
+// A check that wrote none has no figures: the row does not say 0 states.
 func (r *sweepRow) unknownAt(p explore.Progress, why, detail string) {
 	r.Verdict, r.code = trace.Unknown, trace.ExitUnknown
-	r.Reason = fmt.Sprintf("%s after %d states", why, p.States)
+	r.figures = p != explore.Progress{}
+	r.Reason = why
+	if r.figures {
+		r.Reason = fmt.Sprintf("%s after %d states", why, p.States)
+	}
 	if detail != "" {
 		r.Reason += " (" + detail + ")"
 	}
@@ -727,10 +733,16 @@ func (t *sweepTable) row(r sweepRow) {
 		if r.Depth > 0 {
 			depth = strconv.Itoa(r.Depth)
 		}
-		rec = append(rec, string(r.Verdict), r.Kind, r.Reason,
-			strconv.FormatInt(r.States, 10), strconv.FormatInt(r.Transitions, 10), depth,
+		figures := []string{strconv.FormatInt(r.States, 10), strconv.FormatInt(r.Transitions, 10), depth,
 			strconv.FormatFloat(r.Seconds, 'f', 3, 64), strconv.FormatFloat(r.StatesPerSec, 'f', 0, 64),
-			strconv.FormatInt(r.MemoryBytes, 10), strconv.FormatBool(r.Complete))
+			strconv.FormatInt(r.MemoryBytes, 10)}
+		if !r.figures {
+			// Not started, or stopped before it said how far it got:
+			// no figure is 0.
+			figures = make([]string, len(figures))
+		}
+		rec = append(append(rec, string(r.Verdict), r.Kind, r.Reason), figures...)
+		rec = append(rec, strconv.FormatBool(r.Complete))
 		t.csv.Write(rec)
 		t.csv.Flush()
 	default:
@@ -759,8 +771,10 @@ func (t *sweepTable) row(r sweepRow) {
 			mem = fmt.Sprintf("%.1fMB", float64(r.MemoryBytes)/1e6)
 		}
 		states, transitions, secs := strconv.FormatInt(r.States, 10), strconv.FormatInt(r.Transitions, 10), strconv.FormatFloat(r.Seconds, 'f', 2, 64)
-		if r.Verdict == "error" {
-			states, transitions, secs = "", "", "" // the check did not run
+		if !r.figures {
+			// The check did not run (bad input, not started) or was
+			// stopped before it said how far it got.
+			states, transitions, secs = "", "", ""
 		}
 		fmt.Fprintf(&b, "%-8s  %-*s  %12s  %12s  %6s  %8s  %10s  %9s", r.Verdict, kindWidth, kind, states, transitions, depth, secs, rate, mem)
 		fmt.Fprintln(t.w, strings.TrimRight(b.String(), " "))

@@ -212,7 +212,7 @@ func TestSweepStoppedBeforeCheckStarts(t *testing.T) {
 	cancel(explore.ErrTerminated)
 	o := sweepOptions{model: sweepModel(t)}
 	r := o.checkOne(ctx, combination{{"A", "1"}})
-	if r.Verdict != trace.Unknown || r.Reason != "terminated after 0 states (not started)" || r.code != trace.ExitUnknown {
-		t.Errorf("row %+v, want unknown: terminated after 0 states (not started)", r)
+	if r.Verdict != trace.Unknown || r.Reason != "terminated (not started)" || r.code != trace.ExitUnknown || r.figures {
+		t.Errorf("row %+v, want unknown: terminated (not started), no figures", r)
 	}
 }

@@ -575,3 +575,53 @@ func TestSweepChildParams(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepInterruptedRows: a row whose check the interrupt stopped keeps
+// the figures it reached; a row with no figures (not started, or stopped
+// before its first progress line) says so and shows none, not 0 states;
+// the rows after it are not started.
+func TestSweepInterruptedRows(t *testing.T) {
+	model := sweepModel(t)
+	sweepStopped := func(args ...string) (string, int, int) {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		defer cancel(nil)
+		runs := 0
+		check := func(_ context.Context, args []string, stdout, stderr io.Writer) int {
+			runs++
+			if strings.Contains(strings.Join(args, " "), "A=1") {
+				fmt.Fprint(stderr, "progress: states=1234 transitions=2345 depth=5 memory_bytes=7000000 seconds=2.000\n")
+			}
+			cancel(explore.ErrInterrupted)
+			fmt.Fprintln(stderr, "ftmc check: signal: killed")
+			return exitKilled
+		}
+		var stdout, stderr bytes.Buffer
+		e := &env{ctx: ctx, stdout: &stdout, stderr: &stderr}
+		code := sweep(e, append([]string{model}, args...), check)
+		return stdout.String(), code, runs
+	}
+	out, code, runs := sweepStopped("-D", "A=1,2,3")
+	lines := strings.Split(out, "\n")
+	if code != trace.ExitUnknown || runs != 1 || len(lines) < 5 {
+		t.Fatalf("exit %d, %d checks; want 3 and one check:\n%s", code, runs, out)
+	}
+	if got := strings.Fields(lines[2]); len(got) < 5 || got[1] != "unknown" || got[2] != "interrupted" || got[3] != "1234" || got[4] != "2345" {
+		t.Errorf("the interrupted row lost its figures: %q\n%s", lines[2], out)
+	}
+	for _, l := range lines[3:5] {
+		if got := strings.Join(strings.Fields(l), " "); got != l[:1]+" unknown interrupted" {
+			t.Errorf("a row not started = %q, want %q: no figures", l, l[:1]+" unknown interrupted")
+		}
+	}
+	if !strings.Contains(out, "\nA=1: interrupted after 1234 states (") || !strings.Contains(out, "\nA=2: interrupted (not started)\n") {
+		t.Errorf("the reasons below the table:\n%s", out)
+	}
+	out, _, _ = sweepStopped("-D", "A=7")
+	if l := strings.Split(out, "\n")[2]; strings.Join(strings.Fields(l), " ") != "7 unknown interrupted" || !strings.Contains(out, "\nA=7: interrupted (") || strings.Contains(out, "0 states") {
+		t.Errorf("a check stopped before its first progress line shows figures it did not reach:\n%s", out)
+	}
+	out, _, _ = sweepStopped("-D", "A=7", "--csv")
+	if recs, err := csv.NewReader(strings.NewReader(out)).ReadAll(); err != nil || len(recs) != 2 || recs[1][4] != "" || recs[1][5] != "" || recs[1][7] != "" {
+		t.Errorf("the CSV of a row without figures: %v %q", err, recs)
+	}
+}
