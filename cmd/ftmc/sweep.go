@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,6 +62,7 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search (the default): states until the first counterexample in BFS order")
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search")
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep (0: no bound)")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress line on a terminal (the rows that run, their time and states so far)")
 	fs.StringVar(&o.trails, "trails", "", "save each combination's report (with its counterexample) as JSON in `DIR`, for ftmc trace")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -121,6 +123,7 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 			return trace.ExitUsage
 		}
 	}
+	o.progress = e.terminal && !o.quiet
 	return o.run(e, combos)
 }
 
@@ -138,6 +141,8 @@ type sweepOptions struct {
 	depth       int
 	trails      string
 	ltl         ltlFlags // passed on to each check
+	quiet       bool
+	progress    bool // draw the running rows on the terminal (stderr)
 
 	// check runs one ftmc check command line; tests replace it.
 	check func(ctx context.Context, args []string, stdout, stderr io.Writer) int
@@ -388,13 +393,23 @@ func newSweepRow(c combination, param map[string]bool) sweepRow {
 // checkOne runs ftmc check on one combination and reads its report: the
 // sweep reuses check's machinery whatever the model's language.
 func (o *sweepOptions) checkOne(ctx context.Context, c combination) sweepRow {
+	return o.checkLive(ctx, c, nil)
+}
+
+// checkLive is checkOne with the check's stderr read as it comes (live,
+// when not nil), for the progress line on the terminal.
+func (o *sweepOptions) checkLive(ctx context.Context, c combination, live *sweepLive) sweepRow {
 	row := newSweepRow(c, o.defs.param)
-	var stdout, stderr bytes.Buffer
+	if live == nil {
+		live = &sweepLive{}
+	}
+	var stdout bytes.Buffer
 	check := o.check
 	if check == nil {
 		check = checkProcess
 	}
-	row.code = check(ctx, o.checkArgs(c), &stdout, &stderr)
+	row.code = check(ctx, o.checkArgs(c), &stdout, live)
+	stderr := &live.buf // the check has ended: no more writes
 	if stop := explore.StopCause(ctx); stop != "" && row.code != trace.ExitUsage {
 		// The sweep was stopped, and the check with it: its report (an
 		// unknown verdict with the figures it reached) is the row's; a
@@ -613,6 +628,10 @@ func (o *sweepOptions) run(e *env, combos []combination) int {
 	for i := range done {
 		done[i] = make(chan struct{})
 	}
+	var bar *sweepProgress
+	if o.progress {
+		bar = newSweepProgress(e.stderr, len(combos))
+	}
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < o.jobs; w++ {
@@ -624,7 +643,8 @@ func (o *sweepOptions) run(e *env, combos []combination) int {
 					rows[i] = newSweepRow(combos[i], o.defs.param)
 					rows[i].Verdict, rows[i].Reason, rows[i].code = trace.Unknown, stop+" (not started)", trace.ExitUnknown
 				} else {
-					rows[i] = o.checkOne(e.ctx, combos[i])
+					rows[i] = o.checkLive(e.ctx, combos[i], bar.start(i, combos[i]))
+					bar.end(i)
 				}
 				close(done[i])
 			}
@@ -642,7 +662,7 @@ func (o *sweepOptions) run(e *env, combos []combination) int {
 	code := trace.ExitHolds
 	for i := range combos {
 		<-done[i]
-		out.row(rows[i])
+		bar.hold(func() { out.row(rows[i]) })
 		switch {
 		case rows[i].code == trace.ExitUsage:
 			code = trace.ExitUsage
@@ -654,6 +674,7 @@ func (o *sweepOptions) run(e *env, combos []combination) int {
 		}
 	}
 	wg.Wait()
+	bar.stop()
 	if err := out.finish(); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
 		return trace.ExitUsage
@@ -837,4 +858,174 @@ func sweepFirstLine(s string) string {
 		}
 	}
 	return ""
+}
+
+// sweepLive is the stderr of a running check, read as it comes: all of it,
+// and the figures of its last progress line so far.
+type sweepLive struct {
+	combo combination
+	start time.Time
+
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	line []byte // the last line, not ended yet
+	last explore.Progress
+}
+
+// maxProgressLine bounds the part of a line kept to read it as a progress
+// line: a longer one is not.
+const maxProgressLine = 4096
+
+func (l *sweepLive) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Write(p)
+	l.line = append(l.line, p...)
+	for {
+		i := bytes.IndexByte(l.line, '\n')
+		if i < 0 {
+			break
+		}
+		if q := readProgress(string(l.line[:i])); q != (explore.Progress{}) {
+			l.last = q
+		}
+		l.line = l.line[i+1:]
+	}
+	if len(l.line) > maxProgressLine {
+		l.line = nil
+	}
+	return len(p), nil
+}
+
+// status is the running check as the progress line shows it.
+func (l *sweepLive) status() string {
+	l.mu.Lock()
+	p := l.last
+	l.mu.Unlock()
+	var b strings.Builder
+	if len(l.combo) > 0 {
+		b.WriteString(l.combo.String() + " ")
+	}
+	b.WriteString(time.Since(l.start).Round(time.Second).String())
+	if p != (explore.Progress{}) {
+		fmt.Fprintf(&b, " %s states %s", count(p.States), explore.FormatBytes(p.MemoryBytes))
+	}
+	return b.String()
+}
+
+// sweepProgressEvery is how often the progress line is redrawn.
+var sweepProgressEvery = time.Second
+
+// maxProgressWidth keeps the progress line on one line of a terminal, so
+// that it is redrawn in place.
+const maxProgressWidth = 79
+
+// sweepProgress draws the rows that run on one line of the terminal,
+// redrawn in place every sweepProgressEvery: their combination, how long
+// they have run, and their states and memory by their last progress line.
+// A nil *sweepProgress draws nothing.
+type sweepProgress struct {
+	w     io.Writer
+	total int
+	done  chan struct{}
+	ended chan struct{}
+
+	mu      sync.Mutex
+	running map[int]*sweepLive
+	drawn   bool
+}
+
+func newSweepProgress(w io.Writer, total int) *sweepProgress {
+	p := &sweepProgress{w: w, total: total, running: map[int]*sweepLive{}, done: make(chan struct{}), ended: make(chan struct{})}
+	go func() {
+		defer close(p.ended)
+		tick := time.NewTicker(sweepProgressEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-tick.C:
+				p.draw()
+			}
+		}
+	}()
+	return p
+}
+
+// start registers row i as running and returns what reads its stderr.
+func (p *sweepProgress) start(i int, c combination) *sweepLive {
+	if p == nil {
+		return nil
+	}
+	l := &sweepLive{combo: c, start: time.Now()}
+	p.mu.Lock()
+	p.running[i] = l
+	p.mu.Unlock()
+	return l
+}
+
+func (p *sweepProgress) end(i int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	delete(p.running, i)
+	p.mu.Unlock()
+}
+
+func (p *sweepProgress) draw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var rows []int
+	for i := range p.running {
+		rows = append(rows, i)
+	}
+	if len(rows) == 0 {
+		p.clearLocked()
+		return
+	}
+	slices.Sort(rows)
+	parts := make([]string, len(rows))
+	for k, i := range rows {
+		parts[k] = fmt.Sprintf("[%d/%d] %s", i+1, p.total, p.running[i].status())
+	}
+	line := strings.Join(parts, " | ")
+	if r := []rune(line); len(r) > maxProgressWidth {
+		line = string(r[:maxProgressWidth-3]) + "..."
+	}
+	fmt.Fprint(p.w, "\r\033[K"+line)
+	p.drawn = true
+}
+
+func (p *sweepProgress) clearLocked() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+}
+
+// hold runs print (a row of the table) with the progress line cleared;
+// it is drawn again at the next tick.
+func (p *sweepProgress) hold(print func()) {
+	if p == nil {
+		print()
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearLocked()
+	print()
+}
+
+// stop ends the drawing and clears the line.
+func (p *sweepProgress) stop() {
+	if p == nil {
+		return
+	}
+	close(p.done)
+	<-p.ended
+	p.mu.Lock()
+	p.clearLocked()
+	p.mu.Unlock()
 }

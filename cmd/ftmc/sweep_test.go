@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -623,5 +624,79 @@ func TestSweepInterruptedRows(t *testing.T) {
 	out, _, _ = sweepStopped("-D", "A=7", "--csv")
 	if recs, err := csv.NewReader(strings.NewReader(out)).ReadAll(); err != nil || len(recs) != 2 || recs[1][4] != "" || recs[1][5] != "" || recs[1][7] != "" {
 		t.Errorf("the CSV of a row without figures: %v %q", err, recs)
+	}
+}
+
+// syncBuffer is a bytes.Buffer that a sweep's progress line and the test
+// use at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestSweepProgressLine: on a terminal the sweep draws the rows that run,
+// with their time and the states of their last progress line, on one line
+// of stderr redrawn in place and cleared at the end; without a terminal,
+// or with --quiet, stderr stays empty.
+func TestSweepProgressLine(t *testing.T) {
+	defer func(d time.Duration) { sweepProgressEvery = d }(sweepProgressEvery)
+	sweepProgressEvery = 5 * time.Millisecond
+	progressSweep := func(terminal bool, args ...string) (string, string, int) {
+		drawn := terminal && len(args) == 0
+		var stdout bytes.Buffer
+		var stderr syncBuffer
+		check := func(ctx context.Context, args []string, out, errw io.Writer) int {
+			fmt.Fprint(errw, "progress: states=4321 transitions=9000 depth=5 memory_bytes=7000000 seconds=1.000\n")
+			if drawn {
+				// Wait for the line that shows this row with its
+				// states (or a while, and the test fails).
+				row := "[1/2] CHAN=B "
+				if strings.Contains(strings.Join(args, " "), "CHAN=I") {
+					row = "[2/2] CHAN=I "
+				}
+				for deadline := time.Now().Add(10 * time.Second); !regexp.MustCompile(regexp.QuoteMeta(row)+`\S+ 4321 states`).MatchString(stderr.String()) && time.Now().Before(deadline); {
+					time.Sleep(time.Millisecond)
+				}
+			} else {
+				time.Sleep(50 * time.Millisecond) // several ticks
+			}
+			trace.WriteJSON(out, &trace.Report{Model: "model.pml", Verdicts: []trace.Result{{Property: "safety", Verdict: trace.Holds}}})
+			return trace.ExitHolds
+		}
+		e := &env{ctx: context.Background(), stdout: &stdout, stderr: &stderr, terminal: terminal}
+		code := sweep(e, append([]string{sweepModel(t), "-D", "CHAN=B,I"}, args...), check)
+		return stdout.String(), stderr.String(), code
+	}
+	out, errs, code := progressSweep(true)
+	if code != trace.ExitHolds || strings.Count(out, "holds") != 2 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, want := range []string{`\r\033\[K\[1/2\] CHAN=B \d+s 4321 states 7 MB`, `\r\033\[K\[2/2\] CHAN=I \d+s 4321 states 7 MB`} {
+		if !regexp.MustCompile(want).MatchString(errs) {
+			t.Errorf("no %q in the progress line: %q", want, errs)
+		}
+	}
+	if !strings.HasSuffix(errs, "\r\033[K") || strings.Contains(errs, "\n") {
+		t.Errorf("the progress line is not one line, cleared at the end: %q", errs)
+	}
+	for _, args := range [][]string{nil, {"--json"}} {
+		if _, errs, _ := progressSweep(false, args...); errs != "" {
+			t.Errorf("sweep %q without a terminal: stderr %q, want nothing", args, errs)
+		}
+	}
+	if _, errs, _ := progressSweep(true, "-q"); errs != "" {
+		t.Errorf("sweep -q on a terminal: stderr %q, want nothing", errs)
 	}
 }
