@@ -23,6 +23,7 @@ import (
 )
 
 const sweepUsage = `usage: ftmc sweep MODEL [-D NAME=V1,V2,...]... [--param NAME=V1,V2,...]... [flags]
+       ftmc sweep MODEL.ta [SPEC...] --param NAME=V1,V2,... [flags]
 
 Runs ftmc check on MODEL once per combination of the macro and parameter
 values (the cross product, the first -D or --param varying slowest) and
@@ -71,10 +72,27 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		}
 		return trace.ExitUsage
 	}
-	if len(pos) != 1 {
+	if len(pos) == 0 {
 		fmt.Fprint(e.stderr, sweepUsage)
 		return trace.ExitUsage
 	}
+	isTA := strings.EqualFold(filepath.Ext(pos[0]), ".ta")
+	if len(pos) > 1 && !isTA {
+		// check takes specifications by name for threshold automata only.
+		fmt.Fprint(e.stderr, sweepUsage)
+		return trace.ExitUsage
+	}
+	if isTA && o.ltl.given() {
+		fmt.Fprintf(e.stderr, "ftmc sweep: %s: the LTL flags are for Promela models; name the specifications of a threshold automaton after it (ftmc sweep %s SPEC...)\n", pos[0], pos[0])
+		return trace.ExitUsage
+	}
+	for _, n := range o.defs.names {
+		if isTA && !o.defs.param[n] {
+			fmt.Fprintf(e.stderr, "ftmc sweep: %s: -D %s: a threshold automaton has no macros; its parameters are swept with --param\n", pos[0], n)
+			return trace.ExitUsage
+		}
+	}
+	o.specs = pos[1:]
 	if o.csv && o.json {
 		fmt.Fprintln(e.stderr, "ftmc sweep: --csv and --json exclude each other")
 		return trace.ExitUsage
@@ -141,6 +159,7 @@ type sweepOptions struct {
 	depth       int
 	trails      string
 	ltl         ltlFlags // passed on to each check
+	specs       []string // of a threshold automaton (default: all)
 	quiet       bool
 	progress    bool // draw the running rows on the terminal (stderr)
 
@@ -312,7 +331,7 @@ func (o *sweepOptions) combinations() ([]combination, error) {
 
 // checkArgs is the ftmc check command line of one combination.
 func (o *sweepOptions) checkArgs(c combination) []string {
-	args := []string{"check", o.model, "--json"}
+	args := append(append([]string{"check", o.model}, o.specs...), "--json")
 	for _, d := range c {
 		if o.defs.param[d.name] {
 			args = append(args, "--param", d.name+"="+d.value)

@@ -700,3 +700,43 @@ func TestSweepProgressLine(t *testing.T) {
 		t.Errorf("sweep -q on a terminal: stderr %q, want nothing", errs)
 	}
 }
+
+// TestSweepThresholdAutomaton: the specifications named after a .ta model
+// go to each check, as check takes them; the flags a .ta check does not
+// have (-D, the LTL flags) and specifications after a Promela model are
+// one usage error before any check runs.
+func TestSweepThresholdAutomaton(t *testing.T) {
+	ta := filepath.Join(t.TempDir(), "m.ta")
+	if err := os.WriteFile(ta, []byte("skel Proc {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeCheck{}
+	_, errs, code := runSweep(t, f, ta, "unforg", "corr", "--param", "N=4,5,T=1", "--memory", "1GB")
+	if code != trace.ExitHolds || len(f.seen) != 2 || f.seen[1] != "check "+ta+" unforg corr --json --param N=5 --param T=1 --memory 1000000000B" {
+		t.Errorf("exit %d, checks %q, stderr %q", code, f.seen, errs)
+	}
+	for _, args := range [][]string{
+		{ta, "--param", "N=4", "-D", "X=1"},
+		{ta, "--param", "N=4", "--ltl", "p"},
+		{sweepModel(t), "unforg"},
+	} {
+		f := &fakeCheck{}
+		if _, _, code := runSweep(t, f, args...); code != trace.ExitUsage || len(f.seen) != 0 {
+			t.Errorf("sweep %q: exit %d, %d checks; want 2 and none", args, code, len(f.seen))
+		}
+	}
+
+	t.Setenv("FTMC_AS_MAIN", "1")
+	var stdout, stderr bytes.Buffer
+	e := &env{ctx: context.Background(), stdout: &stdout, stderr: &stderr}
+	code = sweep(e, []string{"../../examples/threshold/st-byz.ta", "unforg", "--param", "N=4,5,T=1,F=1", "--json", "--memory", "1GB"}, nil)
+	var reps []trace.Report
+	if err := json.Unmarshal(stdout.Bytes(), &reps); err != nil || code != trace.ExitHolds || len(reps) != 2 {
+		t.Fatalf("exit %d, %v:\n%s\n%s", code, err, stdout.String(), stderr.String())
+	}
+	for i, rep := range reps {
+		if rep.Params["N"] != int64(4+i) || len(rep.Verdicts) != 1 || rep.Verdicts[0].Property != "unforg" || rep.Verdicts[0].Verdict != trace.Holds {
+			t.Errorf("report %d: params %v, verdicts %+v; want N=%d and unforg holds alone", i+1, rep.Params, rep.Verdicts, 4+i)
+		}
+	}
+}
