@@ -67,3 +67,27 @@ func TestCheckTATimeCoversTheRun(t *testing.T) {
 		t.Errorf("relay2 started after the run's time was spent: %+v", st)
 	}
 }
+
+// TestVerifyMemoryBudget: verify with a memory limit below what the process
+// holds ends unknown with the memory limit as the reason, on a threshold
+// automaton (the schema engine) and on a Cubicle model (backward
+// reachability), never holds.
+func TestVerifyMemoryBudget(t *testing.T) {
+	for _, model := range []string{
+		filepath.Join("..", "..", "examples", "threshold", "st-byz.ta"),
+		filepath.Join("..", "..", "examples", "mcmt", "lock.cub"),
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		rep, code, stderr := runFtmc(ctx, []string{"verify", model, "--memory", "1B"})
+		cancel()
+		if rep == nil || code != trace.ExitUnknown || len(rep.Verdicts) == 0 {
+			t.Errorf("%s: exit %d, want 3:\n%s", model, code, stderr)
+			continue
+		}
+		for _, v := range rep.Verdicts {
+			if v.Verdict != trace.Unknown || !strings.HasPrefix(v.Reason, "memory limit 1 B reached") {
+				t.Errorf("%s: %s: %s, want unknown: memory limit 1 B reached", model, v.Property, describe(v))
+			}
+		}
+	}
+}
