@@ -91,3 +91,30 @@ func TestVerifyMemoryBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPropertiesNotStartedAfterTime: once the run's --time is spent,
+// the properties left are unknown without a state explored.
+func TestCheckPropertiesNotStartedAfterTime(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "grow.pml")
+	src := "int x;\nactive proctype P() { do :: x < 100000000 -> x++ od }\n" +
+		"ltl p1 { [] (x >= 0) }\nltl p2 { [] (x >= 0) }\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rep, code, stderr := runFtmc(ctx, []string{"check", model, "--time", "1s", "--memory", "0"})
+	if rep == nil || code != trace.ExitUnknown || len(rep.Verdicts) != 3 {
+		t.Fatalf("exit %d, want 3 and three verdicts:\n%s", code, stderr)
+	}
+	for _, v := range rep.Verdicts {
+		if v.Verdict != trace.Unknown || !strings.HasPrefix(v.Reason, "time limit 1s reached") {
+			t.Errorf("%s: %s, want unknown: time limit 1s reached", v.Property, describe(v))
+		}
+	}
+	for _, v := range rep.Verdicts[1:] {
+		if v.Stats == nil || v.Stats.States != 0 {
+			t.Errorf("%s started after the run's time was spent: %+v", v.Property, v.Stats)
+		}
+	}
+}
