@@ -118,3 +118,24 @@ func TestCheckPropertiesNotStartedAfterTime(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckLTLDefaultMemoryLimit: an LTL search (nested depth-first) that
+// stops at the default memory limit says where the limit comes from, as
+// the safety search does.
+func TestCheckLTLDefaultMemoryLimit(t *testing.T) {
+	fixedMemory(t, 64e6)
+	model := filepath.Join(t.TempDir(), "grow.pml")
+	src := "int x;\nactive proctype P() { do :: x < 100000000 -> x++ od }\nltl p { <> (x < 0) }\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	rep, code, stderr := runFtmc(ctx, []string{"check", model, "--ltl", "p"})
+	if rep == nil || code != trace.ExitUnknown || len(rep.Verdicts) != 1 {
+		t.Fatalf("exit %d, want 3 and one verdict:\n%s", code, stderr)
+	}
+	if v := rep.Verdicts[0]; v.Verdict != trace.Unknown || !strings.HasPrefix(v.Reason, "memory limit 64 MB (85% of physical memory) reached after ") {
+		t.Errorf("%s: %s, want unknown: memory limit 64 MB (85%% of physical memory) reached", v.Property, describe(v))
+	}
+}
