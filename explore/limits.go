@@ -105,11 +105,19 @@ func (s *search) stopFull() {
 // "memory limit 2 GB reached after 123 states", the limit followed by where
 // it comes from when it is the default.
 func memoryReason(o Options, states int64) string {
-	limit := "memory limit " + FormatBytes(o.MemoryLimit)
-	if o.MemoryLimitFrom != "" {
-		limit += " (" + o.MemoryLimitFrom + ")"
+	return MemoryReason(o.MemoryLimit, o.MemoryLimitFrom, states)
+}
+
+// MemoryReason is the reason of any search that stopped at a memory limit
+// of limit bytes, from saying where a default limit comes from ("" for
+// --memory): "memory limit 2 GB (85% of physical memory) reached after 123
+// states".
+func MemoryReason(limit int64, from string, states int64) string {
+	l := "memory limit " + FormatBytes(limit)
+	if from != "" {
+		l += " (" + from + ")"
 	}
-	return fmt.Sprintf("%s reached after %d states", limit, states)
+	return fmt.Sprintf("%s reached after %d states", l, states)
 }
 
 // report calls the progress callback.

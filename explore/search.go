@@ -99,6 +99,11 @@ func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.
 	}
 	s := newSearch(ctx, m, opts)
 	defer s.store.Free()
+	// A search whose time (counted from Since) is spent, or whose
+	// context is done, stops before it starts.
+	if s.poll(); s.stop != "" {
+		return s.result(), s.stats(), nil
+	}
 	if err := s.initial(); err != nil {
 		return trace.Result{Property: s.property(), Verdict: trace.Unknown, Reason: err.Error()}, s.stats(), err
 	}

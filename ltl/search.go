@@ -49,6 +49,9 @@ type Options struct {
 	// unknown; 0 means no limit.
 	TimeLimit   time.Duration
 	MemoryLimit int64
+	// MemoryLimitFrom says where a default MemoryLimit comes from
+	// (explore.Options), for the reason of a search that reaches it.
+	MemoryLimitFrom string
 	// Since, when set, is when TimeLimit started to run (explore.Options).
 	Since time.Time
 	// MaxDepth bounds the depth-first stack (0: no bound). A search cut
@@ -643,7 +646,7 @@ func (s *search) stopFull() {
 		return
 	}
 	if s.opts.MemoryLimit > 0 {
-		s.stop = fmt.Sprintf("memory limit %s reached after %d states", explore.FormatBytes(s.opts.MemoryLimit), s.store.Len())
+		s.stop = explore.MemoryReason(s.opts.MemoryLimit, s.opts.MemoryLimitFrom, int64(s.store.Len()))
 		return
 	}
 	s.stop = fmt.Sprintf("state store full after %d states", s.store.Len())
@@ -660,7 +663,7 @@ func (s *search) poll() {
 	}
 	s.pollMemory()
 	if s.opts.MemoryLimit > 0 && s.memory > s.opts.MemoryLimit && s.stop == "" {
-		s.stop = fmt.Sprintf("memory limit %s reached after %d states", explore.FormatBytes(s.opts.MemoryLimit), s.store.Len())
+		s.stop = explore.MemoryReason(s.opts.MemoryLimit, s.opts.MemoryLimitFrom, int64(s.store.Len()))
 	}
 	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
 		n := int64(s.store.Len())

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"ftmc/explore"
 	"ftmc/state"
 	"ftmc/ta"
 	"ftmc/trace"
@@ -43,7 +44,8 @@ func conjExpr(es []ta.Expr) ta.Expr {
 // reachability, a configuration where every witness of the negated
 // specification has been seen; for liveness, a lasso whose loop stays in a
 // configuration where a self-loop rule is enabled. It cross-checks Verify
-// on small parameters. limit bounds the number of product states (0: none).
+// on small parameters. limit bounds the number of product states (0: none);
+// ctx ends the search with verdict unknown, saying why (explore.StopCause).
 func Explicit(ctx context.Context, f *ta.File, specName string, vals map[string]int64, limit int) (SpecResult, trace.Stats) {
 	start := time.Now()
 	res := SpecResult{Result: trace.Result{Property: specName, Verdict: trace.Unknown}}
@@ -88,6 +90,11 @@ func Explicit(ctx context.Context, f *ta.File, specName string, vals map[string]
 			return res, stats
 		case trace.Unknown:
 			verdict, res.Reason = trace.Unknown, out.reason
+		}
+		if ctx.Err() != nil {
+			// A limit or an interrupt: the cases left are not started.
+			verdict, res.Reason = trace.Unknown, fmt.Sprintf("%s after %d states", explore.StopCause(ctx), stats.States)
+			break
 		}
 	}
 	res.Verdict = verdict
@@ -160,7 +167,7 @@ func explicitCase(ctx context.Context, in *ta.Instance, m *model, lc *lcase, lim
 	sink := &succSink{}
 	for len(queue) > 0 {
 		if ctx.Err() != nil {
-			return caseOutcome{verdict: trace.Unknown, reason: "time limit reached"}, st
+			return caseOutcome{verdict: trace.Unknown, reason: explore.StopCause(ctx)}, st
 		}
 		if limit > 0 && len(nodes) > limit {
 			return caseOutcome{verdict: trace.Unknown, reason: fmt.Sprintf("state limit %d reached", limit)}, st

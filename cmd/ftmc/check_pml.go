@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"ftmc/explore"
 	"ftmc/internal/readfile"
 	"ftmc/promela"
 	"ftmc/promela/compile"
@@ -104,7 +105,7 @@ func (c *pmlCheck) readingContext(e *env) (ctx context.Context, stop func()) {
 	// sets it to the limit, and near it the collector runs without end
 	// while the reading's memory is live.
 	old := debug.SetMemoryLimit(-1)
-	ctx, unwatch := watchMemory(ctx, memory, from)
+	ctx, unwatch := explore.Budget{Memory: memory, MemoryFrom: from}.Bound(ctx)
 	debug.SetMemoryLimit(old)
 	return ctx, func() { unwatch(); cancel() }
 }
@@ -115,7 +116,8 @@ func timeBound(ctx context.Context, since time.Time, t time.Duration) (context.C
 	if t <= 0 {
 		return ctx, func() {}
 	}
-	return context.WithDeadlineCause(ctx, since.Add(t), &limitReached{fmt.Sprintf("time limit %v reached", t)})
+	bound, stop := explore.Budget{Time: t, Since: since}.Bound(ctx)
+	return bound, stop
 }
 
 // readingStopped reports whether the reading of the model failed because

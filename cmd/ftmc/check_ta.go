@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -101,6 +100,7 @@ func checkTA(e *env, args []string) int {
 	}
 	defer stopProfile()
 	start := time.Now()
+	budget := explore.Budget{Time: so.TimeLimit, Since: so.Since, Memory: so.MemoryLimit, MemoryFrom: so.MemoryLimitFrom}
 	if noRun != "" {
 		// No initial state: nothing to check, for any property.
 		if len(specs) == 0 {
@@ -155,12 +155,12 @@ func checkTA(e *env, args []string) int {
 			}
 			continue
 		}
-		ctx, cancel := e.ctx, context.CancelFunc(func() {})
-		if opts.limits.time > 0 {
-			ctx, cancel = context.WithTimeout(e.ctx, opts.limits.time)
-		}
+		// The lasso search has what is left of the run's --time and
+		// --memory: once they are spent it stops before it starts.
+		ctx, stop := budget.Bound(e.ctx)
 		r, st := param.Explicit(ctx, f, name, vals, 0)
-		cancel()
+		stop()
+		r.Result.Stats = &trace.Stats{Seconds: st.Seconds, States: st.States, Transitions: st.Transitions, Complete: st.Complete}
 		rep.Verdicts = append(rep.Verdicts, r.Result)
 		rep.Stats.States += st.States
 		rep.Stats.Transitions += st.Transitions

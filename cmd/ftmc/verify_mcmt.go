@@ -76,17 +76,12 @@ func verifyMCMT(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "ftmc verify: expected a model file (.mcmt, .in or .cub)")
 		return 2
 	}
-	ctx, cancel := timeBound(e.ctx, time.Now(), lim.time)
-	defer cancel()
-	memory, memoryFrom := int64(lim.memory), ""
+	budget := explore.Budget{Time: lim.time, Memory: int64(lim.memory)}
 	if !flagGiven(fs, "memory") {
-		memory, memoryFrom = defaultMemoryLimit(1)
+		budget.Memory, budget.MemoryFrom = defaultMemoryLimit(1)
 	}
-	if memory > 0 {
-		var stop func()
-		ctx, stop = watchMemory(ctx, memory, memoryFrom)
-		defer stop()
-	}
+	ctx, stop := budget.Bound(e.ctx)
+	defer stop()
 	file, specs := pos[0], pos[1:]
 	if err := checkOutputsDistinct([]namedPath{{"log", *logFile}, {"cpuprofile", *profile}}, []namedPath{{"model file", file}}); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
@@ -188,10 +183,10 @@ func verifyMCMT(e *env, args []string) int {
 		if opts.Progress != nil {
 			fmt.Fprint(e.stderr, "\r\033[K")
 		}
-		if l := limitCause(ctx); err != nil && l != nil {
+		if l := explore.LimitCause(ctx); err != nil && l != nil {
 			// A limit cut the search short where it could not say so
 			// itself (a solver process interrupted): unknown all the same.
-			res, err = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: l.msg}, nil
+			res, err = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: l.Msg}, nil
 		}
 		if err != nil {
 			// A model the engine cannot handle: the verdict unknown, with
@@ -280,8 +275,8 @@ func boundedMCMT(ctx context.Context, sys *system.System, k int, maxStates int64
 				r.Verdict = trace.Holds
 			default:
 				r.Verdict, r.Reason = trace.Unknown, res.Reason
-				if l := limitCause(ctx); l != nil && res.Reason == "cancelled" {
-					r.Reason = fmt.Sprintf("%s after %d states", l.msg, res.States)
+				if l := explore.LimitCause(ctx); l != nil && res.Reason == "cancelled" {
+					r.Reason = fmt.Sprintf("%s after %d states", l.Msg, res.States)
 				} else if maxStates > 0 && res.States > maxStates && expanded == 0 {
 					r.Reason = fmt.Sprintf("%s: the instance has %d initial states", res.Reason, res.States)
 				}
@@ -335,76 +330,6 @@ func checkMCMTFlags(lim limits, counts map[string]int64) error {
 		}
 	}
 	return nil
-}
-
-// limitReached is the cause of a context cancelled by a --time or
-// --memory limit; msg says which limit, with the figure reached.
-type limitReached struct{ msg string }
-
-func (l *limitReached) Error() string { return l.msg }
-
-// limitCause is the limit that cancelled ctx, or nil when ctx is live or
-// was cancelled for another reason (an interrupt).
-func limitCause(ctx context.Context) *limitReached {
-	var l *limitReached
-	if ctx.Err() != nil && errors.As(context.Cause(ctx), &l) {
-		return l
-	}
-	return nil
-}
-
-// memoryEvery is how often watchMemory samples the memory in use, as often
-// as the explicit search does.
-const memoryEvery = 50 * time.Millisecond
-
-// watchMemory returns a context that is cancelled, with a limitReached
-// cause, when the memory the Go runtime holds (as explore's sampler reads
-// it for ftmc check --memory) reaches limit; from says where a default
-// limit comes from ("85% of physical memory"; "" for --memory). stop ends
-// the watch. The runtime's soft limit is set to the same figure meanwhile,
-// so that the collector works harder before garbage alone reaches the
-// limit.
-func watchMemory(parent context.Context, limit int64, from string) (ctx context.Context, stop func()) {
-	name := explore.FormatBytes(limit)
-	if from != "" {
-		name += " (" + from + ")"
-	}
-	ctx, cancel := context.WithCancelCause(parent)
-	old := debug.SetMemoryLimit(limit)
-	var sampler explore.MemorySampler
-	reached := func() bool {
-		m := sampler.RuntimeBytes()
-		if m >= limit {
-			cancel(&limitReached{fmt.Sprintf("memory limit %s reached (%s in use)", name, explore.FormatBytes(m))})
-		}
-		return m >= limit
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	if reached() {
-		close(finished)
-	} else {
-		go func() {
-			defer close(finished)
-			tick := time.NewTicker(memoryEvery)
-			defer tick.Stop()
-			for !reached() {
-				select {
-				case <-done:
-					return
-				case <-ctx.Done():
-					return
-				case <-tick.C:
-				}
-			}
-		}()
-	}
-	return ctx, func() {
-		close(done)
-		<-finished
-		cancel(nil)
-		debug.SetMemoryLimit(old)
-	}
 }
 
 func writeMCMTTrace(w interface{ Write([]byte) (int, error) }, cx *trace.Counterexample) {

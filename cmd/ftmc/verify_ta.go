@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"ftmc/explore"
 	"ftmc/param"
 	"ftmc/smt"
 	"ftmc/ta"
@@ -170,7 +171,7 @@ func (f *schemaFlags) watchMemory(ctx context.Context) (context.Context, func())
 	if f.lim.memory <= 0 {
 		return ctx, func() {}
 	}
-	return watchMemory(ctx, int64(f.lim.memory), "")
+	return explore.Budget{Memory: int64(f.lim.memory)}.Bound(ctx)
 }
 
 // finishReport completes the report of a schema-engine run with its

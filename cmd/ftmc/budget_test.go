@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ftmc/trace"
+)
+
+// TestCheckTAMemoryBudget: ftmc check MODEL.ta --param with a memory limit
+// below what the process holds ends every specification unknown, the lasso
+// searches of the liveness ones (param.Explicit) included.
+func TestCheckTAMemoryBudget(t *testing.T) {
+	model := filepath.Join("..", "..", "examples", "threshold", "st-byz.ta")
+	rep, code, stderr := runFtmc(context.Background(), []string{"check", model, "--param", "N=4,T=1,F=1", "--memory", "1B"})
+	if rep == nil || code != trace.ExitUnknown || len(rep.Verdicts) != 3 {
+		t.Fatalf("exit %d, want 3 and three verdicts:\n%s", code, stderr)
+	}
+	for _, v := range rep.Verdicts {
+		if v.Verdict != trace.Unknown || !strings.HasPrefix(v.Reason, "memory limit 1 B reached") {
+			t.Errorf("%s: %s, want unknown: memory limit 1 B reached", v.Property, describe(v))
+		}
+	}
+}
+
+// TestCheckTATimeCoversTheRun: --time bounds the whole of ftmc check
+// MODEL.ta --param, not each specification: with two liveness
+// specifications that each take longer than the limit, the first stops at
+// it and the second is not started.
+func TestCheckTATimeCoversTheRun(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "threshold", "st-byz.ta"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second copy of relay, whose search is as long as relay's.
+	text := string(src)
+	i := strings.Index(text, "    relay:")
+	j := strings.LastIndex(text, "  }\n}")
+	if i < 0 || j < i {
+		t.Fatal("st-byz.ta has no relay specification before the end of its specifications")
+	}
+	text = text[:j] + strings.Replace(text[i:j], "relay:", "relay2:", 1) + text[j:]
+	text = strings.Replace(text, "specifications (3)", "specifications (4)", 1)
+	model := filepath.Join(t.TempDir(), "st-byz2.ta")
+	if err := os.WriteFile(model, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rep, code, stderr := runFtmc(ctx, []string{"check", model, "--param", "N=600,T=199,F=199", "relay", "relay2", "--time", "1s", "--memory", "0"})
+	if ctx.Err() != nil {
+		t.Fatal("ftmc check --time 1s ran for a minute")
+	}
+	if rep == nil || code != trace.ExitUnknown || len(rep.Verdicts) != 2 {
+		t.Fatalf("exit %d, want 3 and two verdicts:\n%s", code, stderr)
+	}
+	for _, v := range rep.Verdicts {
+		if v.Verdict != trace.Unknown || !strings.HasPrefix(v.Reason, "time limit 1s reached") {
+			t.Errorf("%s: %s, want unknown: time limit 1s reached", v.Property, describe(v))
+		}
+	}
+	if st := rep.Verdicts[1].Stats; st == nil || st.States != 0 {
+		t.Errorf("relay2 started after the run's time was spent: %+v", st)
+	}
+}
+
+// TestVerifyMemoryBudget: verify with a memory limit below what the process
+// holds ends unknown with the memory limit as the reason, on a threshold
+// automaton (the schema engine) and on a Cubicle model (backward
+// reachability), never holds.
+func TestVerifyMemoryBudget(t *testing.T) {
+	for _, model := range []string{
+		filepath.Join("..", "..", "examples", "threshold", "st-byz.ta"),
+		filepath.Join("..", "..", "examples", "mcmt", "lock.cub"),
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		rep, code, stderr := runFtmc(ctx, []string{"verify", model, "--memory", "1B"})
+		cancel()
+		if rep == nil || code != trace.ExitUnknown || len(rep.Verdicts) == 0 {
+			t.Errorf("%s: exit %d, want 3:\n%s", model, code, stderr)
+			continue
+		}
+		for _, v := range rep.Verdicts {
+			if v.Verdict != trace.Unknown || !strings.HasPrefix(v.Reason, "memory limit 1 B reached") {
+				t.Errorf("%s: %s: %s, want unknown: memory limit 1 B reached", model, v.Property, describe(v))
+			}
+		}
+	}
+}
+
+// TestCheckPropertiesNotStartedAfterTime: once the run's --time is spent,
+// the properties left are unknown without a state explored.
+func TestCheckPropertiesNotStartedAfterTime(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "grow.pml")
+	src := "int x;\nactive proctype P() { do :: x < 100000000 -> x++ od }\n" +
+		"ltl p1 { [] (x >= 0) }\nltl p2 { [] (x >= 0) }\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rep, code, stderr := runFtmc(ctx, []string{"check", model, "--time", "1s", "--memory", "0"})
+	if rep == nil || code != trace.ExitUnknown || len(rep.Verdicts) != 3 {
+		t.Fatalf("exit %d, want 3 and three verdicts:\n%s", code, stderr)
+	}
+	for _, v := range rep.Verdicts {
+		if v.Verdict != trace.Unknown || !strings.HasPrefix(v.Reason, "time limit 1s reached") {
+			t.Errorf("%s: %s, want unknown: time limit 1s reached", v.Property, describe(v))
+		}
+	}
+	for _, v := range rep.Verdicts[1:] {
+		if v.Stats == nil || v.Stats.States != 0 {
+			t.Errorf("%s started after the run's time was spent: %+v", v.Property, v.Stats)
+		}
+	}
+}
+
+// TestCheckLTLDefaultMemoryLimit: an LTL search (nested depth-first) that
+// stops at the default memory limit says where the limit comes from, as
+// the safety search does.
+func TestCheckLTLDefaultMemoryLimit(t *testing.T) {
+	fixedMemory(t, 64e6)
+	model := filepath.Join(t.TempDir(), "grow.pml")
+	src := "int x;\nactive proctype P() { do :: x < 100000000 -> x++ od }\nltl p { <> (x < 0) }\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	rep, code, stderr := runFtmc(ctx, []string{"check", model, "--ltl", "p"})
+	if rep == nil || code != trace.ExitUnknown || len(rep.Verdicts) != 1 {
+		t.Fatalf("exit %d, want 3 and one verdict:\n%s", code, stderr)
+	}
+	if v := rep.Verdicts[0]; v.Verdict != trace.Unknown || !strings.HasPrefix(v.Reason, "memory limit 64 MB (85% of physical memory) reached after ") {
+		t.Errorf("%s: %s, want unknown: memory limit 64 MB (85%% of physical memory) reached", v.Property, describe(v))
+	}
+}

@@ -1,0 +1,107 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+)
+
+// LimitReached is the cause with which a Budget cancels a run's context: it
+// says which limit was reached, with the figure ("time limit 5s reached",
+// "memory limit 1 GB reached (1.2 GB in use)"). StopCause gives its text.
+type LimitReached struct{ Msg string }
+
+func (l *LimitReached) Error() string { return l.Msg }
+
+// LimitCause is the limit that cancelled ctx, or nil when ctx is live or was
+// cancelled for another reason (an interrupt).
+func LimitCause(ctx context.Context) *LimitReached {
+	var l *LimitReached
+	if ctx.Err() != nil && errors.As(context.Cause(ctx), &l) {
+		return l
+	}
+	return nil
+}
+
+// Budget is what a whole run may spend, whatever its engine: the time from
+// Since (--time; a deadline computed once, so that each property has what
+// is left) and the memory the Go runtime holds (--memory; the solver
+// processes of the SMT-based engines are not counted). Zero is no limit.
+type Budget struct {
+	Time  time.Duration
+	Since time.Time // when Time started to run; the call of Bound when zero
+	// Memory is in bytes; MemoryFrom says where a default limit comes
+	// from ("85% of physical memory"), "" when the user gave it.
+	Memory     int64
+	MemoryFrom string
+}
+
+// Deadline is when the budget's time runs out, counted from start when
+// Since is not set; zero for no limit.
+func (b Budget) Deadline(start time.Time) time.Time {
+	return Options{TimeLimit: b.Time, Since: b.Since}.Deadline(start)
+}
+
+// Bound returns parent bounded by the budget: cancelled with a
+// *LimitReached cause at the deadline, or when the memory the Go runtime
+// holds (as MemorySampler reads it, every memoryEvery) reaches Memory.
+// stop ends the watch and releases the context. While the memory is
+// watched the runtime's soft limit is set to the same figure, so that the
+// collector works harder before garbage alone reaches the limit.
+func (b Budget) Bound(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancelTime := parent, context.CancelFunc(func() {})
+	if d := b.Deadline(time.Now()); !d.IsZero() {
+		ctx, cancelTime = context.WithDeadlineCause(parent, d, &LimitReached{fmt.Sprintf("time limit %v reached", b.Time)})
+	}
+	if b.Memory <= 0 {
+		return ctx, cancelTime
+	}
+	ctx, unwatch := watchMemory(ctx, b.Memory, b.MemoryFrom)
+	return ctx, func() { unwatch(); cancelTime() }
+}
+
+// watchMemory is Bound's watch of the memory.
+func watchMemory(parent context.Context, limit int64, from string) (ctx context.Context, stop func()) {
+	name := FormatBytes(limit)
+	if from != "" {
+		name += " (" + from + ")"
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	old := debug.SetMemoryLimit(limit)
+	var sampler MemorySampler
+	reached := func() bool {
+		m := sampler.RuntimeBytes()
+		if m >= limit {
+			cancel(&LimitReached{fmt.Sprintf("memory limit %s reached (%s in use)", name, FormatBytes(m))})
+		}
+		return m >= limit
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	if reached() {
+		close(finished)
+	} else {
+		go func() {
+			defer close(finished)
+			tick := time.NewTicker(memoryEvery)
+			defer tick.Stop()
+			for !reached() {
+				select {
+				case <-done:
+					return
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+				}
+			}
+		}()
+	}
+	return ctx, func() {
+		close(done)
+		<-finished
+		cancel(nil)
+		debug.SetMemoryLimit(old)
+	}
+}
