@@ -59,6 +59,7 @@ func verifyPML(e *env, args []string) int {
 		}
 		return 2
 	}
+	flags.defaultMemory(fs)
 	if len(pos) == 0 {
 		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.pml [SPEC ... | all] [-D NAME=VALUE]... [--thresholds LIST] [--emit-ta FILE] [--json] [-j N] [--time D] [--solver z3|cvc5]")
 		return 2

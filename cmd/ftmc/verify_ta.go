@@ -31,6 +31,7 @@ func verifyTA(e *env, args []string) int {
 		}
 		return 2
 	}
+	flags.defaultMemory(fs)
 	if len(pos) == 0 {
 		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D] [--cross-check z3|cvc5|none]")
 		return 2
@@ -163,6 +164,16 @@ func (f *schemaFlags) options() (smt.Options, error) {
 		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", f.lim.jobs, param.MaxJobs)
 	}
 	return solver, err
+}
+
+// defaultMemory gives the run check's default memory limit when --memory
+// is not given: the replay of a counterexample on a Promela instance can
+// otherwise take all of the machine's memory.
+func (f *schemaFlags) defaultMemory(fs *flag.FlagSet) {
+	if !flagGiven(fs, "memory") {
+		m, _ := defaultMemoryLimit(1)
+		f.lim.memory = byteSize(m)
+	}
 }
 
 // watchMemory bounds this process's memory by --memory (the solver
