@@ -476,3 +476,43 @@ func TestTraceMSCMCMT(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyTrailMSC: ftmc verify saves the report (--trail) and draws the
+// counterexample (--msc) as ftmc check does, for threshold automata and
+// array-based systems, proved for every size or on an instance.
+func TestVerifyTrailMSC(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	ex := filepath.Join("..", "..", "examples")
+	for _, args := range [][]string{
+		{filepath.Join(ex, "threshold", "st-byz-f-le-t1.ta"), "unforg"},
+		{filepath.Join(ex, "mcmt", "lock_bug.cub")},
+		{filepath.Join(ex, "mcmt", "lock_bug.cub"), "--bounded", "2"},
+	} {
+		dir := t.TempDir()
+		trail, svg := filepath.Join(dir, "t.json"), filepath.Join(dir, "c.svg")
+		_, errs, code := runCmd(append([]string{"verify", "--trail", trail, "--msc", svg}, args...)...)
+		if code != trace.ExitViolated {
+			t.Errorf("verify %q: exit %d: %s", args, code, errs)
+			continue
+		}
+		data, err := os.ReadFile(trail)
+		if err != nil {
+			t.Errorf("verify %q: no trail: %v", args, err)
+			continue
+		}
+		rep, err := trace.ParseReport(trail, data)
+		if err != nil || len(rep.Verdicts) == 0 || rep.Verdicts[0].Counterexample == nil {
+			t.Errorf("verify %q: the trail has no counterexample (%v)", args, err)
+			continue
+		}
+		c := readSVGChart(t, svg)
+		if n := len(rep.Verdicts[0].Counterexample.Steps); c.lifelines == 0 || len(c.events) != n || len(c.fails) == 0 {
+			t.Errorf("verify %q: chart with %d lifelines, events %q, failure %q; want one event per step of %d and the failure", args, c.lifelines, c.events, c.fails, n)
+		}
+	}
+	// A trail that cannot be written is bad input, before the search.
+	_, errs, code := runCmd("verify", "--trail", filepath.Join(t.TempDir(), "no", "t.json"), filepath.Join(ex, "mcmt", "lock_bug.cub"))
+	if code != trace.ExitUsage || !strings.Contains(errs, "--trail") {
+		t.Errorf("unwritable --trail: exit %d, stderr %q", code, errs)
+	}
+}

@@ -69,6 +69,9 @@ func verifyPML(e *env, args []string) int {
 		}
 	}
 	solver, err := flags.options()
+	if err == nil {
+		err = flags.files.checkOutputs(pos[0])
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
@@ -222,7 +225,7 @@ func verifyPML(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "> Spec %s unknown: %s\n", s, r.Reason)
 		}
 	}
-	return finishReport(e, rep, start, *jsonOut, []trace.Figure{
+	return flags.finishReport(e, rep, start, []trace.Figure{
 		{Name: "cases", Value: float64(len(res.Cases))},
 		{Name: "locations", Value: float64(res.Cases[0].Locations)},
 		{Name: "rules", Value: float64(res.Cases[0].Rules)},
