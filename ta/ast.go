@@ -274,3 +274,16 @@ func (f *File) ProcessType() string {
 	}
 	return f.Name + " processes"
 }
+
+// StepRule is the name of the rule that a step made by Step fires ("r1",
+// or "r1+r2" for a contracted path of rules), or "" for another step.
+func StepRule(st trace.Step) string {
+	if len(st.Events) != 1 || st.Events[0].Type != "local" {
+		return ""
+	}
+	name, _, ok := strings.Cut(st.Events[0].Text, ": ")
+	if !ok {
+		return ""
+	}
+	return name
+}
