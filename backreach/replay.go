@@ -291,11 +291,8 @@ func (e *engine) runOn(hit *node, model map[atom]int64, size int, ordered bool, 
 		if match == nil {
 			match = first
 		}
-		step := trace.Step{Num: len(cx.Steps) + 1, Pid: -1, Proc: e.sys.Trans[nd.tr].Name, Stmt: desc,
-			Line: e.sys.Trans[nd.tr].Pos.Line, Changes: trace.Diff(decode(vals), decode(match))}
-		if len(params) > 0 {
-			step.Pid = params[0]
-		}
+		step := conc.Step(nd.tr, params)
+		step.Num, step.Changes = len(cx.Steps)+1, trace.Diff(decode(vals), decode(match))
 		cx.Steps = append(cx.Steps, step)
 		vals = match
 		states = append(states, vals)

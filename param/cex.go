@@ -126,7 +126,8 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 		r := m.rules[f.rule]
 		before := decodeVars(m.f, ck, cx)
 		ck, cx = schedule{f}.apply(m, ck, cx)
-		step := trace.Step{Num: i + 1, Pid: -1, Proc: r.r.Name(), Stmt: r.r.Short(), File: m.f.Path, Line: r.r.Pos.Line, Multiplicity: f.times}
+		step := m.f.Step(r.r, f.times)
+		step.Num = i + 1
 		step.Changes = trace.Diff(before, decodeVars(m.f, ck, cx))
 		if i == loopAt {
 			cex.LoopStart = i

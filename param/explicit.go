@@ -233,14 +233,18 @@ func explicitCex(in *ta.Instance, m *model, nodes []pnode, last int, loopRule in
 		}
 		r := m.rules[n.rule].r
 		cur := in.Decode([]byte(n.cfg))
-		c.Steps = append(c.Steps, trace.Step{Num: len(c.Steps) + 1, Pid: -1, Proc: r.Name(), Stmt: r.Short(), Changes: trace.Diff(prev, cur)})
+		st := m.f.Step(r, 0)
+		st.Num, st.Changes = len(c.Steps)+1, trace.Diff(prev, cur)
+		c.Steps = append(c.Steps, st)
 		prev = cur
 	}
 	if loopRule >= 0 {
 		r := m.rules[loopRule].r
 		c.LoopStart = len(c.Steps)
 		c.Kind = state.KindAcceptCycle
-		c.Steps = append(c.Steps, trace.Step{Num: len(c.Steps) + 1, Pid: -1, Proc: r.Name(), Stmt: r.Short(), Note: "loop: repeats forever"})
+		st := m.f.Step(r, 0)
+		st.Num, st.Note = len(c.Steps)+1, "loop: repeats forever"
+		c.Steps = append(c.Steps, st)
 	}
 	c.Final = prev
 	return c

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ftmc/internal/clip"
+	"ftmc/trace"
 )
 
 // Pos is a position in a source file (1-based line and column).
@@ -250,3 +251,39 @@ func (r *Rule) String() string {
 
 // Short is "from -> to", the rule as schedules show it.
 func (r *Rule) Short() string { return r.From + " -> " + r.To }
+
+// Step is the counterexample step in which rule r fires times times (0:
+// once). A counter system does not tell its processes apart, so every step
+// moves processes of the one process type: its pid is 0, its process the
+// automaton's processes, and its one event is the rule with its source and
+// target locations, which a chart draws on that single lifeline.
+func (f *File) Step(r *Rule, times int64) trace.Step {
+	text := r.Name() + ": " + r.Short()
+	if times > 1 {
+		text += fmt.Sprintf(" x %d", times)
+	}
+	return trace.Step{Pid: 0, Proc: f.ProcessType(), Stmt: r.Short(), File: f.Path, Line: r.Pos.Line, Multiplicity: times,
+		Events: []trace.Event{{Type: "local", Text: text, Partner: -1}}}
+}
+
+// ProcessType names the automaton's processes in counterexamples: "NAME
+// processes", or "processes" for an automaton without a name.
+func (f *File) ProcessType() string {
+	if f.Name == "" {
+		return "processes"
+	}
+	return f.Name + " processes"
+}
+
+// StepRule is the name of the rule that a step made by Step fires ("r1",
+// or "r1+r2" for a contracted path of rules), or "" for another step.
+func StepRule(st trace.Step) string {
+	if len(st.Events) != 1 || st.Events[0].Type != "local" {
+		return ""
+	}
+	name, _, ok := strings.Cut(st.Events[0].Text, ": ")
+	if !ok {
+		return ""
+	}
+	return name
+}

@@ -374,7 +374,7 @@ func (in *Instance) ValidEnd(s []byte) bool { return true }
 
 func (in *Instance) Explain(t state.Trans, from, to []byte) trace.Step {
 	r := in.f.Rules[t.ID]
-	return trace.Step{Pid: -1, Proc: r.Name(), Stmt: r.Short(), File: in.f.Path, Line: r.Pos.Line}
+	return in.f.Step(r, 0)
 }
 
 func (in *Instance) Decode(s []byte) []trace.Var {

@@ -28,6 +28,14 @@ import (
 //     parameter named node, and give its value (the final state's P[pid]:node
 //     for processes that take no step): a group that is a bare number is
 //     drawn as "node N".
+//   - Front ends without Promela's processes give each step the process
+//     that moves and an event to draw: a threshold automaton's counter
+//     system does not tell processes apart, so its steps are on one
+//     lifeline named after the automaton's processes, each step a local
+//     event naming the rule with its source and target locations; an
+//     array-based system's step is on the lifeline of the process index the
+//     transition is instantiated with (named "#N"), its event the
+//     transition's name.
 //   - An event of type "recv" happens on the lifeline of the step's process,
 //     except in a rendezvous (a step that also sends on the same channel),
 //     where it happens on the sender's Partner.

@@ -104,7 +104,7 @@ func (c *Counterexample) Label() string {
 type Step struct {
 	Num   int    `json:"num"`             // 1-based
 	Pid   int    `json:"pid"`             // moving process, -1 if none
-	Proc  string `json:"proc,omitempty"`  // process type name, or rule name
+	Proc  string `json:"proc,omitempty"`  // process type name ("#N": an array-based system's process index)
 	Group string `json:"group,omitempty"` // lifeline group in charts (e.g. the node a task belongs to)
 	File  string `json:"file,omitempty"`
 	Line  int    `json:"line,omitempty"`

@@ -22,11 +22,10 @@ type explicitOptions struct {
 	limits   limits
 	depth    int
 	json     bool
-	trail    string
 	quiet    bool
-	chart    traceOptions // --msc, --msc-text (tracecmd.go)
-	profile  string       // --cpuprofile: a CPU profile of the search, for performance work
-	since    time.Time    // when the command line was read: --time counts from here
+	files    reportFiles // --trail, --msc, --msc-text
+	profile  string      // --cpuprofile: a CPU profile of the search, for performance work
+	since    time.Time   // when the command line was read: --time counts from here
 
 	flags *flag.FlagSet // tells a --memory given from none
 }
@@ -65,10 +64,9 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	o.flags = fs
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep; the verdict is then unknown unless a violation is found (0: no bound)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
-	fs.StringVar(&o.trail, "trail", "", "also save the report with its counterexample as JSON in `FILE` (ftmc trace reads it)")
+	o.files.register(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the verdict lines (and warnings, on standard error)")
 	fs.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of the search to `FILE` (go tool pprof reads it)")
-	o.chart.register(fs)
 }
 
 // searchOptions checks the flags and turns them into the engine's options.
@@ -143,47 +141,31 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 	return opts.printReport(e, rep)
 }
 
-// checkOutputs makes sure that the files the flags name (--trail, --msc,
-// --cpuprofile) can be written, before the search: a path that cannot is
-// a usage error, not a surprise after hours of search; so is a path that
-// is the model file or that another of the flags names.
+// checkOutputs makes sure, before the search, that the files the flags
+// name (--trail, --msc, --cpuprofile) can be written (reportFiles).
 func (o *explicitOptions) checkOutputs(model string) error {
-	outputs := []namedPath{{"trail", o.trail}, {"msc", o.chart.msc}, {"cpuprofile", o.profile}}
-	if err := checkOutputsDistinct(outputs, []namedPath{{"model file", model}}); err != nil {
-		return err
-	}
-	for _, f := range outputs {
-		if err := checkOutputFile(f.name, f.path); err != nil {
-			return err
-		}
-	}
-	return nil
+	return o.files.checkOutputs(model, namedPath{"cpuprofile", o.profile})
 }
 
-// printReport saves the report (--trail), prints it (JSON, the verdict
-// lines with --quiet, or text) and draws its counterexample (--msc,
-// --msc-text), and returns the verdicts' exit code. A trail or chart that
-// cannot be written is a warning: the verdict stands.
+// printReport saves, prints and draws the report (reportFiles.finish): as
+// JSON, the verdict lines with --quiet, or text; and returns the verdicts'
+// exit code.
 func (o *explicitOptions) printReport(e *env, rep *trace.Report) int {
-	code := trace.ExitCode(rep.Verdicts)
-	if o.trail != "" {
-		if err := writeTrail(o.trail, rep); err != nil {
-			fmt.Fprintf(e.stderr, "ftmc check: warning: the report was not saved: %v\n", err)
+	return o.files.finish(e, "ftmc check", rep, o.json, func() int {
+		code := trace.ExitCode(rep.Verdicts)
+		switch {
+		case o.json:
+			if err := writeJSON(e.stdout, rep); err != nil {
+				return reportWriteFailure(e.stderr, err, code)
+			}
+		case o.quiet:
+			writeVerdicts(e.stdout, rep.Verdicts)
+			writeWarnings(e.stderr, rep.Warnings)
+		default:
+			trace.WriteText(e.stdout, rep)
 		}
-	}
-	switch {
-	case o.json:
-		if err := writeJSON(e.stdout, rep); err != nil {
-			return reportWriteFailure(e.stderr, err, code)
-		}
-	case o.quiet:
-		writeVerdicts(e.stdout, rep.Verdicts)
-		writeWarnings(e.stderr, rep.Warnings)
-	default:
-		trace.WriteText(e.stdout, rep)
-	}
-	o.chart.drawReport(e, rep, o.json)
-	return code
+		return code
+	})
 }
 
 // startProfile starts a CPU profile into path (none when path is empty) and

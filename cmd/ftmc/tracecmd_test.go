@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -305,5 +306,213 @@ func TestTraceReportFormat(t *testing.T) {
 	want := "ftmc trace: " + v2 + `:2:13: report format "ftmc-report/2" is not one this ftmc reads (ftmc-report/1)`
 	if code != trace.ExitUsage || out != "" || !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
 		t.Errorf("ftmc trace v2.json: exit %d, stdout %q, stderr %q; want 2 and one line beginning %q", code, out, errs, want)
+	}
+}
+
+// svgChart is what a reader of a chart in SVG sees: the lifelines' heads
+// (their labels), the local events' boxes and the failure's box, in the
+// order drawn, and how many lifelines are drawn.
+type svgChart struct {
+	lifelines int
+	heads     []string
+	events    []string
+	fails     []string
+}
+
+func readSVGChart(t *testing.T, path string) svgChart {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c svgChart
+	d := xml.NewDecoder(bytes.NewReader(data))
+	var box string // the fill of the last rectangle, which the next text labels
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		el, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		attr := map[string]string{}
+		for _, a := range el.Attr {
+			attr[a.Name.Local] = a.Value
+		}
+		switch el.Name.Local {
+		case "line":
+			if attr["stroke-dasharray"] == "4 3" {
+				c.lifelines++
+			}
+		case "rect":
+			box = attr["fill"]
+		case "text":
+			var text string
+			if err := d.DecodeElement(&text, &el); err != nil {
+				t.Fatal(err)
+			}
+			switch box {
+			case "#f6f6f6":
+				c.heads = append(c.heads, text)
+			case "#fff7d6":
+				c.events = append(c.events, text)
+			case "#fde2e2":
+				c.fails = append(c.fails, text)
+			}
+			box = ""
+		}
+	}
+	return c
+}
+
+// TestTraceMSCThresholdAutomaton draws the counterexample of a threshold
+// automaton's instance, from check's --msc and from the trail through ftmc
+// trace: one lifeline for the automaton's processes, one event per step
+// naming the rule with its source and target locations, the last step
+// included, then the violation.
+func TestTraceMSCThresholdAutomaton(t *testing.T) {
+	dir := t.TempDir()
+	trail, svg := filepath.Join(dir, "t.json"), filepath.Join(dir, "c.svg")
+	model := filepath.Join("..", "..", "examples", "threshold", "st-byz-f-le-t1.ta")
+	_, errs, code := runCmd("check", model, "--param", "N=4,T=1,F=2", "unforg", "--trail", trail, "--msc", svg)
+	if code != trace.ExitViolated {
+		t.Fatalf("check: exit %d: %s", code, errs)
+	}
+	svg2 := filepath.Join(dir, "t.svg")
+	if _, errs, code := runCmd("trace", trail, "--msc", svg2); code != 0 {
+		t.Fatalf("trace: exit %d: %s", code, errs)
+	}
+	paths := []string{svg, svg2}
+	// The schedule ftmc verify finds for every instance, on a smaller
+	// model: the same chart, with the steps that schedule takes.
+	if _, err := exec.LookPath("z3"); err == nil {
+		out, errs, code := runCmd("verify", model, "unforg", "--json")
+		if code != trace.ExitViolated {
+			t.Fatalf("verify: exit %d: %s", code, errs)
+		}
+		report, svg3 := filepath.Join(dir, "v.json"), filepath.Join(dir, "v.svg")
+		if err := os.WriteFile(report, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, errs, code := runCmd("trace", report, "--msc", svg3); code != 0 {
+			t.Fatalf("trace: exit %d: %s", code, errs)
+		}
+		rep, err := trace.ParseReport("stdout", []byte(out))
+		if err != nil || rep.Verdicts[0].Counterexample == nil {
+			t.Fatalf("verify: no counterexample (%v)", err)
+		}
+		c := readSVGChart(t, svg3)
+		steps := rep.Verdicts[0].Counterexample.Steps
+		if c.lifelines != 1 || len(c.heads) != 1 || c.heads[0] != "StByz processes" || len(c.events) != len(steps) {
+			t.Fatalf("verify's schedule: %d lifelines, heads %q, events %q; want one, StByz processes, one event per step of %d", c.lifelines, c.heads, c.events, len(steps))
+		}
+		for i, s := range steps {
+			if !strings.Contains(c.events[i], ": "+s.Stmt) {
+				t.Errorf("verify's schedule: event %d is %q, want the rule of step %d [%s]", i, c.events[i], s.Num, s.Stmt)
+			}
+		}
+	}
+	for _, path := range paths {
+		c := readSVGChart(t, path)
+		if c.lifelines != 1 || len(c.heads) != 1 || c.heads[0] != "StByz processes" {
+			t.Errorf("%s: %d lifelines, heads %q; want one, StByz processes", filepath.Base(path), c.lifelines, c.heads)
+		}
+		want := []string{"r1: V0 -> SE", "r2: V0 -> AC"}
+		if strings.Join(c.events, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: events %q, want %q", filepath.Base(path), c.events, want)
+		}
+		if len(c.fails) == 0 || c.fails[0] != "invariant" {
+			t.Errorf("%s: failure boxes %q, want invariant", filepath.Base(path), c.fails)
+		}
+	}
+}
+
+// TestTraceMSCMCMT draws the counterexample of an array-based system: one
+// lifeline per process index, labelled with it as the transitions name
+// it, and one event per step, the transition's name, on the lifeline of
+// the process it is instantiated with, the last step included.
+func TestTraceMSCMCMT(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	dir := t.TempDir()
+	model := filepath.Join("..", "..", "examples", "mcmt", "lock_bug.cub")
+	for _, extra := range [][]string{nil, {"--bounded", "2"}} {
+		out, errs, code := runCmd(append([]string{"verify", model, "--json"}, extra...)...)
+		if code != trace.ExitViolated {
+			t.Fatalf("verify %q: exit %d: %s", extra, code, errs)
+		}
+		rep, err := trace.ParseReport("stdout", []byte(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cx := rep.Verdicts[0].Counterexample
+		if cx == nil || len(cx.Steps) == 0 {
+			t.Fatalf("verify %q: no counterexample", extra)
+		}
+		report, svg := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.svg")
+		if err := os.WriteFile(report, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, errs, code := runCmd("trace", report, "--msc", svg); code != 0 {
+			t.Fatalf("trace: exit %d: %s", code, errs)
+		}
+		c := readSVGChart(t, svg)
+		if c.lifelines != 2 || strings.Join(c.heads, ",") != "#0,#1" {
+			t.Errorf("verify %q: %d lifelines, heads %q; want #0,#1", extra, c.lifelines, c.heads)
+		}
+		var want []string
+		for _, s := range cx.Steps {
+			want = append(want, strings.SplitN(s.Stmt, "(", 2)[0])
+		}
+		if strings.Join(c.events, ",") != strings.Join(want, ",") {
+			t.Errorf("verify %q: events %q, want one per step %q", extra, c.events, want)
+		}
+		if len(c.fails) == 0 || c.fails[0] != "invariant" {
+			t.Errorf("verify %q: failure boxes %q, want invariant", extra, c.fails)
+		}
+	}
+}
+
+// TestVerifyTrailMSC: ftmc verify saves the report (--trail) and draws the
+// counterexample (--msc) as ftmc check does, for threshold automata and
+// array-based systems, proved for every size or on an instance.
+func TestVerifyTrailMSC(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	ex := filepath.Join("..", "..", "examples")
+	for _, args := range [][]string{
+		{filepath.Join(ex, "threshold", "st-byz-f-le-t1.ta"), "unforg"},
+		{filepath.Join(ex, "mcmt", "lock_bug.cub")},
+		{filepath.Join(ex, "mcmt", "lock_bug.cub"), "--bounded", "2"},
+	} {
+		dir := t.TempDir()
+		trail, svg := filepath.Join(dir, "t.json"), filepath.Join(dir, "c.svg")
+		_, errs, code := runCmd(append([]string{"verify", "--trail", trail, "--msc", svg}, args...)...)
+		if code != trace.ExitViolated {
+			t.Errorf("verify %q: exit %d: %s", args, code, errs)
+			continue
+		}
+		data, err := os.ReadFile(trail)
+		if err != nil {
+			t.Errorf("verify %q: no trail: %v", args, err)
+			continue
+		}
+		rep, err := trace.ParseReport(trail, data)
+		if err != nil || len(rep.Verdicts) == 0 || rep.Verdicts[0].Counterexample == nil {
+			t.Errorf("verify %q: the trail has no counterexample (%v)", args, err)
+			continue
+		}
+		c := readSVGChart(t, svg)
+		if n := len(rep.Verdicts[0].Counterexample.Steps); c.lifelines == 0 || len(c.events) != n || len(c.fails) == 0 {
+			t.Errorf("verify %q: chart with %d lifelines, events %q, failure %q; want one event per step of %d and the failure", args, c.lifelines, c.events, c.fails, n)
+		}
+	}
+	// A trail that cannot be written is bad input, before the search.
+	_, errs, code := runCmd("verify", "--trail", filepath.Join(t.TempDir(), "no", "t.json"), filepath.Join(ex, "mcmt", "lock_bug.cub"))
+	if code != trace.ExitUsage || !strings.Contains(errs, "--trail") {
+		t.Errorf("unwritable --trail: exit %d, stderr %q", code, errs)
 	}
 }

@@ -45,6 +45,8 @@ func verifyMCMT(e *env, args []string) int {
 	quiet := fs.Bool("q", false, "no progress on the terminal")
 	logFile := fs.String("log", "", "write the backward search, cube by cube, to this file")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the search to `FILE` (go tool pprof reads it)")
+	var files reportFiles
+	files.register(fs)
 	fs.Lookup("j").Usage = "parallel workers: backward reachability and --bounded run on one, and only 1 is accepted"
 	fs.Lookup("memory").Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory, as ftmc check; 0: no limit)", explore.DefaultMemoryShare*100)
 	pos, err := parseArgs(fs, args)
@@ -83,7 +85,11 @@ func verifyMCMT(e *env, args []string) int {
 	ctx, stop := budget.Bound(e.ctx)
 	defer stop()
 	file, specs := pos[0], pos[1:]
-	if err := checkOutputsDistinct([]namedPath{{"log", *logFile}, {"cpuprofile", *profile}}, []namedPath{{"model file", file}}); err != nil {
+	err = checkOutputsDistinct([]namedPath{{"log", *logFile}, {"cpuprofile", *profile}, {"trail", files.trail}, {"msc", files.chart.msc}}, []namedPath{{"model file", file}})
+	if err == nil {
+		err = files.checkOutputs(file)
+	}
+	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
@@ -220,32 +226,34 @@ func verifyMCMT(e *env, args []string) int {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	rep.Stats.MemoryBytes = int64(ms.Sys)
-	if *asJSON {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
-			return 2
+	return files.finish(e, "ftmc verify", rep, *asJSON, func() int {
+		if *asJSON {
+			if err := writeJSON(e.stdout, rep); err != nil {
+				fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+				return 2
+			}
+			return trace.ExitCode(rep.Verdicts)
 		}
+		for _, r := range rep.Verdicts {
+			line := trace.VerdictLine(r)
+			// The proof for every number of processes in the words of the
+			// model's own checker (an instance's verdict is not that).
+			if words := mcmt.VerdictWords(sys.Lang, r.Verdict); words != "" && *bounded == 0 {
+				line += " (" + words + ")"
+			}
+			fmt.Fprintln(e.stdout, line)
+		}
+		for _, r := range rep.Verdicts {
+			if r.Counterexample != nil {
+				writeMCMTTrace(e.stdout, r.Counterexample)
+			}
+		}
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(e.stdout, "note: %s\n", w)
+		}
+		writeMCMTStats(e.stdout, rep)
 		return trace.ExitCode(rep.Verdicts)
-	}
-	for _, r := range rep.Verdicts {
-		line := trace.VerdictLine(r)
-		// The proof for every number of processes in the words of the
-		// model's own checker (an instance's verdict is not that).
-		if words := mcmt.VerdictWords(sys.Lang, r.Verdict); words != "" && *bounded == 0 {
-			line += " (" + words + ")"
-		}
-		fmt.Fprintln(e.stdout, line)
-	}
-	for _, r := range rep.Verdicts {
-		if r.Counterexample != nil {
-			writeMCMTTrace(e.stdout, r.Counterexample)
-		}
-	}
-	for _, w := range rep.Warnings {
-		fmt.Fprintf(e.stdout, "note: %s\n", w)
-	}
-	writeMCMTStats(e.stdout, rep)
-	return trace.ExitCode(rep.Verdicts)
+	})
 }
 
 // boundedMCMT explores the instance with k processes; it returns a

@@ -70,6 +70,9 @@ func verifyPML(e *env, args []string) int {
 		}
 	}
 	solver, err := flags.options()
+	if err == nil {
+		err = flags.files.checkOutputs(pos[0])
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
@@ -223,7 +226,7 @@ func verifyPML(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "> Spec %s unknown: %s\n", s, r.Reason)
 		}
 	}
-	return finishReport(e, rep, start, *jsonOut, []trace.Figure{
+	return flags.finishReport(e, rep, start, []trace.Figure{
 		{Name: "cases", Value: float64(len(res.Cases))},
 		{Name: "locations", Value: float64(res.Cases[0].Locations)},
 		{Name: "rules", Value: float64(res.Cases[0].Rules)},
@@ -401,7 +404,7 @@ func guideOf(c *pia.Case, cex *trace.Counterexample, merged map[string]string) *
 	}
 	for _, st := range steps {
 		var path []*ta.Rule
-		for _, id := range strings.Split(strings.TrimPrefix(st.Proc, "r"), "+") {
+		for _, id := range strings.Split(strings.TrimPrefix(ta.StepRule(st), "r"), "+") {
 			r, ok := byID[id]
 			if !ok {
 				return nil

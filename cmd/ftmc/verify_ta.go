@@ -37,6 +37,9 @@ func verifyTA(e *env, args []string) int {
 		return 2
 	}
 	solver, err := flags.options()
+	if err == nil {
+		err = flags.files.checkOutputs(pos[0])
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
@@ -134,7 +137,7 @@ func verifyTA(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "> Spec %s unknown: %s\n", s, r.Reason)
 		}
 	}
-	return finishReport(e, rep, start, *jsonOut, []trace.Figure{
+	return flags.finishReport(e, rep, start, []trace.Figure{
 		{Name: "schemas", Value: float64(schemas)},
 		{Name: "prefixes", Value: float64(nodes)},
 		{Name: "smt_queries", Value: float64(queries)},
@@ -147,6 +150,7 @@ type schemaFlags struct {
 	lim         limits
 	sf          solverFlags
 	json, quiet bool
+	files       reportFiles // --trail, --msc, --msc-text
 }
 
 func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
@@ -155,6 +159,7 @@ func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
 	f.sf.register(fs, 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
 	fs.String("lang", lang, "model language ("+lang+")")
 	fs.BoolVar(&f.quiet, "q", false, "print only the verdict lines")
+	f.files.register(fs)
 }
 
 // options checks the solver flags and -j.
@@ -186,22 +191,24 @@ func (f *schemaFlags) watchMemory(ctx context.Context) (context.Context, func())
 }
 
 // finishReport completes the report of a schema-engine run with its
-// statistics, prints it (JSON, or the verdict lines) and returns the exit
-// code.
-func finishReport(e *env, rep *trace.Report, start time.Time, jsonOut bool, extra []trace.Figure) int {
+// statistics, saves, prints (JSON, or the verdict lines) and draws it
+// (reportFiles.finish) and returns the exit code.
+func (f *schemaFlags) finishReport(e *env, rep *trace.Report, start time.Time, extra []trace.Figure) int {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	// memory_bytes is this process's; the solver processes are not counted.
 	rep.Stats = trace.Stats{Seconds: time.Since(start).Seconds(), MemoryBytes: int64(ms.Sys), Complete: trace.ExitCode(rep.Verdicts) != trace.ExitUnknown, Extra: extra}
-	if jsonOut {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			fmt.Fprintln(e.stderr, "ftmc verify:", err)
-			return 2
+	return f.files.finish(e, "ftmc verify", rep, f.json, func() int {
+		if f.json {
+			if err := writeJSON(e.stdout, rep); err != nil {
+				fmt.Fprintln(e.stderr, "ftmc verify:", err)
+				return 2
+			}
+		} else {
+			writeVerdicts(e.stdout, rep.Verdicts)
 		}
-	} else {
-		writeVerdicts(e.stdout, rep.Verdicts)
-	}
-	return trace.ExitCode(rep.Verdicts)
+		return trace.ExitCode(rep.Verdicts)
+	})
 }
 
 // solverFlags are the SMT solver's flags of ftmc verify, for threshold

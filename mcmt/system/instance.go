@@ -136,11 +136,25 @@ func (in *Instance) Next(s []byte, sink state.Sink) {
 // without successors is not an error.
 func (in *Instance) ValidEnd(s []byte) bool { return true }
 
+// Step is the counterexample step of transition ti instantiated with
+// params: the moving process is the transition's first parameter (its pid,
+// named "#N" as in the transition's description), and its one event is the
+// transition's name, which a chart draws on that process's lifeline. A
+// transition without parameters moves no process (pid -1, "system").
+func (c *Concrete) Step(ti int, params []int) trace.Step {
+	tr := c.Sys.Trans[ti]
+	st := trace.Step{Pid: -1, Proc: "system", Stmt: c.Describe(ti, params), Line: tr.Pos.Line,
+		Events: []trace.Event{{Type: "local", Text: tr.Name, Partner: -1}}}
+	if len(params) > 0 {
+		st.Pid, st.Proc = params[0], fmt.Sprintf("#%d", params[0])
+	}
+	return st
+}
+
 func (in *Instance) Explain(t state.Trans, from, to []byte) trace.Step {
 	ti := int(t.ID)
-	tr := in.C.Sys.Trans[ti]
-	params := UnpackParams(t.Aux, len(tr.Params))
-	st := trace.Step{Pid: int(t.Proc), Proc: tr.Name, Stmt: in.C.Describe(ti, params), Line: tr.Pos.Line}
+	params := UnpackParams(t.Aux, len(in.C.Sys.Trans[ti].Params))
+	st := in.C.Step(ti, params)
 	if from != nil && to != nil {
 		st.Changes = trace.Diff(in.Decode(from), in.Decode(to))
 	}
