@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"ftmc/internal/editdist"
+
 	"ftmc/mcmt/system"
 )
 
@@ -136,7 +138,7 @@ func (p *parser) checkArrays(aliases map[string]string) {
 func hint(w string, words []string, listed string) string {
 	best, bestD := "", -1
 	for _, c := range words {
-		if d := editDistance(strings.ToLower(w), strings.ToLower(c)); bestD < 0 || d < bestD {
+		if d := editdist.Distance(strings.ToLower(w), strings.ToLower(c)); bestD < 0 || d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -144,33 +146,6 @@ func hint(w string, words []string, listed string) string {
 		return "did you mean " + best + "?"
 	}
 	return listed + " " + strings.Join(words, ", ")
-}
-
-// editDistance is the number of insertions, deletions, substitutions and
-// transpositions of neighbours that turn a into b (optimal string
-// alignment: :vla is one step from :val).
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }
 
 // Note says which options of the model ftmc reads but does not use (MCMT's

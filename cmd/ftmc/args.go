@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"ftmc/internal/editdist"
+
 	"ftmc/internal/clip"
 )
 
@@ -113,7 +115,7 @@ func didYouMean(fs *flag.FlagSet, err error) string {
 	}
 	best, bestDist := "", 0
 	fs.VisitAll(func(f *flag.Flag) {
-		d := editDistance(name, f.Name)
+		d := editdist.Distance(name, f.Name)
 		if best == "" || d < bestDist || d == bestDist && f.Name < best {
 			best, bestDist = f.Name, d
 		}
@@ -128,33 +130,6 @@ func didYouMean(fs *flag.FlagSet, err error) string {
 		return ""
 	}
 	return " (did you mean " + dashed(best) + "?)"
-}
-
-// editDistance is the optimal string alignment distance between a and b:
-// insertions, deletions, substitutions and swaps of neighbours.
-func editDistance(a, b string) int {
-	s, t := []rune(a), []rune(b)
-	d := make([][]int, len(s)+1)
-	for i := range d {
-		d[i] = make([]int, len(t)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(s); i++ {
-		for j := 1; j <= len(t); j++ {
-			cost := 1
-			if s[i-1] == t[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(s)][len(t)]
 }
 
 // quoted is a Go-quoted string in an error message.

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"ftmc/internal/editdist"
+
 	"ftmc/internal/testenv"
 	"ftmc/trace"
 )
@@ -189,8 +191,8 @@ func TestFlagDidYouMean(t *testing.T) {
 		a, b string
 		d    int
 	}{{"tiem", "time", 1}, {"jsno", "json", 1}, {"time", "time", 0}, {"", "j", 1}, {"kitten", "sitting", 3}, {"ca", "abc", 3}} {
-		if d := editDistance(c.a, c.b); d != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, d, c.d)
+		if d := editdist.Distance(c.a, c.b); d != c.d {
+			t.Errorf("Distance(%q, %q) = %d, want %d", c.a, c.b, d, c.d)
 		}
 	}
 }
