@@ -78,7 +78,7 @@ func verifyPML(e *env, args []string) int {
 		return 2
 	}
 	begin := time.Now()
-	ctx, cancel := timeBound(e.ctx, begin, lim.time)
+	ctx, cancel := flags.bound(e.ctx, begin)
 	defer cancel()
 	path := pos[0]
 	prog, err := promela.Load(path, promela.Options{Defines: defs.Map(), Context: ctx})
@@ -93,8 +93,6 @@ func verifyPML(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	ctx, stop := flags.watchMemory(ctx)
-	defer stop()
 	start := time.Now()
 	// The abstraction's unsat answers drop rules and order thresholds, so
 	// a holds rests on them too: --cross-check confirms them as well.

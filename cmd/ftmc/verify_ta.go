@@ -44,8 +44,9 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	// --time bounds the reading too (a FIFO that no process writes).
-	ctx, cancel := timeBound(e.ctx, time.Now(), lim.time)
+	// --time and --memory bound the reading too (a FIFO that no process
+	// writes).
+	ctx, cancel := flags.bound(e.ctx, time.Now())
 	defer cancel()
 	path := pos[0]
 	f, err := ta.ParseFileContext(ctx, path)
@@ -87,8 +88,6 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	ctx, stop := flags.watchMemory(ctx)
-	defer stop()
 	opts := param.Options{Solver: solver, Jobs: lim.jobs}
 	if e.terminal && !*quiet {
 		opts.Progress = func(p param.Progress) {
@@ -151,6 +150,7 @@ type schemaFlags struct {
 	sf          solverFlags
 	json, quiet bool
 	files       reportFiles // --trail, --msc, --msc-text
+	memoryFrom  string      // where the default memory limit comes from
 }
 
 func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
@@ -176,18 +176,16 @@ func (f *schemaFlags) options() (smt.Options, error) {
 // otherwise take all of the machine's memory.
 func (f *schemaFlags) defaultMemory(fs *flag.FlagSet) {
 	if !flagGiven(fs, "memory") {
-		m, _ := defaultMemoryLimit(1)
-		f.lim.memory = byteSize(m)
+		m, from := defaultMemoryLimit(1)
+		f.lim.memory, f.memoryFrom = byteSize(m), from
 	}
 }
 
-// watchMemory bounds this process's memory by --memory (the solver
-// processes are not counted).
-func (f *schemaFlags) watchMemory(ctx context.Context) (context.Context, func()) {
-	if f.lim.memory <= 0 {
-		return ctx, func() {}
-	}
-	return explore.Budget{Memory: int64(f.lim.memory)}.Bound(ctx)
+// bound applies --time, counted from since, and --memory (this process's
+// memory; the solver processes are not counted) to the whole run, the
+// reading of the model included.
+func (f *schemaFlags) bound(ctx context.Context, since time.Time) (context.Context, func()) {
+	return explore.Budget{Time: f.lim.time, Since: since, Memory: int64(f.lim.memory), MemoryFrom: f.memoryFrom}.Bound(ctx)
 }
 
 // finishReport completes the report of a schema-engine run with its
