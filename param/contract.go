@@ -100,7 +100,7 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 }
 
 // contractFor is contract for a specification whose counterexamples are
-// lassos when live is set: it also returns the specification to check on
+// lassos when lasso is set: it also returns the specification to check on
 // the contracted automaton (spec itself when nothing contracts).
 func contractFor(ctx context.Context, f *ta.File, spec ta.Expr, lasso, overApprox bool, sopts smt.Options) (*ta.File, ta.Expr, *contracted, error) {
 	m, err := prepare(f)
@@ -109,7 +109,7 @@ func contractFor(ctx context.Context, f *ta.File, spec ta.Expr, lasso, overAppro
 	}
 	var fair *fairSplit
 	if lasso {
-		fair = splitFairness(spec, len(f.Locations))
+		fair = splitFairness(spec)
 	} else {
 		fair = &fairSplit{rest: spec}
 	}
@@ -284,8 +284,8 @@ func contractFor(ctx context.Context, f *ta.File, spec ta.Expr, lasso, overAppro
 		// stand for each other (an over-approximation).
 		rules, over = c.mergeStays(rules, obs, stay)
 	}
-	for l := range obs {
-		if lasso {
+	if lasso {
+		for l := range obs {
 			obs[l] += fmt.Sprint(",stay", stayKey(stay[l]))
 		}
 	}
@@ -510,17 +510,7 @@ func observedSignature(f *ta.File, spec ta.Expr) []string {
 			case "||", "&&":
 				// A disjunction of l != 0 tells no more than whether their
 				// sum is zero, and so does a conjunction of l == 0.
-				var kids []ta.Expr
-				var flat func(x ta.Expr)
-				flat = func(x ta.Expr) {
-					if b, ok := x.(*ta.Binary); ok && b.Op == e.Op {
-						flat(b.X)
-						flat(b.Y)
-						return
-					}
-					kids = append(kids, x)
-				}
-				flat(e)
+				kids := flatten(e, e.Op)
 				n++
 				group := n
 				for _, k := range kids {
@@ -551,7 +541,7 @@ func (c *contraction) rule(r crule) *ta.Rule {
 	for _, i := range r.ids {
 		names = append(names, c.m.rules[i].r.ID)
 	}
-	g := c.conjExprOf(last.Pos, r.guard)
+	g := c.conjExprOf(r.guard)
 	return &ta.Rule{
 		Pos: last.Pos, ID: strings.Join(names, "+"),
 		From: c.f.Locations[r.src].Name, FromPos: last.FromPos, To: c.f.Locations[r.dst].Name, ToPos: last.ToPos,
@@ -783,7 +773,7 @@ type fairSplit struct {
 	rest   ta.Expr
 }
 
-func splitFairness(spec ta.Expr, nloc int) *fairSplit {
+func splitFairness(spec ta.Expr) *fairSplit {
 	whole := &fairSplit{rest: spec}
 	imp, ok := spec.(*ta.Binary)
 	if !ok || imp.Op != "->" {
@@ -922,7 +912,7 @@ func (c *contraction) fairSpec(pos ta.Pos, fs *fairSplit, locs []int, stay [][]g
 				free = true
 				break
 			}
-			alts = append(alts, c.conjExprOf(pos, g.guard))
+			alts = append(alts, c.conjExprOf(g.guard))
 		}
 		if free {
 			continue
@@ -936,25 +926,17 @@ func (c *contraction) fairSpec(pos ta.Pos, fs *fairSplit, locs []int, stay [][]g
 	if len(conj) == 0 {
 		return fs.rest
 	}
-	all := conj[0]
-	for _, e := range conj[1:] {
-		all = &ta.Binary{Pos: pos, Op: "&&", X: all, Y: e}
-	}
-	gf := &ta.Unary{Pos: pos, Op: "[]", X: &ta.Unary{Pos: pos, Op: "<>", X: all}}
+	gf := &ta.Unary{Pos: pos, Op: "[]", X: &ta.Unary{Pos: pos, Op: "<>", X: conjExpr(conj)}}
 	return &ta.Binary{Pos: pos, Op: "->", X: gf, Y: fs.rest}
 }
 
 // conjExprOf is the conjunction of the conjuncts ids.
-func (c *contraction) conjExprOf(pos ta.Pos, ids []int) ta.Expr {
-	var g ta.Expr = &ta.BoolLit{Pos: pos, Val: true}
+func (c *contraction) conjExprOf(ids []int) ta.Expr {
+	es := make([]ta.Expr, len(ids))
 	for i, id := range ids {
-		if i == 0 {
-			g = c.conjExpr[id]
-		} else {
-			g = &ta.Binary{Pos: pos, Op: "&&", X: g, Y: c.conjExpr[id]}
-		}
+		es[i] = c.conjExpr[id]
 	}
-	return g
+	return conjExpr(es)
 }
 
 // mergeStays merges the locations that are alike (by obs) and whose moves
@@ -965,7 +947,7 @@ func (c *contraction) conjExprOf(pos ta.Pos, ids []int) ta.Expr {
 // another member, while every run of the automaton is still a run of the
 // merged one.
 func (c *contraction) mergeStays(rules []crule, obs []string, stay [][]guarded) ([]crule, bool) {
-	moving := slices.DeleteFunc(slices.Clone(rules), func(r crule) bool { return r.src == r.dst && zeroIncText(r.inc) })
+	moving := slices.DeleteFunc(slices.Clone(rules), c.stutters)
 	_, rep := c.quotient(moving, obs)
 	union := map[int][]guarded{}
 	for l, r := range rep {
@@ -976,7 +958,7 @@ func (c *contraction) mergeStays(rules []crule, obs []string, stay [][]guarded) 
 	loops := map[int][]guarded{}
 	byIDs := map[string]crule{}
 	for _, r := range rules {
-		if r.src == r.dst && zeroIncText(r.inc) {
+		if c.stutters(r) {
 			loops[rep[r.src]], _ = c.addWeakest(loops[rep[r.src]], guarded{guard: r.guard, rules: r.ids})
 			byIDs[fmt.Sprint(r.ids)] = r
 		}
@@ -998,8 +980,8 @@ func (c *contraction) mergeStays(rules []crule, obs []string, stay [][]guarded) 
 	return out, over
 }
 
-// zeroIncText reports whether the update of a contracted rule (its
-// increments, printed) changes nothing.
-func zeroIncText(inc string) bool {
-	return strings.Trim(inc, "[0 ]") == ""
+// stutters reports whether the contracted rule r changes nothing: a
+// self-loop that ends with a stuttering rule.
+func (c *contraction) stutters(r crule) bool {
+	return r.src == r.dst && c.m.rules[r.ids[len(r.ids)-1]].stutter
 }
