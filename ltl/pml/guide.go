@@ -22,10 +22,10 @@ import (
 //
 // Besides the steps of the schedule, a process may take steps that keep it
 // in its location (the abstraction's stuttering); after the schedule, with
-// Free, any step. Every step of the schedule advances
-// it, so the cycle of a lasso lies after the schedule; with Free the
-// guide holds no process back there, and the fairness of the cycle is
-// the instance's. Without Free only bad prefixes count.
+// Free, any step. Every step of the schedule advances it, so the cycle of
+// a lasso lies after the schedule; with Free the guide holds no process
+// back there, and the fairness of the cycle is the instance's. Without
+// Free only bad prefixes count.
 type Guide struct {
 	// Steps is the schedule: one step of one process each.
 	Steps []GuideStep
@@ -144,14 +144,12 @@ func (k *guidedSink) Succ(t state.Trans, s []byte) {
 	if p >= len(after) {
 		return
 	}
+	// (Past the schedule with Free, Next passes every step on itself.)
 	if int(k.pos) < len(w.g.Steps) {
 		st := w.g.Steps[k.pos]
 		if slices.Contains(k.before[p], st.From) && slices.Contains(after[p], st.To) {
 			k.out.Succ(t, join(s, k.pos+1))
 		}
-	} else if w.g.Free {
-		k.out.Succ(t, join(s, k.pos))
-		return
 	}
 	// A step that keeps the process in its location is a stuttering step
 	// of the abstraction: the schedule does not name it, but a process may
