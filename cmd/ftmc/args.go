@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"ftmc/explore"
 	"ftmc/internal/editdist"
 
 	"ftmc/internal/clip"
@@ -347,6 +348,19 @@ func (l *limits) register(fs *flag.FlagSet) {
 	durationVar(fs, &l.time, "time", 0, "stop after this long with verdict unknown (e.g. 10m; 0: no limit)")
 	fs.Var(&l.memory, "memory", "stop when memory use reaches this with verdict unknown (e.g. 8GB; 0: no limit)")
 	fs.IntVar(&l.jobs, "j", 1, "number of parallel workers")
+}
+
+// budget is what the run may spend by these limits, --time counted from
+// since (from Bound's call when zero). Without --memory on the command
+// line (fs) it is check's default memory limit, which also becomes
+// l.memory for the searches that take the limit themselves.
+func (l *limits) budget(fs *flag.FlagSet, since time.Time) explore.Budget {
+	b := explore.Budget{Time: l.time, Since: since, Memory: int64(l.memory)}
+	if !flagGiven(fs, "memory") {
+		b.Memory, b.MemoryFrom = defaultMemoryLimit(1)
+		l.memory = byteSize(b.Memory)
+	}
+	return b
 }
 
 // flagGiven reports whether the command line set the flag name.

@@ -78,11 +78,7 @@ func verifyMCMT(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "ftmc verify: expected a model file (.mcmt, .in or .cub)")
 		return 2
 	}
-	budget := explore.Budget{Time: lim.time, Memory: int64(lim.memory)}
-	if !flagGiven(fs, "memory") {
-		budget.Memory, budget.MemoryFrom = defaultMemoryLimit(1)
-	}
-	ctx, stop := budget.Bound(e.ctx)
+	ctx, stop := lim.budget(fs, time.Time{}).Bound(e.ctx)
 	defer stop()
 	file, specs := pos[0], pos[1:]
 	err = checkOutputsDistinct([]namedPath{{"log", *logFile}, {"cpuprofile", *profile}, {"trail", files.trail}, {"msc", files.chart.msc}}, []namedPath{{"model file", file}})

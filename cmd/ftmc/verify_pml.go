@@ -11,14 +11,13 @@ import (
 	"time"
 
 	"ftmc/explore"
-	"ftmc/ta"
-
 	"ftmc/ltl"
 	"ftmc/ltl/pml"
 	"ftmc/param"
 	"ftmc/pia"
 	"ftmc/promela"
 	"ftmc/smt"
+	"ftmc/ta"
 	"ftmc/trace"
 )
 
@@ -59,7 +58,6 @@ func verifyPML(e *env, args []string) int {
 		}
 		return 2
 	}
-	flags.defaultMemory(fs)
 	if len(pos) == 0 {
 		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.pml [SPEC ... | all] [-D NAME=VALUE]... [--thresholds LIST] [--emit-ta FILE] [--json] [-j N] [--time D] [--solver z3|cvc5]")
 		return 2
@@ -78,7 +76,9 @@ func verifyPML(e *env, args []string) int {
 		return 2
 	}
 	begin := time.Now()
-	ctx, cancel := flags.bound(e.ctx, begin)
+	// --time and --memory (by default check's limit: a replay on an
+	// instance can take all of the machine's memory) bound the whole run.
+	ctx, cancel := lim.budget(fs, begin).Bound(e.ctx)
 	defer cancel()
 	path := pos[0]
 	prog, err := promela.Load(path, promela.Options{Defines: defs.Map(), Context: ctx})

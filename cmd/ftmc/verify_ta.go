@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"ftmc/explore"
 	"ftmc/param"
 	"ftmc/smt"
 	"ftmc/ta"
@@ -31,7 +29,6 @@ func verifyTA(e *env, args []string) int {
 		}
 		return 2
 	}
-	flags.defaultMemory(fs)
 	if len(pos) == 0 {
 		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D] [--cross-check z3|cvc5|none]")
 		return 2
@@ -44,9 +41,9 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	// --time and --memory bound the reading too (a FIFO that no process
-	// writes).
-	ctx, cancel := flags.bound(e.ctx, time.Now())
+	// --time and --memory (by default check's limit) bound the whole run,
+	// the reading too (a FIFO that no process writes).
+	ctx, cancel := lim.budget(fs, time.Now()).Bound(e.ctx)
 	defer cancel()
 	path := pos[0]
 	f, err := ta.ParseFileContext(ctx, path)
@@ -150,7 +147,6 @@ type schemaFlags struct {
 	sf          solverFlags
 	json, quiet bool
 	files       reportFiles // --trail, --msc, --msc-text
-	memoryFrom  string      // where the default memory limit comes from
 }
 
 func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
@@ -169,23 +165,6 @@ func (f *schemaFlags) options() (smt.Options, error) {
 		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", f.lim.jobs, param.MaxJobs)
 	}
 	return solver, err
-}
-
-// defaultMemory gives the run check's default memory limit when --memory
-// is not given: the replay of a counterexample on a Promela instance can
-// otherwise take all of the machine's memory.
-func (f *schemaFlags) defaultMemory(fs *flag.FlagSet) {
-	if !flagGiven(fs, "memory") {
-		m, from := defaultMemoryLimit(1)
-		f.lim.memory, f.memoryFrom = byteSize(m), from
-	}
-}
-
-// bound applies --time, counted from since, and --memory (this process's
-// memory; the solver processes are not counted) to the whole run, the
-// reading of the model included.
-func (f *schemaFlags) bound(ctx context.Context, since time.Time) (context.Context, func()) {
-	return explore.Budget{Time: f.lim.time, Since: since, Memory: int64(f.lim.memory), MemoryFrom: f.memoryFrom}.Bound(ctx)
 }
 
 // finishReport completes the report of a schema-engine run with its
