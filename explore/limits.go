@@ -75,30 +75,11 @@ func (m *MemorySampler) RuntimeBytes() int64 {
 	return v[0] - v[1]
 }
 
-// pollMemory updates the memory estimate and gives the store what is left of
-// the memory limit, so that it refuses to grow past it.
-func (s *search) pollMemory() {
-	table := int64(len(s.store.table)) * 8
-	s.memory = s.sampler.RuntimeBytes() + table
-	if s.memory > s.memoryPeak {
-		s.memoryPeak = s.memory
-	}
-	if s.opts.MemoryLimit > 0 {
-		other := max(0, s.memory-s.store.Bytes())
-		s.store.SetLimit(max(1, s.opts.MemoryLimit-other))
-	}
-}
-
 // stopFull ends a search whose store cannot take another state.
 func (s *search) stopFull() {
-	if s.stop != "" {
-		return
+	if s.stop == "" {
+		s.stop = s.watch.Full()
 	}
-	if s.opts.MemoryLimit > 0 && s.store.Len() < MaxStates {
-		s.stop = memoryReason(s.opts, int64(s.store.Len()))
-		return
-	}
-	s.stop = fmt.Sprintf("state store full after %d states", s.store.Len())
 }
 
 // memoryReason is why a search that reached its memory limit stopped:
@@ -129,8 +110,8 @@ func (s *search) report(now time.Time) {
 		Matched:     s.matched,
 		Transitions: s.transitions,
 		Depth:       s.depth,
-		MemoryBytes: s.memory,
-		Elapsed:     now.Sub(s.start),
+		MemoryBytes: s.watch.Memory(),
+		Elapsed:     now.Sub(s.watch.Start()),
 	}
 	if dt > 0 {
 		p.StatesPerSec = float64(n-s.lastStates) / dt

@@ -3,7 +3,6 @@ package explore
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"ftmc/state"
@@ -150,15 +149,10 @@ type search struct {
 	frames               []dfsFrame
 	next                 int // breadth-first: the next state to expand
 
-	start      time.Time
-	deadline   time.Time
+	watch      *Watch
 	budget     int
 	lastReport time.Time
 	lastStates int64
-	memory     int64 // last estimate of the process's memory
-	memoryPeak int64
-	lastMemory time.Time
-	sampler    MemorySampler
 }
 
 type dfsFrame struct {
@@ -172,10 +166,8 @@ func newSearch(ctx context.Context, m state.Model, opts Options) *search {
 	}
 	s := &search{ctx: ctx, m: m, opts: opts, store: NewStore(opts.ExpectedStates), budget: pollEvery}
 	s.checker, _ = m.(state.Checker)
-	s.start = time.Now()
-	s.lastReport = s.start
-	s.deadline = opts.Deadline(s.start)
-	s.pollMemory()
+	s.watch = NewWatch(ctx, s.store, opts)
+	s.lastReport = s.watch.Start()
 	return s
 }
 
@@ -350,22 +342,9 @@ func (s *search) dfs() {
 // poll checks the context, the clock and memory, and reports progress.
 func (s *search) poll() {
 	s.budget = pollEvery
-	if s.ctx.Err() != nil {
-		s.stop = fmt.Sprintf("%s after %d states", StopCause(s.ctx), s.store.Len())
-		return
-	}
 	now := time.Now()
-	if !s.deadline.IsZero() && now.After(s.deadline) {
-		s.stop = fmt.Sprintf("time limit %v reached after %d states", s.opts.TimeLimit, s.store.Len())
+	if s.stop = s.watch.Stop(now); s.stop != "" {
 		return
-	}
-	if now.Sub(s.lastMemory) >= memoryEvery {
-		s.lastMemory = now
-		s.pollMemory()
-		if s.opts.MemoryLimit > 0 && s.memory > s.opts.MemoryLimit {
-			s.stop = memoryReason(s.opts, int64(s.store.Len()))
-			return
-		}
 	}
 	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
 		s.report(now)

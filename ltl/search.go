@@ -83,6 +83,12 @@ type Options struct {
 	ProgressInterval time.Duration
 }
 
+// limits are the search's limits in the words of the explicit search, whose
+// watch (explore.Watch) the product search shares.
+func (o Options) limits() explore.Options {
+	return explore.Options{TimeLimit: o.TimeLimit, Since: o.Since, MemoryLimit: o.MemoryLimit, MemoryLimitFrom: o.MemoryLimitFrom}
+}
+
 // Check searches the synchronous product of m and the automaton a (usually
 // the translation of a negated property, or a never claim) for an accepting
 // run, with Spin's nested depth-first search. atoms[i] evaluates
@@ -251,13 +257,10 @@ type search struct {
 	failState         bool // set when the failure is a proposition's, not a step's
 	loopAt            int
 
-	start, deadline time.Time
-	budget          int
-	lastReport      time.Time
-	lastStates      int64
-	memory          int64
-	memoryPeak      int64
-	sampler         explore.MemorySampler
+	watch      *explore.Watch
+	budget     int
+	lastReport time.Time
+	lastStates int64
 }
 
 func newSearch(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, opts Options) *search {
@@ -270,10 +273,8 @@ func newSearch(ctx context.Context, m state.Model, a *Automaton, atoms []Predica
 	}
 	s.excl, _ = m.(Exclusive)
 	s.store = explore.NewStore(opts.ExpectedStates)
-	s.start = time.Now()
-	s.lastReport = s.start
-	s.deadline = explore.Options{TimeLimit: opts.TimeLimit, Since: opts.Since}.Deadline(s.start)
-	s.pollMemory()
+	s.watch = explore.NewWatch(ctx, s.store, opts.limits())
+	s.lastReport = s.watch.Start()
 	return s
 }
 
@@ -642,55 +643,28 @@ func (s *search) closeCycle(inner bool, j explore.Index, t state.Trans) {
 }
 
 func (s *search) stopFull() {
-	if s.stop != "" {
-		return
+	if s.stop == "" {
+		s.stop = s.watch.Full()
 	}
-	if s.opts.MemoryLimit > 0 {
-		s.stop = explore.MemoryReason(s.opts.MemoryLimit, s.opts.MemoryLimitFrom, int64(s.store.Len()))
-		return
-	}
-	s.stop = fmt.Sprintf("state store full after %d states", s.store.Len())
 }
 
 func (s *search) poll() {
 	s.budget = 1 << 12
 	now := time.Now()
-	if s.ctx.Err() != nil && s.stop == "" {
-		s.stop = fmt.Sprintf("%s after %d states", explore.StopCause(s.ctx), s.store.Len())
-	}
-	if !s.deadline.IsZero() && now.After(s.deadline) && s.stop == "" {
-		s.stop = fmt.Sprintf("time limit %v reached after %d states", s.opts.TimeLimit, s.store.Len())
-	}
-	s.pollMemory()
-	if s.opts.MemoryLimit > 0 && s.memory > s.opts.MemoryLimit && s.stop == "" {
-		s.stop = explore.MemoryReason(s.opts.MemoryLimit, s.opts.MemoryLimitFrom, int64(s.store.Len()))
+	if s.stop == "" {
+		s.stop = s.watch.Stop(now)
 	}
 	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
 		n := int64(s.store.Len())
 		p := explore.Progress{
 			States: n, Matched: s.matched, Transitions: s.transitions,
-			Depth: int64(len(s.outer) + len(s.inner)), MemoryBytes: s.memory, Elapsed: now.Sub(s.start),
+			Depth: int64(len(s.outer) + len(s.inner)), MemoryBytes: s.watch.Memory(), Elapsed: now.Sub(s.watch.Start()),
 		}
 		if dt := now.Sub(s.lastReport).Seconds(); dt > 0 {
 			p.StatesPerSec = float64(n-s.lastStates) / dt
 		}
 		s.lastReport, s.lastStates = now, n
 		s.opts.Progress(p)
-	}
-}
-
-// pollMemory estimates the memory the process holds: the Go runtime's, plus
-// the store's hash table, which lives outside the Go heap.
-func (s *search) pollMemory() {
-	// The store's arena is in the Go heap and so counted twice: an
-	// overestimate on the safe side of a memory limit.
-	s.memory = s.sampler.RuntimeBytes() + s.store.Bytes()
-	if s.memory > s.memoryPeak {
-		s.memoryPeak = s.memory
-	}
-	if s.opts.MemoryLimit > 0 {
-		other := max(0, s.memory-s.store.Bytes())
-		s.store.SetLimit(max(1, s.opts.MemoryLimit-other))
 	}
 }
 
@@ -706,37 +680,16 @@ func (s *search) result() trace.Result {
 			r.Kind = s.failKind
 		}
 		r.Counterexample = s.counterexample()
-	case s.stop != "":
-		r.Verdict, r.Reason = trace.Unknown, s.stop
-	case s.truncated:
-		r.Verdict = trace.Unknown
-		r.Reason = fmt.Sprintf("depth limit %d reached after %d states: deeper states were not explored", s.opts.MaxDepth, s.store.Len())
 	default:
-		r.Verdict = trace.Holds
+		r.Verdict, r.Reason = explore.Undecided(s.stop, s.truncated, s.opts.MaxDepth, s.store.Len())
 	}
 	return r
 }
 
 func (s *search) stats() trace.Stats {
-	s.pollMemory()
-	n := int64(s.store.Len())
-	st := trace.Stats{
-		States:      n,
-		Transitions: s.transitions,
-		Matched:     s.matched,
-		Seconds:     time.Since(s.start).Seconds(),
-		MemoryBytes: s.memoryPeak,
-		Depth:       s.depth,
-		VectorBytes: s.store.MaxVector(),
-		StoreBytes:  s.store.Bytes() + int64(cap(s.flags)),
-		Complete:    s.complete(),
-	}
-	if n > 0 {
-		st.BytesPerState = float64(st.StoreBytes) / float64(n)
-	}
-	if st.Seconds > 0 {
-		st.StatesPerSec = float64(n) / st.Seconds
-	}
+	st := s.watch.Stats(int64(cap(s.flags)))
+	st.Transitions, st.Matched, st.Depth = s.transitions, s.matched, s.depth
+	st.Complete = s.complete()
 	return st
 }
 
