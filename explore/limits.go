@@ -83,22 +83,21 @@ func (s *search) stopFull() {
 }
 
 // memoryReason is why a search that reached its memory limit stopped:
-// "memory limit 2 GB reached after 123 states", the limit followed by where
-// it comes from when it is the default.
+// "memory limit 2 GB (85% of physical memory) reached after 123 states",
+// as a Budget that cancels the search's context says it.
 func memoryReason(o Options, states int64) string {
-	return MemoryReason(o.MemoryLimit, o.MemoryLimitFrom, states)
+	return fmt.Sprintf("%s after %d states", memoryReached(o.MemoryLimit, o.MemoryLimitFrom), states)
 }
 
-// MemoryReason is the reason of any search that stopped at a memory limit
-// of limit bytes, from saying where a default limit comes from ("" for
-// --memory): "memory limit 2 GB (85% of physical memory) reached after 123
-// states".
-func MemoryReason(limit int64, from string, states int64) string {
+// memoryReached says that a memory limit of limit bytes is reached, with
+// where a default limit comes from (from; "" for --memory): "memory limit
+// 2 GB (85% of physical memory) reached".
+func memoryReached(limit int64, from string) string {
 	l := "memory limit " + FormatBytes(limit)
 	if from != "" {
 		l += " (" + from + ")"
 	}
-	return fmt.Sprintf("%s reached after %d states", l, states)
+	return l + " reached"
 }
 
 // report calls the progress callback.
