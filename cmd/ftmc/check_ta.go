@@ -57,10 +57,12 @@ func checkTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2
 	}
+	// The budget bounds the whole run: the reading and every
+	// specification, each of which has what is left.
+	ctx, stop := opts.bound(e.ctx)
+	defer stop()
 	path := pos[0]
-	ctx, cancel := timeBound(e.ctx, opts.since, opts.limits.time)
 	f, err := ta.ParseFileContext(ctx, path)
-	cancel()
 	if stoppedReading(e, "ftmc check", err) {
 		return trace.ExitUnknown
 	}
@@ -100,7 +102,6 @@ func checkTA(e *env, args []string) int {
 	}
 	defer stopProfile()
 	start := time.Now()
-	budget := explore.Budget{Time: so.TimeLimit, Since: so.Since, Memory: so.MemoryLimit, MemoryFrom: so.MemoryLimitFrom}
 	if noRun != "" {
 		// No initial state: nothing to check, for any property.
 		if len(specs) == 0 {
@@ -113,7 +114,7 @@ func checkTA(e *env, args []string) int {
 		return opts.printReport(e, rep)
 	}
 	if len(specs) == 0 {
-		res, st, err := explore.Run(e.ctx, probe, so)
+		res, st, err := explore.Run(ctx, probe, so)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 			return 2
@@ -138,7 +139,7 @@ func checkTA(e *env, args []string) int {
 				continue
 			}
 			so.Property = name
-			res, st, err := explore.Run(e.ctx, in, so)
+			res, st, err := explore.Run(ctx, in, so)
 			if err != nil {
 				fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 				return 2
@@ -155,11 +156,9 @@ func checkTA(e *env, args []string) int {
 			}
 			continue
 		}
-		// The lasso search has what is left of the run's --time and
-		// --memory: once they are spent it stops before it starts.
-		ctx, stop := budget.Bound(e.ctx)
+		// The lasso search has what is left of the run's budget: once it
+		// is spent it stops before it starts.
 		r, st := param.Explicit(ctx, f, name, vals, 0)
-		stop()
 		r.Result.Stats = &trace.Stats{Seconds: st.Seconds, States: st.States, Transitions: st.Transitions, Complete: st.Complete}
 		rep.Verdicts = append(rep.Verdicts, r.Result)
 		rep.Stats.States += st.States

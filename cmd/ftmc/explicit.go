@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -81,12 +83,8 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	if o.limits.time < 0 || o.limits.memory < 0 || o.depth < 0 {
 		return so, fmt.Errorf("--time, --memory and --depth must not be negative")
 	}
-	so.TimeLimit = o.limits.time
-	so.Since = o.since
-	so.MemoryLimit = int64(o.limits.memory)
-	if !o.memoryGiven() {
-		so.MemoryLimit, so.MemoryLimitFrom = defaultMemoryLimit(1)
-	}
+	b := o.budget()
+	so.TimeLimit, so.Since, so.MemoryLimit, so.MemoryLimitFrom = b.Time, b.Since, b.Memory, b.MemoryFrom
 	so.MaxDepth = o.depth
 	if o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers {
 		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
@@ -95,10 +93,23 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	return so, nil
 }
 
-// memoryGiven reports whether the command line set --memory (0 included,
-// which means no limit).
-func (o *explicitOptions) memoryGiven() bool {
-	return o.flags != nil && flagGiven(o.flags, "memory")
+// budget is what the whole check may spend (limits.budget): --time from
+// the reading of the command line, --memory or check's default.
+func (o *explicitOptions) budget() explore.Budget {
+	return o.limits.budget(o.flags, o.since)
+}
+
+// bound is ctx bounded by the check's budget, for the whole run: the
+// reading of the model and every search, each of which has what is left.
+// The collector's soft limit stays as it is: the watch would set it to the
+// limit, and near it the collector runs without end while the reading's
+// memory is live. The searches keep their own memory, whose hash tables
+// are outside the Go heap, under the limit themselves (explore.Watch).
+func (o *explicitOptions) bound(ctx context.Context) (context.Context, func()) {
+	old := debug.SetMemoryLimit(-1)
+	ctx, stop := o.budget().Bound(ctx)
+	debug.SetMemoryLimit(old)
+	return ctx, stop
 }
 
 // runExplicit searches the states of m, prints the report (statistics, the
