@@ -46,8 +46,9 @@ func StopCause(ctx context.Context) string {
 	return cause.Error()
 }
 
-// memoryEvery is how often the search samples the runtime's memory figures
-// (cheap, but not free).
+// memoryEvery is how often a Budget and the parallel search, which watch
+// memory from a goroutine of their own, sample the runtime's memory
+// figures.
 const memoryEvery = 50 * time.Millisecond
 
 // MemorySampler reads how much memory the Go runtime holds from the system,

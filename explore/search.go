@@ -98,6 +98,7 @@ func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.
 	}
 	s := newSearch(ctx, m, opts)
 	defer s.store.Free()
+	defer s.watch.Close()
 	// A search whose time (counted from Since) is spent, or whose
 	// context is done, stops before it starts.
 	if s.poll(); s.stop != "" {
