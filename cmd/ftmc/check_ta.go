@@ -113,13 +113,23 @@ func checkTA(e *env, args []string) int {
 		rep.Stats.Seconds = time.Since(start).Seconds()
 		return opts.printReport(e, rep)
 	}
+	// Each search's verdict has its statistics; the run's add them up
+	// (addStats), complete only when every search is.
+	searches := 0
+	add := func(r trace.Result, st trace.Stats) {
+		s := st
+		r.Stats = &s
+		rep.Verdicts = append(rep.Verdicts, r)
+		addStats(&rep.Stats, st, searches == 0)
+		searches++
+	}
 	if len(specs) == 0 {
 		res, st, err := explore.Run(ctx, probe, so)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 			return 2
 		}
-		rep.Verdicts, rep.Stats = append(rep.Verdicts, res), st
+		add(res, st)
 	}
 	for _, name := range specs {
 		spec, ok := f.SpecByName(name)
@@ -147,22 +157,13 @@ func checkTA(e *env, args []string) int {
 			if res.Counterexample != nil {
 				res.Counterexample.Params = probe.Params()
 			}
-			rep.Verdicts = append(rep.Verdicts, res)
-			rep.Stats.States += st.States
-			rep.Stats.Transitions += st.Transitions
-			rep.Stats.Complete = st.Complete
-			if st.MemoryBytes > rep.Stats.MemoryBytes {
-				rep.Stats.MemoryBytes = st.MemoryBytes
-			}
+			add(res, st)
 			continue
 		}
 		// The lasso search has what is left of the run's budget: once it
 		// is spent it stops before it starts.
 		r, st := param.Explicit(ctx, f, name, vals, 0)
-		r.Result.Stats = &trace.Stats{Seconds: st.Seconds, States: st.States, Transitions: st.Transitions, Complete: st.Complete}
-		rep.Verdicts = append(rep.Verdicts, r.Result)
-		rep.Stats.States += st.States
-		rep.Stats.Transitions += st.Transitions
+		add(r.Result, st)
 	}
 	rep.Stats.Seconds = time.Since(start).Seconds()
 	return opts.printReport(e, rep)
