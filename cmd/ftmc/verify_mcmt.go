@@ -182,19 +182,9 @@ func verifyMCMT(e *env, args []string) int {
 		if os.Getenv("GOGC") == "" {
 			defer debug.SetGCPercent(debug.SetGCPercent(400))
 		}
-		res, err := backreach.Verify(ctx, sys, opts)
+		res := backreach.Check(ctx, sys, opts)
 		if opts.Progress != nil {
 			fmt.Fprint(e.stderr, "\r\033[K")
-		}
-		if l := explore.LimitCause(ctx); err != nil && l != nil {
-			// A limit cut the search short where it could not say so
-			// itself (a solver process interrupted): unknown all the same.
-			res, err = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: l.Msg}, nil
-		}
-		if err != nil {
-			// A model the engine cannot handle: the verdict unknown, with
-			// the reason, as every run ends.
-			res = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: err.Error()}
 		}
 		r := trace.Result{Property: res.Property, Verdict: res.Verdict, Reason: res.Reason, Counterexample: res.Trace}
 		if res.Trace != nil {
