@@ -3,10 +3,13 @@ package system_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"ftmc/explore"
+	"ftmc/internal/testenv"
 	"ftmc/mcmt"
 	"ftmc/mcmt/system"
 	"ftmc/trace"
@@ -141,5 +144,39 @@ func TestBounded(t *testing.T) {
 	r, st, _, err = system.Bounded(ctx, s, 8, system.ExploreOptions{})
 	if err != nil || r.Verdict != trace.Unknown || r.Reason != "stop after 0 states" || st.Complete {
 		t.Errorf("cancelled: %+v %+v %v", r, st, err)
+	}
+}
+
+// A state that breaks a system axiom is recorded with a shortest run to
+// it, and the search goes on to its end; Bounded warns of it.
+func TestExploreAxiomRun(t *testing.T) {
+	path := filepath.Join(testenv.RepoRoot(t), "examples", "mcmt", "broadcast.mcmt")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nobody ever sends: false once the source has been elected and sent.
+	text := strings.Replace(string(src), "initial (", "system_axiom (universal x:nat) { (sent[x] = false) }\n\ninitial (", 1)
+	s, err := mcmt.Parse("axiom.mcmt", []byte(text), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := system.NewInstance(s, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := system.Explore(t.Context(), in, system.ExploreOptions{})
+	if err != nil || !res.Complete || res.Unsafe != nil || res.States != 118 {
+		t.Fatalf("%+v %v; want a complete search of the 118 states", res, err)
+	}
+	c := res.AxiomRun
+	if res.Axiom != 0 || c == nil || len(c.Steps) != 2 || c.Kind != "invariant" || c.Message != "system axiom 1 is false here" ||
+		c.Steps[1].Note != "" || c.Params["processes"] != 3 {
+		t.Fatalf("axiom %d, run %+v; want axiom 1 broken after two steps", res.Axiom, c)
+	}
+	r, _, warnings, err := system.Bounded(t.Context(), s, 3, system.ExploreOptions{})
+	if err != nil || r.Verdict != trace.Holds || len(warnings) != 1 || !strings.HasPrefix(warnings[0], "system axiom 1 (") ||
+		!strings.HasSuffix(warnings[0], ") is false on 3 processes: the parameterized proof assumes it") {
+		t.Errorf("%+v %q %v", r, warnings, err)
 	}
 }
