@@ -39,6 +39,7 @@ func (s *search) stats() trace.Stats {
 		States:      n,
 		Transitions: s.transitions,
 		Matched:     s.matched,
+		Expanded:    s.expanded,
 		Seconds:     el.Seconds(),
 		MemoryBytes: s.memoryPeak,
 		Depth:       s.depth,
