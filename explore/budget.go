@@ -46,6 +46,14 @@ func (b Budget) Deadline(start time.Time) time.Time {
 	return Options{TimeLimit: b.Time, Since: b.Since}.Deadline(start)
 }
 
+// Search returns the options that bound one search by the budget: its
+// time, and its memory, which the search also watches itself (its state
+// store's table lies outside the Go heap, where Bound's watch does not see
+// it).
+func (b Budget) Search() Options {
+	return Options{TimeLimit: b.Time, Since: b.Since, MemoryLimit: b.Memory, MemoryLimitFrom: b.MemoryFrom}
+}
+
 // Bound returns parent bounded by the budget: cancelled with a
 // *LimitReached cause at the deadline, or when the memory the Go runtime
 // holds (as MemorySampler reads it, every memoryEvery) reaches Memory.

@@ -25,7 +25,7 @@ func (s *search) complete() bool {
 
 func (s *search) stats() trace.Stats {
 	st := s.watch.Stats(s.parents.bytes())
-	st.Transitions, st.Matched, st.Depth = s.transitions, s.matched, s.depth
+	st.Transitions, st.Matched, st.Expanded, st.Depth = s.transitions, s.matched, s.expanded, s.depth
 	st.Complete = s.complete()
 	return st
 }

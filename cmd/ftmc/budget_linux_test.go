@@ -33,8 +33,6 @@ type budgetEngine struct {
 	solver bool
 	// shared: the model is one of ../shared (testenv.Shared).
 	shared bool
-	// skipSignal, when set, is why its SIGINT sub-case is skipped.
-	skipSignal string
 }
 
 // budgetEngines are the long runs of every engine: models written here,
@@ -64,8 +62,7 @@ func budgetEngines(t *testing.T) []budgetEngine {
 		budgetEngine{name: "ta-schema", args: []string{"verify", filepath.Join(shared, "benchmarks", "bymc", "isola18", "ta", "c1cs.ta"), "termination"}, solver: true, shared: true},
 		budgetEngine{name: "parametric-promela", args: []string{"verify", filepath.Join(shared, "benchmarks", "bymc", "isola18", "promela", "c1cs.pml"), "termination"}, solver: true, shared: true},
 		budgetEngine{name: "backreach", args: []string{"verify", "--lang", "mcmt", seed, "--brab", "0"}, states: true, solver: true, shared: true},
-		budgetEngine{name: "mcmt-bounded", args: []string{"verify", "--lang", "mcmt", seed, "--bounded", "5"}, states: true, memory: true, shared: true,
-			skipSignal: "the instance search of verify --bounded (mcmt/system.Explore) gives an interrupt the reason \"cancelled\", not \"interrupted\""},
+		budgetEngine{name: "mcmt-bounded", args: []string{"verify", "--lang", "mcmt", seed, "--bounded", "5"}, states: true, memory: true, shared: true},
 	)
 }
 
@@ -266,9 +263,6 @@ func TestBudgetMemoryEveryEngine(t *testing.T) {
 func TestSignalEveryEngine(t *testing.T) {
 	for _, e := range budgetEngines(t) {
 		t.Run(e.name, func(t *testing.T) {
-			if e.skipSignal != "" {
-				t.Skip(e.skipSignal)
-			}
 			e.need(t)
 			// The signal comes while a solver runs, for the engines that
 			// have one.

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
-	"ftmc/explore"
 	"ftmc/param"
 	"ftmc/ta"
 	"ftmc/trace"
@@ -28,9 +26,9 @@ func isTAModel(args []string) bool {
 }
 
 // checkTA checks the specifications of a threshold automaton on one
-// instance (fixed parameters): safety specifications init -> [](!bad) with
-// the explicit engine on the counter system, the others with an explicit
-// lasso search.
+// instance (fixed parameters) with param.CheckInstance: safety
+// specifications init -> [](!bad) as invariants of the counter system, the
+// others by a search for a run of their negation.
 func checkTA(e *env, args []string) int {
 	fs := newFlags("check", e.stderr)
 	var opts explicitOptions
@@ -83,88 +81,18 @@ func checkTA(e *env, args []string) int {
 			specs = append(specs, s.Name)
 		}
 	}
-	for _, name := range specs {
-		if _, ok := f.SpecByName(name); !ok {
-			fmt.Fprintf(e.stderr, "ftmc check: %s has no specification %q\n", path, name)
-			return 2
-		}
-	}
-	rep := &trace.Report{Model: path, Params: probe.Params(), Engine: "explicit (counter system)"}
-	noRun, err := probe.NoRun()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-		return 2
-	}
 	stopProfile, err := startProfile(opts.profile)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2
 	}
 	defer stopProfile()
-	start := time.Now()
-	if noRun != "" {
-		// No initial state: nothing to check, for any property.
-		if len(specs) == 0 {
-			specs = []string{explore.DefaultProperty}
-		}
-		for _, name := range specs {
-			rep.Verdicts = append(rep.Verdicts, trace.Result{Property: name, Verdict: trace.Unknown, Reason: noRun})
-		}
-		rep.Stats.Seconds = time.Since(start).Seconds()
-		return opts.printReport(e, rep)
+	res, err := param.CheckInstance(ctx, f, vals, specs, so)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return 2
 	}
-	// Each search's verdict has its statistics; the run's add them up
-	// (addStats), complete only when every search is.
-	searches := 0
-	add := func(r trace.Result, st trace.Stats) {
-		s := st
-		r.Stats = &s
-		rep.Verdicts = append(rep.Verdicts, r)
-		addStats(&rep.Stats, st, searches == 0)
-		searches++
-	}
-	if len(specs) == 0 {
-		res, st, err := explore.Run(ctx, probe, so)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-			return 2
-		}
-		add(res, st)
-	}
-	for _, name := range specs {
-		spec, ok := f.SpecByName(name)
-		if !ok {
-			fmt.Fprintf(e.stderr, "ftmc check: %s has no specification %q\n", path, name)
-			return 2
-		}
-		if init, bad, ok := param.SafetyShape(spec.Formula); ok {
-			in, err := ta.NewInstance(f, vals, ta.InstanceOptions{Init: init, Bad: bad, BadName: name})
-			if err != nil {
-				fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-				return 2
-			}
-			if ok, err := in.HasInitial(); err == nil && !ok {
-				rep.Verdicts = append(rep.Verdicts, trace.Result{Property: name, Verdict: trace.Holds})
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s holds vacuously: no initial state satisfies its premise %s", name, init))
-				continue
-			}
-			so.Property = name
-			res, st, err := explore.Run(ctx, in, so)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-				return 2
-			}
-			if res.Counterexample != nil {
-				res.Counterexample.Params = probe.Params()
-			}
-			add(res, st)
-			continue
-		}
-		// The lasso search has what is left of the run's budget: once it
-		// is spent it stops before it starts.
-		r, st := param.Explicit(ctx, f, name, vals, 0)
-		add(r.Result, st)
-	}
-	rep.Stats.Seconds = time.Since(start).Seconds()
+	rep := &trace.Report{Model: path, Params: probe.Params(), Engine: "explicit (counter system)",
+		Verdicts: res.Verdicts, Stats: res.Stats, Warnings: res.Warnings}
 	return opts.printReport(e, rep)
 }

@@ -74,21 +74,21 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 // searchOptions checks the flags and turns them into the engine's options.
 func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	var so explore.Options
-	if o.bfs && o.dfs {
+	switch {
+	case o.bfs && o.dfs:
 		return so, fmt.Errorf("--bfs and --dfs exclude each other")
+	case o.limits.time < 0 || o.limits.memory < 0 || o.depth < 0:
+		return so, fmt.Errorf("--time, --memory and --depth must not be negative")
+	case o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers:
+		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
 	}
+	// The run's budget, which also bounds its context (bound): each
+	// search watches the memory of its store's table itself.
+	so = o.budget().Search()
 	if o.dfs {
 		so.Order = explore.DepthFirst
 	}
-	if o.limits.time < 0 || o.limits.memory < 0 || o.depth < 0 {
-		return so, fmt.Errorf("--time, --memory and --depth must not be negative")
-	}
-	b := o.budget()
-	so.TimeLimit, so.Since, so.MemoryLimit, so.MemoryLimitFrom = b.Time, b.Since, b.Memory, b.MemoryFrom
 	so.MaxDepth = o.depth
-	if o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers {
-		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
-	}
 	so.Workers = o.limits.jobs
 	return so, nil
 }

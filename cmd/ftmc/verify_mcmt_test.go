@@ -231,8 +231,9 @@ func TestVerifyMCMTLimits(t *testing.T) {
 	}
 }
 
-// The audit's case: the seed's 4-process instance needs over 400 MB; with
-// --memory 100MB it stops near 100 MB instead of saying holds.
+// The audit's case: the seed's 4-process instance (1.1 million states)
+// needs about 140 MB; with --memory 100MB it stops near 100 MB instead of
+// saying holds.
 func TestVerifyMCMTMemorySeed(t *testing.T) {
 	seed := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
 	rep, code, errs := runFtmc(t.Context(), []string{"verify", "--lang", "mcmt", "--bounded", "4", "--memory", "100MB", seed})
@@ -242,7 +243,8 @@ func TestVerifyMCMTMemorySeed(t *testing.T) {
 	if code != trace.ExitUnknown || rep.Verdicts[0].Verdict != trace.Unknown || !strings.HasPrefix(rep.Verdicts[0].Reason, "memory limit 100 MB reached") {
 		t.Errorf("exit %d, verdicts %+v; want unknown: memory limit 100 MB reached", code, rep.Verdicts)
 	}
-	if rep.Stats.Complete || rep.Stats.States == 0 || rep.Stats.States > 800000 {
+	// explore's store keeps about 770000 states in 100 MB.
+	if rep.Stats.Complete || rep.Stats.States == 0 || rep.Stats.States > 1000000 {
 		t.Errorf("stats %+v: want an incomplete search of some states, well short of the instance's 1.1 million", rep.Stats)
 	}
 }
