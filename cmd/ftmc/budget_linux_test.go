@@ -248,10 +248,14 @@ func TestBudgetMemoryEveryEngine(t *testing.T) {
 			}
 			r := runChild(t, append(e.args, "--memory", "50MB", "--json"), 0, 0, false)
 			st := stopped(t, e, r, "memory limit 50 MB reached")
+			reported := max(st.MemoryBytes, r.rep.Stats.MemoryBytes)
 			t.Logf("ftmc %s --memory 50MB: peak %s (the process's resident set), %s by the report, %v", strings.Join(e.args, " "),
-				fmtMB(r.maxRSS), fmtMB(max(st.MemoryBytes, r.rep.Stats.MemoryBytes)), r.wall.Round(time.Millisecond))
+				fmtMB(r.maxRSS), fmtMB(reported), r.wall.Round(time.Millisecond))
 			if r.maxRSS > limit*5/4 {
 				t.Errorf("memory peak %s, more than 25%% above the limit", fmtMB(r.maxRSS))
+			}
+			if reported <= 0 || reported > limit*5/4 {
+				t.Errorf("the report's memory figure is %s: want the peak, within 25%% of the limit", fmtMB(reported))
 			}
 		})
 	}
