@@ -29,8 +29,9 @@ func LimitCause(ctx context.Context) *LimitReached {
 
 // Budget is what a whole run may spend, whatever its engine: the time from
 // Since (--time; a deadline computed once, so that each property has what
-// is left) and the memory the Go runtime holds (--memory; the solver
-// processes of the SMT-based engines are not counted). Zero is no limit.
+// is left) and the memory the run holds (--memory): the Go runtime's and,
+// on Linux, the resident memory of its child processes, the solvers of the
+// SMT-based engines. Zero is no limit.
 type Budget struct {
 	Time  time.Duration
 	Since time.Time // when Time started to run; the call of Bound when zero
@@ -56,7 +57,8 @@ func (b Budget) Search() Options {
 
 // Bound returns parent bounded by the budget: cancelled with a
 // *LimitReached cause at the deadline, or when the memory the Go runtime
-// holds (as MemorySampler reads it, every memoryEvery) reaches Memory.
+// holds (as MemorySampler reads it, every memoryEvery) and the resident
+// memory of the child processes (the solvers) reach Memory together.
 // stop ends the watch and releases the context. While the memory is
 // watched the runtime's soft limit is set to the same figure, so that the
 // collector works harder before garbage alone reaches the limit.
@@ -78,9 +80,14 @@ func watchMemory(parent context.Context, limit int64, from string) (ctx context.
 	old := debug.SetMemoryLimit(limit)
 	var sampler MemorySampler
 	reached := func() bool {
-		m := sampler.RuntimeBytes()
+		own, kids := sampler.RuntimeBytes(), childrenBytes()
+		m := own + kids
 		if m >= limit {
-			cancel(&LimitReached{memoryReached(limit, from)})
+			why := memoryReached(limit, from)
+			if kids > 0 {
+				why += fmt.Sprintf(" (%s of it in solver processes)", FormatBytes(kids))
+			}
+			cancel(&LimitReached{why})
 		}
 		return m >= limit
 	}
