@@ -47,7 +47,7 @@ func ring() *Counterexample {
 	add(0, 1, "aya[1]?held[0]", recv("aya[1]", "ARE_YOU_ALIVE"), send("iaa[5]", "I_AM_ALIVE"))
 	add(2, 0, "aya[1]!ARE_YOU_ALIVE", send("aya[1]", "ARE_YOU_ALIVE"))
 	add(2, 1, "iaa[5]?held[2]", recv("iaa[5]", "I_AM_ALIVE"))
-	add(2, 0, "aya[1]!ARE_YOU_ALIVE", send("aya[1]", "ARE_YOU_ALIVE"), local("drop ARE_YOU_ALIVE to node 0"))
+	add(2, 0, "aya[1]!ARE_YOU_ALIVE", send("aya[1]", "ARE_YOU_ALIVE"), Event{Type: "send", Chan: "aya[1]", Msg: "ARE_YOU_ALIVE", Partner: 2, Dropped: true})
 	add(0, 0, "received", Event{Type: "local", Text: "dummy", Partner: -1})
 	steps[len(steps)-1].Events = nil // a step without events
 	return &Counterexample{Kind: "invalid end state", Steps: steps, LoopStart: -1}
@@ -103,7 +103,7 @@ func TestChartMessagesMatched(t *testing.T) {
 		{2, 6, true, "I_AM_ALIVE"},     // node 0 answers the first probe
 		{5, 2, false, "ARE_YOU_ALIVE"}, // third probe: in flight
 		{5, 2, false, "ARE_YOU_ALIVE"}, // the fourth: in flight
-		{5, 2, false, "ARE_YOU_ALIVE"}, // and the dropped one (drop event)
+		{5, 2, false, "ARE_YOU_ALIVE"}, // and the dropped one
 	}
 	if len(got) != len(want) {
 		t.Fatalf("messages:\n got %+v\nwant %+v", got, want)
@@ -484,17 +484,23 @@ func TestChartLifelinesOfEveryProcess(t *testing.T) {
 		t.Errorf("legend %q does not name init's step", l)
 	}
 
-	// Without a final state, the processes that take drawn steps; with
-	// one, also those still there at the end, grouped by their node
-	// parameter, but not those that ended.
+	// Without a process list, the processes that take drawn steps; with
+	// one, also those it lists, grouped by their node parameter, but not
+	// the optional ones (at their end) that draw nothing.
 	cx = &Counterexample{Kind: "assertion", LoopStart: -1, Steps: []Step{
 		{Num: 1, Pid: 0, Proc: ":init:", Stmt: "run A(0)"},
 		{Num: 2, Pid: 3, Proc: "A", Group: "1", Stmt: "c!1", Events: []Event{{Type: "send", Chan: "c", Msg: "1", Partner: -1}}},
 	}}
 	if c := NewChart(cx, ""); len(c.Lifelines) != 2 {
-		t.Errorf("lifelines %+v without a final state, want init's and A's", c.Lifelines)
+		t.Errorf("lifelines %+v without a process list, want init's and A's", c.Lifelines)
 	}
-	cx.Final = []Var{{":init:[0]@", "end"}, {"A[1]@", "line 3 (state 2)"}, {"A[1]:node", "0"}, {"B[2]@", "end"}, {"A[3]@", "line 3 (state 2)"}, {"A[3]:node", "1"}, {"C[4]@", "line 9 (state 1)"}, {"queue 1 (c)", "[1]"}}
+	cx.Processes = []Process{
+		{Pid: 0, Name: ":init:", Role: RoleProcess, Optional: true},
+		{Pid: 1, Name: "A", Role: RoleProcess, Group: "0"},
+		{Pid: 2, Name: "B", Role: RoleProcess, Optional: true},
+		{Pid: 3, Name: "A", Role: RoleProcess, Group: "1"},
+		{Pid: 4, Name: "C", Role: RoleProcess},
+	}
 	c = NewChart(cx, "")
 	heads = nil
 	for _, l := range c.Lifelines {
