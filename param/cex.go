@@ -85,6 +85,7 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 	}
 	cex := &trace.Counterexample{Params: params, LoopStart: -1}
 	cex.Initial = decodeVars(m.f, k, x)
+	cex.Processes = m.f.Processes(k)
 	sched := schedule{}
 	for _, fr := range w.frames {
 		for _, group := range [][]flow{fr.deltas, fr.accs} {

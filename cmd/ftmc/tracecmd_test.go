@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"io"
+	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -310,13 +312,21 @@ func TestTraceReportFormat(t *testing.T) {
 }
 
 // svgChart is what a reader of a chart in SVG sees: the lifelines' heads
-// (their labels), the local events' boxes and the failure's box, in the
-// order drawn, and how many lifelines are drawn.
+// (their labels, and what is written under them), the groups' names, the
+// local events' boxes and the failure's box (and the band's first line),
+// in the order drawn, how many
+// lifelines are drawn, and the arrows of received messages (from and to
+// lifeline labels) with the messages' labels.
 type svgChart struct {
 	lifelines int
 	heads     []string
+	notes     []string
+	groups    []string
 	events    []string
 	fails     []string
+	arrows    []string // "FROM -> TO", received messages, in the order sent
+	labels    []string // the messages' labels, in the order sent
+	eventsOn  []string // the lifeline label each event's box is centred on
 }
 
 func readSVGChart(t *testing.T, path string) svgChart {
@@ -327,7 +337,20 @@ func readSVGChart(t *testing.T, path string) svgChart {
 	}
 	var c svgChart
 	d := xml.NewDecoder(bytes.NewReader(data))
-	var box string // the fill of the last rectangle, which the next text labels
+	var box string // the fill of the last rectangle, which the next texts label
+	var texts int  // texts since that rectangle
+	var lifeX []float64
+	type line struct{ x1, x2 float64 }
+	var arrows []line
+	var boxX float64 // the centre of the last rectangle
+	var eventX []float64
+	num := func(s string) float64 {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%s: %q is not a number", path, s)
+		}
+		return x
+	}
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -346,35 +369,71 @@ func readSVGChart(t *testing.T, path string) svgChart {
 		}
 		switch el.Name.Local {
 		case "line":
+			box = ""
 			if attr["stroke-dasharray"] == "4 3" {
 				c.lifelines++
+				lifeX = append(lifeX, num(attr["x1"]))
+			}
+			if attr["marker-end"] == "url(#arrow)" {
+				arrows = append(arrows, line{num(attr["x1"]), num(attr["x2"])})
 			}
 		case "rect":
-			box = attr["fill"]
+			box, texts = attr["fill"], 0
+			boxX = num(attr["x"]) + num(attr["width"])/2
 		case "text":
 			var text string
 			if err := d.DecodeElement(&text, &el); err != nil {
 				t.Fatal(err)
 			}
-			switch box {
-			case "#f6f6f6":
+			texts++
+			switch {
+			case box == "#f6f6f6" && texts == 1:
 				c.heads = append(c.heads, text)
-			case "#fff7d6":
+			case box == "#f6f6f6" && texts == 2:
+				c.notes = append(c.notes, text)
+			case box == "#e8eef9":
+				c.groups = append(c.groups, text)
+			case box == "#fff7d6" && texts == 1:
 				c.events = append(c.events, text)
-			case "#fde2e2":
+				eventX = append(eventX, boxX)
+			case box == "#fde2e2" && texts == 1:
 				c.fails = append(c.fails, text)
+			case attr["font-size"] == "11" && attr["stroke"] == "":
+				c.labels = append(c.labels, text)
 			}
+		default:
 			box = ""
 		}
+	}
+	// An arrow goes from the lifeline at its start to the one at its end.
+	head := func(x float64) string {
+		best := -1
+		for i, lx := range lifeX {
+			if best < 0 || math.Abs(lx-x) < math.Abs(lifeX[best]-x) {
+				best = i
+			}
+		}
+		if best < 0 || best >= len(c.heads) {
+			return "?"
+		}
+		return c.heads[best]
+	}
+	for _, a := range arrows {
+		c.arrows = append(c.arrows, head(a.x1)+" -> "+head(a.x2))
+	}
+	for _, x := range eventX {
+		c.eventsOn = append(c.eventsOn, head(x))
 	}
 	return c
 }
 
 // TestTraceMSCThresholdAutomaton draws the counterexample of a threshold
 // automaton's instance, from check's --msc and from the trail through ftmc
-// trace: one lifeline for the automaton's processes, one event per step
-// naming the rule with its source and target locations, the last step
-// included, then the violation.
+// trace, and the schedule ftmc verify finds: the lifelines are the
+// locations the run uses, under the automaton's processes, with how many
+// processes each holds at the start (never a pid); each step is an arrow
+// from the rule's source location to its target, labelled with the rule,
+// the last step included, then the violation where it ends.
 func TestTraceMSCThresholdAutomaton(t *testing.T) {
 	dir := t.TempDir()
 	trail, svg := filepath.Join(dir, "t.json"), filepath.Join(dir, "c.svg")
@@ -387,55 +446,67 @@ func TestTraceMSCThresholdAutomaton(t *testing.T) {
 	if _, errs, code := runCmd("trace", trail, "--msc", svg2); code != 0 {
 		t.Fatalf("trace: exit %d: %s", code, errs)
 	}
-	paths := []string{svg, svg2}
-	// The schedule ftmc verify finds for every instance, on a smaller
-	// model: the same chart, with the steps that schedule takes.
-	if _, err := exec.LookPath("z3"); err == nil {
-		out, errs, code := runCmd("verify", model, "unforg", "--json")
-		if code != trace.ExitViolated {
-			t.Fatalf("verify: exit %d: %s", code, errs)
-		}
-		report, svg3 := filepath.Join(dir, "v.json"), filepath.Join(dir, "v.svg")
-		if err := os.WriteFile(report, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, errs, code := runCmd("trace", report, "--msc", svg3); code != 0 {
-			t.Fatalf("trace: exit %d: %s", code, errs)
-		}
-		rep, err := trace.ParseReport("stdout", []byte(out))
-		if err != nil || rep.Verdicts[0].Counterexample == nil {
-			t.Fatalf("verify: no counterexample (%v)", err)
-		}
-		c := readSVGChart(t, svg3)
-		steps := rep.Verdicts[0].Counterexample.Steps
-		if c.lifelines != 1 || len(c.heads) != 1 || c.heads[0] != "StByz processes" || len(c.events) != len(steps) {
-			t.Fatalf("verify's schedule: %d lifelines, heads %q, events %q; want one, StByz processes, one event per step of %d", c.lifelines, c.heads, c.events, len(steps))
-		}
-		for i, s := range steps {
-			if !strings.Contains(c.events[i], ": "+s.Stmt) {
-				t.Errorf("verify's schedule: event %d is %q, want the rule of step %d [%s]", i, c.events[i], s.Num, s.Stmt)
-			}
+	// The instance has N - F = 2 correct processes, both in V0 (unforg's
+	// premise: none in V1); the run moves one to SE, the other to AC.
+	for _, path := range []string{svg, svg2} {
+		c := readSVGChart(t, path)
+		got := fmt.Sprintf("lifelines %d, heads %q, notes %q, groups %q, arrows %q, labels %q, events %q, fails %q",
+			c.lifelines, c.heads, c.notes, c.groups, c.arrows, c.labels, c.events, c.fails)
+		want := fmt.Sprintf("lifelines %d, heads %q, notes %q, groups %q, arrows %q, labels %q, events %q, fails %q",
+			3, []string{"V0", "SE", "AC"}, []string{"2 at start", "0 at start", "0 at start"}, []string{"StByz processes"},
+			[]string{"V0 -> SE", "V0 -> AC"}, []string{"r1", "r2"}, []string(nil), []string{"invariant", "invariant: unforg: reached !(AC == 0)"})
+		if got != want {
+			t.Errorf("%s:\n got %s\nwant %s", filepath.Base(path), got, want)
 		}
 	}
-	for _, path := range paths {
-		c := readSVGChart(t, path)
-		if c.lifelines != 1 || len(c.heads) != 1 || c.heads[0] != "StByz processes" {
-			t.Errorf("%s: %d lifelines, heads %q; want one, StByz processes", filepath.Base(path), c.lifelines, c.heads)
+	// The schedule ftmc verify finds for every instance: an arrow per
+	// step, from the rule's source to its target, with the rule's name
+	// (and how many processes move, when more than one).
+	testenv.NeedBinary(t, "z3")
+	out, errs, code := runCmd("verify", model, "unforg", "--json")
+	if code != trace.ExitViolated {
+		t.Fatalf("verify: exit %d: %s", code, errs)
+	}
+	report, svg3 := filepath.Join(dir, "v.json"), filepath.Join(dir, "v.svg")
+	if err := os.WriteFile(report, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCmd("trace", report, "--msc", svg3); code != 0 {
+		t.Fatalf("trace: exit %d: %s", code, errs)
+	}
+	rep, err := trace.ParseReport("stdout", []byte(out))
+	if err != nil || rep.Verdicts[0].Counterexample == nil {
+		t.Fatalf("verify: no counterexample (%v)", err)
+	}
+	cx := rep.Verdicts[0].Counterexample
+	var arrows, labels []string
+	for _, s := range cx.Steps {
+		arrows = append(arrows, s.Stmt)
+		label := s.Rule
+		if s.Multiplicity > 1 {
+			label += fmt.Sprintf(" x %d", s.Multiplicity)
 		}
-		want := []string{"r1: V0 -> SE", "r2: V0 -> AC"}
-		if strings.Join(c.events, "|") != strings.Join(want, "|") {
-			t.Errorf("%s: events %q, want %q", filepath.Base(path), c.events, want)
-		}
-		if len(c.fails) == 0 || c.fails[0] != "invariant" {
-			t.Errorf("%s: failure boxes %q, want invariant", filepath.Base(path), c.fails)
+		labels = append(labels, label)
+	}
+	c := readSVGChart(t, svg3)
+	if len(cx.Steps) == 0 || strings.Join(c.arrows, "|") != strings.Join(arrows, "|") || strings.Join(c.labels, "|") != strings.Join(labels, "|") {
+		t.Errorf("verify's schedule: arrows %q, labels %q; want one per step %q, %q", c.arrows, c.labels, arrows, labels)
+	}
+	if len(c.groups) != 1 || c.groups[0] != "StByz processes" || len(c.fails) == 0 || c.fails[0] != "invariant" {
+		t.Errorf("verify's schedule: groups %q, failure %q; want StByz processes, invariant", c.groups, c.fails)
+	}
+	for i, h := range c.heads {
+		if i >= len(c.notes) || !strings.HasSuffix(c.notes[i], " at start") {
+			t.Errorf("verify's schedule: lifeline %s has notes %q, want its count at the start", h, c.notes)
 		}
 	}
 }
 
 // TestTraceMSCMCMT draws the counterexample of an array-based system: one
 // lifeline per process index, labelled with it as the transitions name
-// it, and one event per step, the transition's name, on the lifeline of
-// the process it is instantiated with, the last step included.
+// it (and nothing under it: no pid), and one event per step, the
+// transition's name, on the lifeline of the process it is instantiated
+// with, the last step included.
 func TestTraceMSCMCMT(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	dir := t.TempDir()
@@ -461,15 +532,22 @@ func TestTraceMSCMCMT(t *testing.T) {
 			t.Fatalf("trace: exit %d: %s", code, errs)
 		}
 		c := readSVGChart(t, svg)
-		if c.lifelines != 2 || strings.Join(c.heads, ",") != "#0,#1" {
-			t.Errorf("verify %q: %d lifelines, heads %q; want #0,#1", extra, c.lifelines, c.heads)
+		if c.lifelines != 2 || strings.Join(c.heads, ",") != "#0,#1" || len(c.notes) != 0 {
+			t.Errorf("verify %q: %d lifelines, heads %q, notes %q; want #0,#1 alone", extra, c.lifelines, c.heads, c.notes)
 		}
-		var want []string
+		var want, on []string
 		for _, s := range cx.Steps {
 			want = append(want, strings.SplitN(s.Stmt, "(", 2)[0])
+			on = append(on, fmt.Sprintf("#%d", s.Pid))
+			if s.Rule != want[len(want)-1] {
+				t.Errorf("verify %q: step %d fires %q, want its transition %q", extra, s.Num, s.Rule, want[len(want)-1])
+			}
 		}
-		if strings.Join(c.events, ",") != strings.Join(want, ",") {
-			t.Errorf("verify %q: events %q, want one per step %q", extra, c.events, want)
+		if strings.Join(c.events, ",") != strings.Join(want, ",") || strings.Join(c.eventsOn, ",") != strings.Join(on, ",") {
+			t.Errorf("verify %q: events %q on %q, want one per step %q on %q", extra, c.events, c.eventsOn, want, on)
+		}
+		if s := strings.Join(on, ","); !strings.Contains(s, "#0") || !strings.Contains(s, "#1") {
+			t.Errorf("verify %q: the steps are all on %s, want both processes to move", extra, s)
 		}
 		if len(c.fails) == 0 || c.fails[0] != "invariant" {
 			t.Errorf("verify %q: failure boxes %q, want invariant", extra, c.fails)
@@ -506,8 +584,10 @@ func TestVerifyTrailMSC(t *testing.T) {
 			continue
 		}
 		c := readSVGChart(t, svg)
-		if n := len(rep.Verdicts[0].Counterexample.Steps); c.lifelines == 0 || len(c.events) != n || len(c.fails) == 0 {
-			t.Errorf("verify %q: chart with %d lifelines, events %q, failure %q; want one event per step of %d and the failure", args, c.lifelines, c.events, c.fails, n)
+		// A step of these runs draws one event (a transition) or one
+		// arrow (a rule moving processes).
+		if n := len(rep.Verdicts[0].Counterexample.Steps); c.lifelines == 0 || len(c.events)+len(c.arrows) != n || len(c.fails) == 0 {
+			t.Errorf("verify %q: chart with %d lifelines, events %q, arrows %q, failure %q; want one event or arrow per step of %d and the failure", args, c.lifelines, c.events, c.arrows, c.fails, n)
 		}
 	}
 	// A trail that cannot be written is bad input, before the search.
