@@ -259,12 +259,8 @@ func (r *Rule) Short() string { return r.From + " -> " + r.To }
 // which a chart draws as an arrow between the locations' lifelines
 // (Processes), and Rule names the rule.
 func (f *File) Step(r *Rule, times int64) trace.Step {
-	text := r.Name() + ": " + r.Short()
-	if times > 1 {
-		text += fmt.Sprintf(" x %d", times)
-	}
 	return trace.Step{Pid: -1, Proc: f.ProcessType(), Rule: r.Name(), Stmt: r.Short(), File: f.Path, Line: r.Pos.Line, Multiplicity: times,
-		Events: []trace.Event{{Type: "move", Msg: r.Name(), From: r.From, To: r.To, Partner: -1, Text: text}}}
+		Events: []trace.Event{{Type: "move", Msg: r.Name(), From: r.From, To: r.To, Partner: -1}}}
 }
 
 // Processes are the lifelines of a counterexample of the automaton: its

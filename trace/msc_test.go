@@ -772,3 +772,116 @@ func TestChartBadPrefix(t *testing.T) {
 		t.Errorf("text starts %q", b.String()[:40])
 	}
 }
+
+// taRun is a threshold automaton's schedule as the front end writes it:
+// its locations as lifelines (SE and AC empty at the start, V1 empty and
+// never entered), steps that move processes between them, one of them
+// twice at once, a rule that stays in its location, and the violation.
+func taRun() *Counterexample {
+	move := func(num int, rule, from, to string, times int64) Step {
+		return Step{Num: num, Pid: -1, Proc: "ST processes", Rule: rule, Stmt: from + " -> " + to, Multiplicity: times,
+			Events: []Event{{Type: "move", Msg: rule, From: from, To: to, Partner: -1}}}
+	}
+	return &Counterexample{Kind: "invariant", LoopStart: -1,
+		Processes: []Process{
+			{Pid: 0, Name: "V0", Role: RoleLocation, Group: "ST processes", Count: 3},
+			{Pid: 1, Name: "V1", Role: RoleLocation, Group: "ST processes", Optional: true},
+			{Pid: 2, Name: "SE", Role: RoleLocation, Group: "ST processes", Optional: true},
+			{Pid: 3, Name: "AC", Role: RoleLocation, Group: "ST processes", Optional: true},
+		},
+		Steps: []Step{
+			move(1, "r1", "V0", "SE", 2),
+			move(2, "r6", "SE", "SE", 0),
+			move(3, "r4", "SE", "AC", 0),
+		}}
+}
+
+// A threshold automaton's chart: a lifeline per location the run uses,
+// under the automaton's processes, with its count at the start and no
+// pid; each move an arrow from its source to its target labelled with the
+// rule (and how many move); a rule that stays is a box; the violation is
+// where the last step drew.
+func TestChartThresholdAutomaton(t *testing.T) {
+	c := NewChart(taRun(), "st.ta")
+	var heads []string
+	for _, l := range c.Lifelines {
+		heads = append(heads, fmt.Sprintf("%s/%s/%s", c.Groups[l.Group].Name, l.Proc, l.Note))
+	}
+	if got, want := strings.Join(heads, " "), "ST processes/V0/3 at start ST processes/SE/0 at start ST processes/AC/0 at start"; got != want {
+		t.Errorf("lifelines %s, want %s", got, want)
+	}
+	var arrows []string
+	for _, m := range c.Messages {
+		arrows = append(arrows, fmt.Sprintf("%s->%s %s received=%v", c.Lifelines[m.From].Proc, c.Lifelines[m.To].Proc, m.Label, m.RecvRow >= 0))
+	}
+	if got, want := strings.Join(arrows, ", "), "V0->SE r1 x 2 received=true, SE->AC r4 received=true"; got != want {
+		t.Errorf("arrows %s, want %s", got, want)
+	}
+	var rows []string
+	for _, r := range c.Rows {
+		rows = append(rows, fmt.Sprintf("%d:%d@%s %s", r.Step, r.Kind, c.Lifelines[r.Lifeline].Proc, r.Text))
+	}
+	want := []string{
+		fmt.Sprintf("1:%d@V0 ", RowSend), fmt.Sprintf("1:%d@SE ", RowRecv),
+		fmt.Sprintf("2:%d@SE r6", RowLocal),
+		fmt.Sprintf("3:%d@SE ", RowSend), fmt.Sprintf("3:%d@AC ", RowRecv), fmt.Sprintf("3:%d@AC invariant", RowFail),
+	}
+	if strings.Join(rows, "|") != strings.Join(want, "|") {
+		t.Errorf("rows\n%q\nwant\n%q", rows, want)
+	}
+	var b bytes.Buffer
+	if err := c.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "pid") {
+		t.Errorf("the text chart names a pid:\n%s", b.String())
+	}
+	b.Reset()
+	if err := c.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "pid") {
+		t.Errorf("the SVG chart names a pid:\n%s", b.String())
+	}
+}
+
+// A counterexample without a process list (a report written before it
+// existed) is drawn from its steps: the processes whose steps draw
+// something, named by their steps, with their pids where names repeat; a
+// threshold automaton's locations are named by its moves; a drop that an
+// older front end wrote as a local event is a box.
+func TestChartWithoutProcessList(t *testing.T) {
+	cx, title := fdRun(t, "fd-overflow-R-SPLIT-1")
+	cx.Processes = nil
+	c := NewChart(cx, title)
+	var heads []string
+	for _, l := range c.Lifelines {
+		heads = append(heads, fmt.Sprintf("%s/%s/%s", GroupLabel(c.Groups[l.Group].Name), l.Proc, l.Note))
+	}
+	// Node 0's tasks and node 1's Task2 take no step that draws.
+	if got, want := strings.Join(heads, " "), "node 1/Task1/pid 3 node 2/Task1/pid 5 node 2/Task2/"; got != want {
+		t.Errorf("lifelines %s, want %s", got, want)
+	}
+
+	ta := taRun()
+	ta.Processes = nil
+	c = NewChart(ta, "")
+	heads = nil
+	for _, l := range c.Lifelines {
+		heads = append(heads, fmt.Sprintf("%s/%s/%s", c.Groups[l.Group].Name, l.Proc, l.Note))
+	}
+	if got, want := strings.Join(heads, " "), "ST processes/V0/ ST processes/SE/ ST processes/AC/"; got != want {
+		t.Errorf("threshold automaton: lifelines %s, want %s", got, want)
+	}
+	if len(c.Messages) != 2 || c.Messages[0].Label != "r1 x 2" {
+		t.Errorf("threshold automaton: messages %+v, want the two moves", c.Messages)
+	}
+
+	old := &Counterexample{Kind: "assertion", LoopStart: -1, Steps: []Step{
+		{Num: 1, Pid: 1, Proc: "T", Group: "0", Stmt: "printf", Events: []Event{{Type: "local", Text: "drop PING to node 1", Partner: -1}}},
+	}}
+	c = NewChart(old, "")
+	if len(c.Messages) != 0 || len(c.Rows) < 1 || c.Rows[0].Kind != RowLocal || c.Rows[0].Text != "drop PING to node 1" {
+		t.Errorf("an old drop: rows %+v, messages %+v; want a box with its text", c.Rows, c.Messages)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -327,6 +328,7 @@ type svgChart struct {
 	arrows    []string // "FROM -> TO", received messages, in the order sent
 	labels    []string // the messages' labels, in the order sent
 	eventsOn  []string // the lifeline label each event's box is centred on
+	crossed   int      // messages dropped or not sent: dashed red lines
 }
 
 func readSVGChart(t *testing.T, path string) svgChart {
@@ -376,6 +378,9 @@ func readSVGChart(t *testing.T, path string) svgChart {
 			}
 			if attr["marker-end"] == "url(#arrow)" {
 				arrows = append(arrows, line{num(attr["x1"]), num(attr["x2"])})
+			}
+			if attr["stroke"] == "#c0392b" && attr["stroke-dasharray"] == "5 3" {
+				c.crossed++
 			}
 		case "rect":
 			box, texts = attr["fill"], 0
@@ -594,5 +599,97 @@ func TestVerifyTrailMSC(t *testing.T) {
 	_, errs, code := runCmd("verify", "--trail", filepath.Join(t.TempDir(), "no", "t.json"), filepath.Join(ex, "mcmt", "lock_bug.cub"))
 	if code != trace.ExitUsage || !strings.Contains(errs, "--trail") {
 		t.Errorf("unwritable --trail: exit %d, stderr %q", code, errs)
+	}
+}
+
+// ftmc trace draws the report of an earlier ftmc, whose counterexample
+// lists no processes and whose front ends wrote a dropped message as a
+// local event and a threshold automaton's step as an event of one
+// lifeline "pid 0": from its steps, a lifeline for each process that
+// takes a step that draws, the old events as boxes, no pid for a name
+// that no other lifeline has.
+func TestTraceOldReport(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "failure-detectors", "strong-accuracy.pml")
+	trail, svg := filepath.Join(dir, "new.json"), filepath.Join(dir, "new.svg")
+	_, errs, code := runCmd("check", model, "-D", "PROP=SA", "-D", "CHAN=I", "-D", "ORDER=FIFO", "-D", "BUF=1", "--quiet", "--trail", trail, "--msc", svg)
+	if code != trace.ExitViolated {
+		t.Fatalf("check: exit %d: %s", code, errs)
+	}
+	c := readSVGChart(t, svg)
+	if c.lifelines != 6 || c.crossed != 2 {
+		t.Fatalf("the new report's chart: %d lifelines, %d dropped messages; want 6 and 2", c.lifelines, c.crossed)
+	}
+	data, err := os.ReadFile(trail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What an earlier ftmc wrote: no process list, a drop as a local
+	// event.
+	var rep map[string]any
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	cx := rep["verdicts"].([]any)[0].(map[string]any)["counterexample"].(map[string]any)
+	if _, ok := cx["processes"]; !ok {
+		t.Fatal("the new report lists no processes")
+	}
+	delete(cx, "processes")
+	drops := 0
+	for _, s := range cx["steps"].([]any) {
+		evs, _ := s.(map[string]any)["events"].([]any)
+		for _, e := range evs {
+			ev := e.(map[string]any)
+			if ev["dropped"] == true {
+				drops++
+				for k := range ev {
+					delete(ev, k)
+				}
+				ev["type"], ev["partner"], ev["text"] = "local", -1, "drop I_AM_ALIVE to node 2"
+			}
+		}
+	}
+	if drops != 2 {
+		t.Fatalf("%d drops in the report, want 2", drops)
+	}
+	old, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldReport, oldSVG := filepath.Join(dir, "old.json"), filepath.Join(dir, "old.svg")
+	if err := os.WriteFile(oldReport, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCmd("trace", oldReport, "--msc", oldSVG); code != 0 {
+		t.Fatalf("trace of the old report: exit %d: %s", code, errs)
+	}
+	c = readSVGChart(t, oldSVG)
+	dropBoxes := 0
+	for _, e := range c.events {
+		if strings.HasPrefix(e, "drop ") {
+			dropBoxes++
+		}
+	}
+	// Node 0's tasks take no step that draws.
+	if c.lifelines != 4 || c.crossed != 0 || dropBoxes != 2 {
+		t.Errorf("the old report's chart: %d lifelines, %d dropped messages, events %q; want 4, none, two drop boxes", c.lifelines, c.crossed, c.events)
+	}
+
+	// A threshold automaton's schedule of an earlier ftmc.
+	ta := `{"format": "ftmc-report/1", "model": "st.ta", "verdicts": [{"property": "unforg", "verdict": "violated", "counterexample":
+	{"kind": "invariant", "loop_start": -1, "steps": [
+	{"num": 1, "pid": 0, "proc": "StByz processes", "stmt": "V0 -> SE", "events": [{"type": "local", "partner": -1, "text": "r1: V0 -> SE"}]},
+	{"num": 2, "pid": 0, "proc": "StByz processes", "stmt": "V0 -> AC", "events": [{"type": "local", "partner": -1, "text": "r2: V0 -> AC"}]}]}}],
+	"stats": {"states": 1, "transitions": 0, "seconds": 0, "memory_bytes": 0, "complete": true}}`
+	taReport, taSVG := filepath.Join(dir, "ta.json"), filepath.Join(dir, "ta.svg")
+	if err := os.WriteFile(taReport, []byte(ta), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCmd("trace", taReport, "--msc", taSVG); code != 0 {
+		t.Fatalf("trace of the old schedule: exit %d: %s", code, errs)
+	}
+	c = readSVGChart(t, taSVG)
+	if strings.Join(c.heads, ",") != "StByz processes" || len(c.notes) != 0 || strings.Join(c.events, ",") != "r1: V0 -> SE,r2: V0 -> AC" {
+		t.Errorf("the old schedule's chart: heads %q, notes %q, events %q; want StByz processes alone and its two rules", c.heads, c.notes, c.events)
 	}
 }
