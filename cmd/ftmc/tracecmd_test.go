@@ -529,6 +529,11 @@ func TestTraceMSCMCMT(t *testing.T) {
 		if cx == nil || len(cx.Steps) == 0 {
 			t.Fatalf("verify %q: no counterexample", extra)
 		}
+		// The run replayed from backward reachability lists the
+		// instance's process indexes.
+		if extra == nil && fmt.Sprintf("%+v", cx.Processes) != "[{Pid:0 Name:#0 Role:index Group: Optional:false Count:0} {Pid:1 Name:#1 Role:index Group: Optional:false Count:0}]" {
+			t.Errorf("verify: processes %+v, want #0 and #1", cx.Processes)
+		}
 		report, svg := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.svg")
 		if err := os.WriteFile(report, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
