@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"ftmc/explore"
 	"ftmc/mcmt/system"
 	"ftmc/smt"
 	"ftmc/trace"
@@ -200,6 +201,21 @@ type engine struct {
 	warnings []string
 	start    time.Time
 	lastProg time.Time
+}
+
+// Check is Verify whose every outcome is a verdict, for reports: a limit
+// of ctx that cut the search short where it could not say so itself (a
+// solver process interrupted) is unknown with the limit, and a model the
+// engine cannot handle is unknown with the reason.
+func Check(ctx context.Context, sys *system.System, opts Options) *Result {
+	res, err := Verify(ctx, sys, opts)
+	switch l := explore.LimitCause(ctx); {
+	case err == nil:
+		return res
+	case l != nil:
+		return &Result{Property: sys.Property, Verdict: trace.Unknown, Reason: l.Msg}
+	}
+	return &Result{Property: sys.Property, Verdict: trace.Unknown, Reason: err.Error()}
 }
 
 // Verify runs backward reachability on sys. Errors are reserved for models
@@ -934,9 +950,5 @@ func stoppedExploring(ctx context.Context, k int) string {
 	if cause == ctx.Err() {
 		return "stopped: " + cause.Error()
 	}
-	procs := fmt.Sprintf("%d processes", k)
-	if k == 1 {
-		procs = "1 process"
-	}
-	return fmt.Sprintf("%v while the instance with %s that candidate invariants come from was explored (--brab %d)", cause, procs, k)
+	return fmt.Sprintf("%v while the instance with %s that candidate invariants come from was explored (--brab %d)", cause, system.Processes(int64(k)), k)
 }

@@ -1,6 +1,10 @@
 package explore
 
-import "ftmc/state"
+import (
+	"fmt"
+
+	"ftmc/state"
+)
 
 // Successors are not inserted as the model reports them but collected in a
 // batch (the successors of up to batchStates states), hashed, and their
@@ -117,8 +121,16 @@ func (s *search) flush() {
 			if s.checker != nil {
 				s.checkState(e.from, i, v)
 			}
+			s.visit(e.from, i, v)
+			if s.viol == nil && s.overLimit() {
+				s.stop = fmt.Sprintf("state limit %d reached", s.opts.MaxStates)
+			}
 		case evFail:
 			f := b.fails[e.off]
+			if f.kind == state.KindLimitReached {
+				s.stop = f.msg
+				break
+			}
 			s.viol = &violation{kind: f.kind, msg: f.msg, path: s.pathTo(e.from), trans: f.t, failing: true}
 		case evDeadlock:
 			s.viol = &violation{kind: state.KindInvalidEnd, msg: "invalid end state", path: s.pathTo(e.from)}

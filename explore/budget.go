@@ -10,7 +10,9 @@ import (
 
 // LimitReached is the cause with which a Budget cancels a run's context: it
 // says which limit was reached, with the figure ("time limit 5s reached",
-// "memory limit 1 GB reached (1.2 GB in use)"). StopCause gives its text.
+// "memory limit 1 GB reached"), in the words of a search that stops at its
+// own limit, so that the reason is the same whichever sees it first.
+// StopCause gives its text.
 type LimitReached struct{ Msg string }
 
 func (l *LimitReached) Error() string { return l.Msg }
@@ -44,6 +46,14 @@ func (b Budget) Deadline(start time.Time) time.Time {
 	return Options{TimeLimit: b.Time, Since: b.Since}.Deadline(start)
 }
 
+// Search returns the options that bound one search by the budget: its
+// time, and its memory, which the search also watches itself (its state
+// store's table lies outside the Go heap, where Bound's watch does not see
+// it).
+func (b Budget) Search() Options {
+	return Options{TimeLimit: b.Time, Since: b.Since, MemoryLimit: b.Memory, MemoryLimitFrom: b.MemoryFrom}
+}
+
 // Bound returns parent bounded by the budget: cancelled with a
 // *LimitReached cause at the deadline, or when the memory the Go runtime
 // holds (as MemorySampler reads it, every memoryEvery) reaches Memory.
@@ -64,17 +74,13 @@ func (b Budget) Bound(parent context.Context) (ctx context.Context, stop func())
 
 // watchMemory is Bound's watch of the memory.
 func watchMemory(parent context.Context, limit int64, from string) (ctx context.Context, stop func()) {
-	name := FormatBytes(limit)
-	if from != "" {
-		name += " (" + from + ")"
-	}
 	ctx, cancel := context.WithCancelCause(parent)
 	old := debug.SetMemoryLimit(limit)
 	var sampler MemorySampler
 	reached := func() bool {
 		m := sampler.RuntimeBytes()
 		if m >= limit {
-			cancel(&LimitReached{fmt.Sprintf("memory limit %s reached (%s in use)", name, FormatBytes(m))})
+			cancel(&LimitReached{memoryReached(limit, from)})
 		}
 		return m >= limit
 	}

@@ -96,7 +96,7 @@ type pworker struct {
 	budget  int
 	touched uint64 // see process
 
-	transitions, matched int64
+	transitions, matched, expanded int64
 	// published for the coordinator (progress, memory)
 	pubStates, pubTransitions, pubMatched, pubStoreBytes, pubTableBytes, pubQueue atomic.Int64
 	next, levelEnd                                                                int // the level being expanded
@@ -333,6 +333,7 @@ func (w *pworker) expand(local int) {
 	w.cur = gid(local, w.id)
 	w.scratch = append(w.scratch[:0], w.store.Get(Index(local))...)
 	w.nsucc = 0
+	w.expanded++
 	w.m.Next(w.scratch, w)
 	if w.nsucc == 0 && !w.m.ValidEnd(w.scratch) {
 		w.p.violate(&pviolation{kind: state.KindInvalidEnd, msg: "invalid end state", at: w.cur})
@@ -364,6 +365,10 @@ func (w *pworker) Succ(_ state.Trans, v []byte) {
 // Fail implements state.Sink.
 func (w *pworker) Fail(t state.Trans, kind, msg string) {
 	w.nsucc++
+	if kind == state.KindLimitReached {
+		w.p.halt(msg)
+		return
+	}
 	w.p.violate(&pviolation{kind: kind, msg: msg, at: w.cur, trans: t, failing: true})
 }
 
@@ -545,6 +550,7 @@ func (p *parallel) stats() trace.Stats {
 		st.States += int64(w.store.Len())
 		st.Transitions += w.transitions
 		st.Matched += w.matched
+		st.Expanded += w.expanded
 		st.StoreBytes += w.store.Bytes() + w.parents.bytes()
 		st.VectorBytes = max(st.VectorBytes, w.store.MaxVector())
 	}

@@ -68,6 +68,19 @@ type Options struct {
 	// one second), always from the same goroutine.
 	Progress         func(Progress)
 	ProgressInterval time.Duration
+	// MaxStates bounds the number of states stored (0: no bound): a search
+	// that stores more stops with verdict unknown, "state limit N
+	// reached". The initial states are all stored before the bound is
+	// checked. A search with a bound runs on one worker.
+	MaxStates int64
+	// Visit, when set, sees each state the search stores and goes on from
+	// (not one that violates a state property), once, when it is stored.
+	// The vector is valid during the call only. cex returns a
+	// counterexample that ends in the state, with the given kind and
+	// message: a shortest one breadth-first, the search's stack
+	// depth-first; it costs a replay of the path, for the few states worth
+	// reporting. A search with Visit runs on one worker.
+	Visit func(v []byte, cex func(kind, msg string) *trace.Counterexample)
 }
 
 // Progress is a snapshot of a running search.
@@ -94,11 +107,12 @@ const pollEvery = 1 << 12
 // violation. It returns an error only when the model cannot produce its
 // initial states.
 func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
-	if opts.Workers > 1 && opts.Order == BreadthFirst {
+	if opts.Workers > 1 && opts.Order == BreadthFirst && opts.MaxStates <= 0 && opts.Visit == nil {
 		return runParallel(ctx, m, opts)
 	}
 	s := newSearch(ctx, m, opts)
 	defer s.store.Free()
+	defer s.watch.Close()
 	// A search whose time (counted from Since) is spent, or whose
 	// context is done, stops before it starts.
 	if s.poll(); s.stop != "" {
@@ -106,6 +120,9 @@ func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.
 	}
 	if err := s.initial(); err != nil {
 		return trace.Result{Property: s.property(), Verdict: trace.Unknown, Reason: err.Error()}, s.stats(), err
+	}
+	if s.viol == nil && s.stop == "" && s.overLimit() {
+		s.stop = fmt.Sprintf("state limit %d reached", opts.MaxStates)
 	}
 	if s.viol == nil && s.stop == "" {
 		if opts.Order == DepthFirst {
@@ -142,7 +159,11 @@ type search struct {
 	touched uint64  // see flush
 	dfsNew  []Index // depth-first: states still to expand, a region per stack frame
 
+	visitFrom, visitAt Index // the state Options.Visit sees, and its parent
+	visitCex           func(kind, msg string) *trace.Counterexample
+
 	transitions, matched int64
+	expanded             int64
 	depth                int64
 	truncated            bool // a state beyond MaxDepth was not expanded
 	viol                 *violation
@@ -150,15 +171,10 @@ type search struct {
 	frames               []dfsFrame
 	next                 int // breadth-first: the next state to expand
 
-	start      time.Time
-	deadline   time.Time
+	watch      *Watch
 	budget     int
 	lastReport time.Time
 	lastStates int64
-	memory     int64 // last estimate of the process's memory
-	memoryPeak int64
-	lastMemory time.Time
-	sampler    MemorySampler
 }
 
 type dfsFrame struct {
@@ -172,10 +188,9 @@ func newSearch(ctx context.Context, m state.Model, opts Options) *search {
 	}
 	s := &search{ctx: ctx, m: m, opts: opts, store: NewStore(opts.ExpectedStates), budget: pollEvery}
 	s.checker, _ = m.(state.Checker)
-	s.start = time.Now()
-	s.lastReport = s.start
-	s.deadline = opts.Deadline(s.start)
-	s.pollMemory()
+	s.visitCex = s.cexToVisited
+	s.watch = NewWatch(ctx, s.store, opts)
+	s.lastReport = s.watch.Start()
 	return s
 }
 
@@ -207,6 +222,7 @@ func (s *search) initial() error {
 			s.parents.append(uint32(NoIndex))
 		}
 		s.checkState(NoIndex, i, v)
+		s.visit(NoIndex, i, v)
 	})
 	if err != nil {
 		return err
@@ -231,6 +247,26 @@ func (s *search) checkState(from, i Index, v []byte) {
 	if kind, msg, bad := s.checker.Check(v); bad {
 		s.viol = &violation{kind: kind, msg: msg, path: append(s.pathTo(from), i)}
 	}
+}
+
+// visit shows the new state i, a successor of from, to Options.Visit.
+func (s *search) visit(from, i Index, v []byte) {
+	if s.opts.Visit == nil || s.viol != nil {
+		return
+	}
+	s.visitFrom, s.visitAt = from, i
+	s.opts.Visit(v, s.visitCex)
+}
+
+// cexToVisited is the counterexample of the state Options.Visit sees.
+func (s *search) cexToVisited(kind, msg string) *trace.Counterexample {
+	v := &violation{kind: kind, msg: msg, path: append(s.pathTo(s.visitFrom), s.visitAt)}
+	return buildCounterexample(s.m, v, s.store.Get)
+}
+
+// overLimit reports whether the search holds more states than MaxStates.
+func (s *search) overLimit() bool {
+	return s.opts.MaxStates > 0 && int64(s.store.Len()) > s.opts.MaxStates
 }
 
 // pathTo returns the indices from an initial state to i (nil for NoIndex).
@@ -280,6 +316,7 @@ func (s *search) expand(i Index) {
 		s.batch.events = append(s.batch.events, event{kind: evDeadlock, from: i})
 	}
 	s.batch.states++
+	s.expanded++
 	s.budget -= 1 + s.nsucc
 }
 
@@ -350,22 +387,9 @@ func (s *search) dfs() {
 // poll checks the context, the clock and memory, and reports progress.
 func (s *search) poll() {
 	s.budget = pollEvery
-	if s.ctx.Err() != nil {
-		s.stop = fmt.Sprintf("%s after %d states", StopCause(s.ctx), s.store.Len())
-		return
-	}
 	now := time.Now()
-	if !s.deadline.IsZero() && now.After(s.deadline) {
-		s.stop = fmt.Sprintf("time limit %v reached after %d states", s.opts.TimeLimit, s.store.Len())
+	if s.stop = s.watch.Stop(now); s.stop != "" {
 		return
-	}
-	if now.Sub(s.lastMemory) >= memoryEvery {
-		s.lastMemory = now
-		s.pollMemory()
-		if s.opts.MemoryLimit > 0 && s.memory > s.opts.MemoryLimit {
-			s.stop = memoryReason(s.opts, int64(s.store.Len()))
-			return
-		}
 	}
 	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
 		s.report(now)

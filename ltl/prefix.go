@@ -48,18 +48,9 @@ func sinks(a *Automaton) ([]bool, bool) {
 func checkPrefix(ctx context.Context, m state.Model, a *Automaton, sink []bool, atoms []Predicate, opts Options) (trace.Result, trace.Stats, error) {
 	p := &productModel{m: m, a: a, sink: sink, atoms: atoms, failures: opts.Failures, fault: opts.Fault}
 	p.excl, _ = m.(Exclusive)
-	eo := explore.Options{
-		Order:            explore.BreadthFirst,
-		Property:         opts.Property,
-		TimeLimit:        opts.TimeLimit,
-		Since:            opts.Since,
-		MemoryLimit:      opts.MemoryLimit,
-		MemoryLimitFrom:  opts.MemoryLimitFrom,
-		MaxDepth:         opts.MaxDepth,
-		ExpectedStates:   opts.ExpectedStates,
-		Progress:         opts.Progress,
-		ProgressInterval: opts.ProgressInterval,
-	}
+	eo := opts.limits()
+	eo.Order, eo.Property, eo.MaxDepth, eo.ExpectedStates = explore.BreadthFirst, opts.Property, opts.MaxDepth, opts.ExpectedStates
+	eo.Progress, eo.ProgressInterval = opts.Progress, opts.ProgressInterval
 	if eo.Property == "" {
 		eo.Property = "ltl"
 	}

@@ -2,8 +2,8 @@ package param
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
-	"strconv"
 	"time"
 
 	"ftmc/explore"
@@ -40,13 +40,14 @@ func conjExpr(es []ta.Expr) ta.Expr {
 }
 
 // Explicit checks one specification on the instance of f with the
-// parameter values vals by exhaustive search of the counter system: for
-// reachability, a configuration where every witness of the negated
-// specification has been seen; for liveness, a lasso whose loop stays in a
-// configuration where a self-loop rule is enabled. It cross-checks Verify
-// on small parameters. limit bounds the number of product states (0: none);
-// ctx ends the search with verdict unknown, saying why (explore.StopCause).
-func Explicit(ctx context.Context, f *ta.File, specName string, vals map[string]int64, limit int) (SpecResult, trace.Stats) {
+// parameter values vals by a breadth-first search of the counter system
+// with explore's engine: for reachability, a configuration where every
+// witness of the negated specification has been seen; for liveness, a
+// lasso whose loop stays in a configuration where a self-loop rule is
+// enabled. It cross-checks Verify on small parameters. opts bounds the
+// search (time from Since, memory, MaxStates, MaxDepth); ctx ends it too,
+// with verdict unknown and the reason (explore.StopCause).
+func Explicit(ctx context.Context, f *ta.File, specName string, vals map[string]int64, opts explore.Options) (SpecResult, trace.Stats) {
 	start := time.Now()
 	res := SpecResult{Result: trace.Result{Property: specName, Verdict: trace.Unknown}}
 	var stats trace.Stats
@@ -77,134 +78,215 @@ func Explicit(ctx context.Context, f *ta.File, specName string, vals map[string]
 		res.Reason = err.Error()
 		return res, stats
 	}
-	verdict := trace.Holds
+	opts.Property = specName
+	deadline := opts.Deadline(start)
+	verdict, complete := trace.Holds, true
 	for _, lc := range lcs {
-		out, st := explicitCase(ctx, in, m, lc, limit)
+		r, st := explicitCase(ctx, in, m, lc, opts)
 		stats.States += st.States
 		stats.Transitions += st.Transitions
-		switch out.verdict {
+		stats.MemoryBytes = max(stats.MemoryBytes, st.MemoryBytes)
+		complete = complete && st.Complete
+		switch r.Verdict {
 		case trace.Violated:
-			res.Verdict, res.Counterexample = trace.Violated, out.cex
-			res.Kind = out.cex.Kind
+			res.Verdict, res.Kind, res.Counterexample = trace.Violated, r.Kind, r.Counterexample
 			stats.Seconds = time.Since(start).Seconds()
 			return res, stats
 		case trace.Unknown:
-			verdict, res.Reason = trace.Unknown, out.reason
+			verdict, res.Reason = trace.Unknown, r.Reason
 		}
+		// A limit or an interrupt: the cases left are not started.
 		if ctx.Err() != nil {
-			// A limit or an interrupt: the cases left are not started.
 			verdict, res.Reason = trace.Unknown, fmt.Sprintf("%s after %d states", explore.StopCause(ctx), stats.States)
+			break
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			verdict, res.Reason = trace.Unknown, fmt.Sprintf("time limit %v reached after %d states", opts.TimeLimit, stats.States)
 			break
 		}
 	}
 	res.Verdict = verdict
 	stats.Seconds = time.Since(start).Seconds()
-	stats.Complete = verdict == trace.Holds
+	stats.Complete = verdict == trace.Holds && complete
 	return res, stats
 }
 
-type pnode struct {
-	cfg    string
-	stage  int
-	parent int
-	rule   int32 // rule from the parent, -1 for a stage advance or start
-}
-
-type succSink struct {
-	out   []state.Trans
-	vecs  [][]byte
-	fails []string
-}
-
-func (s *succSink) Succ(t state.Trans, v []byte) {
-	s.out = append(s.out, t)
-	s.vecs = append(s.vecs, append([]byte(nil), v...))
-}
-func (s *succSink) Fail(t state.Trans, kind, msg string) { s.fails = append(s.fails, msg) }
-
-func explicitCase(ctx context.Context, in *ta.Instance, m *model, lc *lcase, limit int) (caseOutcome, trace.Stats) {
-	var st trace.Stats
+// explicitCase searches the product of the instance with the stages of
+// lc's chain of witnesses.
+func explicitCase(ctx context.Context, in *ta.Instance, m *model, lc *lcase, opts explore.Options) (trace.Result, trace.Stats) {
+	r := trace.Result{Property: opts.Property, Verdict: trace.Unknown}
 	var chain []*wnode
 	for n := lc.root; len(n.kids) > 0; n = n.kids[0] {
 		if len(n.kids) > 1 {
-			return caseOutcome{verdict: trace.Unknown, reason: "the negated specification has witnesses that are not ordered; the explicit check handles chains only"}, st
+			r.Reason = "the negated specification has witnesses that are not ordered; the explicit check handles chains only"
+			return r, trace.Stats{}
 		}
 		chain = append(chain, n.kids[0])
 	}
-	holdsAll := func(es []ta.Expr, s []byte) bool {
-		for _, e := range es {
-			if !in.Holds(e, s) {
-				return false
-			}
-		}
-		return true
-	}
-	active := make([][]ta.Expr, len(chain)+1)
-	active[0] = lc.root.gs
+	p := &product{in: in, m: m, lc: lc, chain: chain, active: make([][]ta.Expr, len(chain)+1), stutter: stutterRules(m)}
+	p.active[0] = lc.root.gs
 	for i, w := range chain {
-		active[i+1] = append(append([]ta.Expr(nil), active[i]...), w.gs...)
+		p.active[i+1] = append(append([]ta.Expr(nil), p.active[i]...), w.gs...)
 	}
-	var nodes []pnode
-	seen := map[string]bool{}
-	var queue []int
-	add := func(cfg []byte, stage, parent int, rule int32) {
-		key := string(cfg) + "|" + strconv.Itoa(stage)
-		if seen[key] {
-			return
+	opts.Order = explore.BreadthFirst
+	r, st, err := explore.Run(ctx, p, opts)
+	switch {
+	case p.initErr != nil:
+		r.Verdict, r.Reason = trace.Unknown, p.initErr.Error()
+	case err != nil && p.initial == 0:
+		// No initial configuration meets the root's conditions: the
+		// negated specification has no run.
+		return trace.Result{Property: opts.Property, Verdict: trace.Holds}, trace.Stats{Complete: true}
+	case err != nil:
+		r.Verdict, r.Reason = trace.Unknown, err.Error()
+	case r.Counterexample != nil:
+		p.counterexample(r.Counterexample)
+	}
+	return r, st
+}
+
+// product is an instance's counter system with the stage of a chain of
+// witnesses (how many have been seen) as a state.Model for explore: a
+// vector is the configuration followed by the stage in two bytes. A
+// configuration moves to the next stage when the next witness holds in it
+// (a step that is not the automaton's, dropped from counterexamples); rule
+// successors stay in the stage when its G conditions hold. The last stage
+// is a violation (state.Checker) for reachability; for liveness a stutter
+// rule enabled there, with the loop's G conditions, is the lasso's loop (a
+// failing transition, so that it is the counterexample's last step).
+type product struct {
+	in      *ta.Instance
+	m       *model
+	lc      *lcase
+	chain   []*wnode
+	active  [][]ta.Expr // G conditions in force at each stage
+	stutter []int
+
+	initial int   // initial states emitted
+	initErr error // the instance's error enumerating its initial states
+	vec     []byte
+	sink    stageSink
+}
+
+// advance is the Trans.ID of a move to the next stage, and advancePid the
+// Pid of its step.
+const (
+	advance    = -1
+	advancePid = -2
+)
+
+func (p *product) holdsAll(es []ta.Expr, cfg []byte) bool {
+	for _, e := range es {
+		if !p.in.Holds(e, cfg) {
+			return false
 		}
-		seen[key] = true
-		nodes = append(nodes, pnode{cfg: string(cfg), stage: stage, parent: parent, rule: rule})
-		queue = append(queue, len(nodes)-1)
 	}
-	err := in.Initial(func(s []byte) {
-		if holdsAll(lc.root.props, s) && holdsAll(lc.root.gs, s) {
-			add(s, 0, -1, -1)
+	return true
+}
+
+func split(v []byte) ([]byte, int) {
+	n := len(v) - 2
+	return v[:n], int(binary.LittleEndian.Uint16(v[n:]))
+}
+
+func (p *product) join(cfg []byte, stage int) []byte {
+	p.vec = append(p.vec[:0], cfg...)
+	p.vec = binary.LittleEndian.AppendUint16(p.vec, uint16(stage))
+	return p.vec
+}
+
+func (p *product) Name() string { return p.in.Name() }
+
+func (p *product) Initial(emit func(s []byte)) error {
+	p.initErr = p.in.Initial(func(s []byte) {
+		if p.holdsAll(p.lc.root.props, s) && p.holdsAll(p.lc.root.gs, s) {
+			p.initial++
+			emit(p.join(s, 0))
 		}
 	})
-	if err != nil {
-		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}, st
-	}
-	sink := &succSink{}
-	for len(queue) > 0 {
-		if ctx.Err() != nil {
-			return caseOutcome{verdict: trace.Unknown, reason: explore.StopCause(ctx)}, st
+	return p.initErr
+}
+
+func (p *product) Next(v []byte, sink state.Sink) {
+	cfg, stage := split(v)
+	if stage < len(p.chain) {
+		w := p.chain[stage]
+		if p.holdsAll(w.props, cfg) && p.holdsAll(w.gs, cfg) {
+			sink.Succ(state.Trans{Proc: -1, ID: advance}, p.join(cfg, stage+1))
 		}
-		if limit > 0 && len(nodes) > limit {
-			return caseOutcome{verdict: trace.Unknown, reason: fmt.Sprintf("state limit %d reached", limit)}, st
-		}
-		i := queue[0]
-		queue = queue[1:]
-		n := nodes[i]
-		cfg := []byte(n.cfg)
-		st.States++
-		if n.stage < len(chain) {
-			w := chain[n.stage]
-			if holdsAll(w.props, cfg) && holdsAll(w.gs, cfg) {
-				add(cfg, n.stage+1, i, -1)
-			}
-		} else if !lc.needLoop {
-			return caseOutcome{verdict: trace.Violated, cex: explicitCex(in, m, nodes, i, -1)}, st
-		} else if holdsAll(lc.loopGs, cfg) {
-			for _, ri := range stutterRules(m) {
-				r := m.rules[ri]
-				if in.Value(cfg, ta.Var{Kind: ta.Local, Index: r.src}) >= 1 && in.Holds(r.r.Guard, cfg) {
-					return caseOutcome{verdict: trace.Violated, cex: explicitCex(in, m, nodes, i, ri)}, st
-				}
-			}
-		}
-		sink.out, sink.vecs, sink.fails = sink.out[:0], sink.vecs[:0], sink.fails[:0]
-		in.Next(cfg, sink)
-		if len(sink.fails) > 0 {
-			return caseOutcome{verdict: trace.Unknown, reason: sink.fails[0]}, st
-		}
-		for j, t := range sink.out {
-			st.Transitions++
-			if holdsAll(active[n.stage], sink.vecs[j]) {
-				add(sink.vecs[j], n.stage, i, t.ID)
+	} else if p.lc.needLoop && p.holdsAll(p.lc.loopGs, cfg) {
+		for _, ri := range p.stutter {
+			r := p.m.rules[ri]
+			if p.in.Value(cfg, ta.Var{Kind: ta.Local, Index: r.src}) >= 1 && p.in.Holds(r.r.Guard, cfg) {
+				sink.Fail(state.Trans{Proc: -1, ID: int32(ri)}, state.KindAcceptCycle, "loop: repeats forever")
+				return
 			}
 		}
 	}
-	return caseOutcome{verdict: trace.Holds}, st
+	p.sink.out, p.sink.p, p.sink.stage = sink, p, stage
+	p.in.Next(cfg, &p.sink)
+}
+
+// Check reports the last stage of a reachability case.
+func (p *product) Check(v []byte) (kind, msg string, bad bool) {
+	if _, stage := split(v); stage == len(p.chain) && !p.lc.needLoop {
+		return state.KindInvariant, "", true
+	}
+	return "", "", false
+}
+
+func (p *product) ValidEnd([]byte) bool { return true }
+
+func (p *product) Explain(t state.Trans, from, to []byte) trace.Step {
+	if t.ID == advance {
+		return trace.Step{Pid: advancePid}
+	}
+	return p.m.f.Step(p.m.rules[t.ID].r, 0)
+}
+
+func (p *product) Decode(v []byte) []trace.Var {
+	cfg, _ := split(v)
+	return p.in.Decode(cfg)
+}
+
+func (p *product) Fork() state.Model {
+	q := &product{in: p.in.Fork().(*ta.Instance), m: p.m, lc: p.lc, chain: p.chain, active: p.active, stutter: p.stutter}
+	return q
+}
+
+// counterexample drops the stage advances from explore's counterexample
+// and makes the loop step of a lasso its loop.
+func (p *product) counterexample(c *trace.Counterexample) {
+	steps := c.Steps[:0]
+	for _, s := range c.Steps {
+		if s.Pid == advancePid {
+			continue
+		}
+		s.Num = len(steps) + 1
+		steps = append(steps, s)
+	}
+	c.Steps, c.Params, c.Message = steps, p.in.Params(), ""
+	if c.Kind == state.KindAcceptCycle {
+		c.LoopStart = len(steps) - 1
+	}
+}
+
+// stageSink passes on the rule successors that keep the stage's G
+// conditions; a failing rule (a counter out of range) stops the search.
+type stageSink struct {
+	out   state.Sink
+	p     *product
+	stage int
+}
+
+func (s *stageSink) Succ(t state.Trans, v []byte) {
+	if s.p.holdsAll(s.p.active[s.stage], v) {
+		s.out.Succ(t, s.p.join(v, s.stage))
+	}
+}
+
+func (s *stageSink) Fail(t state.Trans, kind, msg string) {
+	s.out.Fail(t, state.KindLimitReached, msg)
 }
 
 func stutterRules(m *model) []int {
@@ -215,37 +297,4 @@ func stutterRules(m *model) []int {
 		}
 	}
 	return out
-}
-
-func explicitCex(in *ta.Instance, m *model, nodes []pnode, last int, loopRule int) *trace.Counterexample {
-	var path []int
-	for i := last; i >= 0; i = nodes[i].parent {
-		path = append(path, i)
-	}
-	c := &trace.Counterexample{Params: in.Params(), LoopStart: -1, Kind: state.KindInvariant}
-	first := nodes[path[len(path)-1]]
-	c.Initial = in.Decode([]byte(first.cfg))
-	prev := c.Initial
-	for k := len(path) - 2; k >= 0; k-- {
-		n := nodes[path[k]]
-		if n.rule < 0 {
-			continue
-		}
-		r := m.rules[n.rule].r
-		cur := in.Decode([]byte(n.cfg))
-		st := m.f.Step(r, 0)
-		st.Num, st.Changes = len(c.Steps)+1, trace.Diff(prev, cur)
-		c.Steps = append(c.Steps, st)
-		prev = cur
-	}
-	if loopRule >= 0 {
-		r := m.rules[loopRule].r
-		c.LoopStart = len(c.Steps)
-		c.Kind = state.KindAcceptCycle
-		st := m.f.Step(r, 0)
-		st.Num, st.Note = len(c.Steps)+1, "loop: repeats forever"
-		c.Steps = append(c.Steps, st)
-	}
-	c.Final = prev
-	return c
 }

@@ -66,7 +66,7 @@ func crossCheck(t *testing.T, f *ta.File, spec string, r SpecResult, bound int64
 	switch r.Verdict {
 	case trace.Holds:
 		for _, p := range smallParams(t, f, bound, count) {
-			e, _ := Explicit(ctx, f, spec, p, 2_000_000)
+			e, _ := Explicit(ctx, f, spec, p, explore.Options{MaxStates: 2_000_000})
 			if e.Verdict == trace.Violated {
 				t.Errorf("%s: the schema engine says holds, but the instance %v violates it", spec, p)
 			}
@@ -104,7 +104,7 @@ func crossCheck(t *testing.T, f *ta.File, spec string, r SpecResult, bound int64
 			sum += v
 		}
 		if sum <= 16 {
-			e, _ := Explicit(ctx, f, spec, c.Params, 2_000_000)
+			e, _ := Explicit(ctx, f, spec, c.Params, explore.Options{MaxStates: 2_000_000})
 			if e.Verdict != trace.Violated {
 				t.Errorf("%s: the counterexample's instance %v does not violate it explicitly (%s %s)", spec, c.Params, e.Verdict, e.Reason)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"ftmc/explore"
 	"ftmc/internal/testenv"
 	"ftmc/ta"
 	"ftmc/trace"
@@ -121,7 +122,7 @@ func TestRandomAgainstInstances(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			for _, p := range params {
-				e, _ := Explicit(ctx, f, s.Name, p, 1_000_000)
+				e, _ := Explicit(ctx, f, s.Name, p, explore.Options{MaxStates: 1_000_000})
 				if e.Verdict == trace.Violated && res.Verdict == trace.Holds {
 					t.Errorf("automaton %d %s: schema engine says holds, instance %v violates it\n%s", i, s.Name, p, src)
 					break

@@ -154,11 +154,7 @@ func Extract(ctx context.Context, prog *promela.Program, opts Options) (*Result,
 	for _, t := range ths {
 		res.Thresholds = append(res.Thresholds, x.linText(t))
 	}
-	for _, d := range prog.LTL {
-		if !isJustice(d) {
-			res.Specs = append(res.Specs, d.FormulaName())
-		}
-	}
+	res.Specs = Specs(prog)
 	for _, ord := range orders {
 		c, err := x.extractCase(ord)
 		if err != nil {
@@ -167,6 +163,18 @@ func Extract(ctx context.Context, prog *promela.Program, opts Options) (*Result,
 		res.Cases = append(res.Cases, c)
 	}
 	return res, nil
+}
+
+// Specs are the names of the specifications of prog: its ltl blocks that
+// are not fairness assumptions (isJustice).
+func Specs(prog *promela.Program) []string {
+	var names []string
+	for _, d := range prog.LTL {
+		if !isJustice(d) {
+			names = append(names, d.FormulaName())
+		}
+	}
+	return names
 }
 
 // isJustice tells the ltl blocks that ByMC assumes for every property:

@@ -24,7 +24,10 @@ type Trans struct {
 }
 
 // Failure kinds reported through Sink.Fail and Model.Check. They are also the
-// "kind" field of a verdict.
+// "kind" field of a verdict. KindLimitReached is no violation: a model
+// reports it through Sink.Fail when it cannot represent a successor (a value
+// beyond what its vector holds), and the search stops there with verdict
+// unknown, the message its reason.
 const (
 	KindInvalidEnd   = "invalid end state"
 	KindAssertion    = "assertion"

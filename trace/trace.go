@@ -50,11 +50,14 @@ type Report struct {
 // apply to an engine stay zero and are omitted from JSON, except the four
 // DESIGN.md promises.
 type Stats struct {
-	States        int64   `json:"states"`
-	Transitions   int64   `json:"transitions"`
-	Seconds       float64 `json:"seconds"`
-	MemoryBytes   int64   `json:"memory_bytes"`
-	Matched       int64   `json:"matched,omitempty"`
+	States      int64   `json:"states"`
+	Transitions int64   `json:"transitions"`
+	Seconds     float64 `json:"seconds"`
+	MemoryBytes int64   `json:"memory_bytes"`
+	Matched     int64   `json:"matched,omitempty"`
+	// Expanded counts the states whose successors were generated: fewer
+	// than States when a breadth-first search stops early.
+	Expanded      int64   `json:"expanded,omitempty"`
 	Depth         int64   `json:"depth,omitempty"`
 	VectorBytes   int     `json:"vector_bytes,omitempty"`    // largest state vector
 	StoreBytes    int64   `json:"store_bytes,omitempty"`     // bytes held by the state store

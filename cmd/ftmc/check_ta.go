@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
-	"ftmc/explore"
 	"ftmc/param"
 	"ftmc/ta"
 	"ftmc/trace"
@@ -28,9 +26,9 @@ func isTAModel(args []string) bool {
 }
 
 // checkTA checks the specifications of a threshold automaton on one
-// instance (fixed parameters): safety specifications init -> [](!bad) with
-// the explicit engine on the counter system, the others with an explicit
-// lasso search.
+// instance (fixed parameters) with param.CheckInstance: safety
+// specifications init -> [](!bad) as invariants of the counter system, the
+// others by a search for a run of their negation.
 func checkTA(e *env, args []string) int {
 	fs := newFlags("check", e.stderr)
 	var opts explicitOptions
@@ -57,10 +55,12 @@ func checkTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2
 	}
+	// The budget bounds the whole run: the reading and every
+	// specification, each of which has what is left.
+	ctx, stop := opts.bound(e.ctx)
+	defer stop()
 	path := pos[0]
-	ctx, cancel := timeBound(e.ctx, opts.since, opts.limits.time)
 	f, err := ta.ParseFileContext(ctx, path)
-	cancel()
 	if stoppedReading(e, "ftmc check", err) {
 		return trace.ExitUnknown
 	}
@@ -81,90 +81,18 @@ func checkTA(e *env, args []string) int {
 			specs = append(specs, s.Name)
 		}
 	}
-	for _, name := range specs {
-		if _, ok := f.SpecByName(name); !ok {
-			fmt.Fprintf(e.stderr, "ftmc check: %s has no specification %q\n", path, name)
-			return 2
-		}
-	}
-	rep := &trace.Report{Model: path, Params: probe.Params(), Engine: "explicit (counter system)"}
-	noRun, err := probe.NoRun()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-		return 2
-	}
 	stopProfile, err := startProfile(opts.profile)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2
 	}
 	defer stopProfile()
-	start := time.Now()
-	budget := explore.Budget{Time: so.TimeLimit, Since: so.Since, Memory: so.MemoryLimit, MemoryFrom: so.MemoryLimitFrom}
-	if noRun != "" {
-		// No initial state: nothing to check, for any property.
-		if len(specs) == 0 {
-			specs = []string{explore.DefaultProperty}
-		}
-		for _, name := range specs {
-			rep.Verdicts = append(rep.Verdicts, trace.Result{Property: name, Verdict: trace.Unknown, Reason: noRun})
-		}
-		rep.Stats.Seconds = time.Since(start).Seconds()
-		return opts.printReport(e, rep)
+	res, err := param.CheckInstance(ctx, f, vals, specs, so)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
+		return 2
 	}
-	if len(specs) == 0 {
-		res, st, err := explore.Run(e.ctx, probe, so)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-			return 2
-		}
-		rep.Verdicts, rep.Stats = append(rep.Verdicts, res), st
-	}
-	for _, name := range specs {
-		spec, ok := f.SpecByName(name)
-		if !ok {
-			fmt.Fprintf(e.stderr, "ftmc check: %s has no specification %q\n", path, name)
-			return 2
-		}
-		if init, bad, ok := param.SafetyShape(spec.Formula); ok {
-			in, err := ta.NewInstance(f, vals, ta.InstanceOptions{Init: init, Bad: bad, BadName: name})
-			if err != nil {
-				fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-				return 2
-			}
-			if ok, err := in.HasInitial(); err == nil && !ok {
-				rep.Verdicts = append(rep.Verdicts, trace.Result{Property: name, Verdict: trace.Holds})
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s holds vacuously: no initial state satisfies its premise %s", name, init))
-				continue
-			}
-			so.Property = name
-			res, st, err := explore.Run(e.ctx, in, so)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-				return 2
-			}
-			if res.Counterexample != nil {
-				res.Counterexample.Params = probe.Params()
-			}
-			rep.Verdicts = append(rep.Verdicts, res)
-			rep.Stats.States += st.States
-			rep.Stats.Transitions += st.Transitions
-			rep.Stats.Complete = st.Complete
-			if st.MemoryBytes > rep.Stats.MemoryBytes {
-				rep.Stats.MemoryBytes = st.MemoryBytes
-			}
-			continue
-		}
-		// The lasso search has what is left of the run's --time and
-		// --memory: once they are spent it stops before it starts.
-		ctx, stop := budget.Bound(e.ctx)
-		r, st := param.Explicit(ctx, f, name, vals, 0)
-		stop()
-		r.Result.Stats = &trace.Stats{Seconds: st.Seconds, States: st.States, Transitions: st.Transitions, Complete: st.Complete}
-		rep.Verdicts = append(rep.Verdicts, r.Result)
-		rep.Stats.States += st.States
-		rep.Stats.Transitions += st.Transitions
-	}
-	rep.Stats.Seconds = time.Since(start).Seconds()
+	rep := &trace.Report{Model: path, Params: probe.Params(), Engine: "explicit (counter system)",
+		Verdicts: res.Verdicts, Stats: res.Stats, Warnings: res.Warnings}
 	return opts.printReport(e, rep)
 }

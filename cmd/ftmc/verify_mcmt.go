@@ -78,7 +78,8 @@ func verifyMCMT(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "ftmc verify: expected a model file (.mcmt, .in or .cub)")
 		return 2
 	}
-	ctx, stop := lim.budget(fs, time.Time{}).Bound(e.ctx)
+	budget := lim.budget(fs, time.Time{})
+	ctx, stop := budget.Bound(e.ctx)
 	defer stop()
 	file, specs := pos[0], pos[1:]
 	err = checkOutputsDistinct([]namedPath{{"log", *logFile}, {"cpuprofile", *profile}, {"trail", files.trail}, {"msc", files.chart.msc}}, []namedPath{{"model file", file}})
@@ -131,7 +132,7 @@ func verifyMCMT(e *env, args []string) int {
 	if *bounded > 0 {
 		rep.Engine = "explicit"
 		rep.Params = map[string]int64{"processes": int64(*bounded)}
-		if code := boundedMCMT(ctx, sys, *bounded, *maxStates, rep); code != 0 {
+		if code := boundedMCMT(ctx, sys, *bounded, system.ExploreOptions{MaxStates: *maxStates, Search: budget.Search()}, rep); code != 0 {
 			fmt.Fprintln(e.stderr, rep.Warnings[len(rep.Warnings)-1])
 			return code
 		}
@@ -181,19 +182,9 @@ func verifyMCMT(e *env, args []string) int {
 		if os.Getenv("GOGC") == "" {
 			defer debug.SetGCPercent(debug.SetGCPercent(400))
 		}
-		res, err := backreach.Verify(ctx, sys, opts)
+		res := backreach.Check(ctx, sys, opts)
 		if opts.Progress != nil {
 			fmt.Fprint(e.stderr, "\r\033[K")
-		}
-		if l := explore.LimitCause(ctx); err != nil && l != nil {
-			// A limit cut the search short where it could not say so
-			// itself (a solver process interrupted): unknown all the same.
-			res, err = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: l.Msg}, nil
-		}
-		if err != nil {
-			// A model the engine cannot handle: the verdict unknown, with
-			// the reason, as every run ends.
-			res = &backreach.Result{Property: sys.Property, Verdict: trace.Unknown, Reason: err.Error()}
 		}
 		r := trace.Result{Property: res.Property, Verdict: res.Verdict, Reason: res.Reason, Counterexample: res.Trace}
 		if res.Trace != nil {
@@ -255,59 +246,18 @@ func verifyMCMT(e *env, args []string) int {
 // boundedMCMT explores the instance with k processes; it returns a
 // non-zero exit code (and the reason as the last warning) when the instance
 // cannot be built.
-func boundedMCMT(ctx context.Context, sys *system.System, k int, maxStates int64, rep *trace.Report) int {
-	in, err := system.NewInstance(sys, k)
-	if err == nil {
-		var res *system.ExploreResult
-		// Every state the search takes from its queue is checked, and
-		// then expanded unless the search stops there.
-		var checked int64
-		res, err = system.Explore(ctx, in, system.ExploreOptions{MaxStates: maxStates, OnState: func([]byte) { checked++ }})
-		if err == nil {
-			expanded := checked
-			if !res.Complete {
-				expanded = max(0, checked-1)
-			}
-			r := trace.Result{Property: sys.Property}
-			switch {
-			case res.Unsafe != nil:
-				r.Verdict, r.Kind, r.Counterexample = trace.Violated, res.Unsafe.Kind, res.Unsafe
-			case res.Complete && res.States == 0:
-				// No run to check: holds would be vacuous and say nothing.
-				r.Verdict, r.Reason = trace.Unknown, fmt.Sprintf("the instance with %s has no initial state: no assignment satisfies the initial formula, so nothing was checked", processes(int64(k)))
-			case res.Complete:
-				r.Verdict = trace.Holds
-			default:
-				r.Verdict, r.Reason = trace.Unknown, res.Reason
-				if l := explore.LimitCause(ctx); l != nil && res.Reason == "cancelled" {
-					r.Reason = fmt.Sprintf("%s after %d states", l.Msg, res.States)
-				} else if maxStates > 0 && res.States > maxStates && expanded == 0 {
-					r.Reason = fmt.Sprintf("%s: the instance has %d initial states", res.Reason, res.States)
-				}
-			}
-			rep.Verdicts = []trace.Result{r}
-			rep.Stats = trace.Stats{States: res.States, Transitions: res.Transitions, Complete: res.Complete,
-				Extra: []trace.Figure{{Name: "expanded", Value: float64(expanded)}}}
-			if res.Axiom >= 0 {
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("system axiom %d (%s) is false on %s: the parameterized proof assumes it",
-					res.Axiom+1, strings.Join(strings.Fields(sys.Axioms[res.Axiom].Name), " "), processes(int64(k))))
-			}
-			return 0
+func boundedMCMT(ctx context.Context, sys *system.System, k int, opts system.ExploreOptions, rep *trace.Report) int {
+	r, st, warnings, err := system.Bounded(ctx, sys, k, opts)
+	if err != nil {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("ftmc verify: %s with %s: %v", sys.Name, system.Processes(int64(k)), err))
+		if ctx.Err() != nil {
+			return 3
 		}
+		return 2
 	}
-	rep.Warnings = append(rep.Warnings, fmt.Sprintf("ftmc verify: %s with %s: %v", sys.Name, processes(int64(k)), err))
-	if ctx.Err() != nil {
-		return 3
-	}
-	return 2
-}
-
-// processes is "1 process", "3 processes".
-func processes(n int64) string {
-	if n == 1 {
-		return "1 process"
-	}
-	return fmt.Sprintf("%d processes", n)
+	rep.Verdicts, rep.Stats = []trace.Result{r}, st
+	rep.Warnings = append(rep.Warnings, warnings...)
+	return 0
 }
 
 // checkMCMTFlags rejects flag values the searches cannot honour, before
@@ -354,14 +304,14 @@ func writeMCMTTrace(w interface{ Write([]byte) (int, error) }, cx *trace.Counter
 func writeMCMTStats(w interface{ Write([]byte) (int, error) }, rep *trace.Report) {
 	s := rep.Stats
 	if rep.Engine == "explicit" {
-		if !s.Complete && len(s.Extra) > 0 {
+		if !s.Complete {
 			// Cut short: the states found include the queue, which was
 			// not expanded.
 			fmt.Fprintf(w, "%s: %d states found, %d expanded, %d transitions, %.3fs\n",
-				processes(rep.Params["processes"]), s.States, int64(s.Extra[0].Value), s.Transitions, s.Seconds)
+				system.Processes(rep.Params["processes"]), s.States, s.Expanded, s.Transitions, s.Seconds)
 			return
 		}
-		fmt.Fprintf(w, "%s: %d states, %d transitions, %.3fs\n", processes(rep.Params["processes"]), s.States, s.Transitions, s.Seconds)
+		fmt.Fprintf(w, "%s: %d states, %d transitions, %.3fs\n", system.Processes(rep.Params["processes"]), s.States, s.Transitions, s.Seconds)
 		return
 	}
 	var parts []string

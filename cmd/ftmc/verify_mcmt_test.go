@@ -211,9 +211,9 @@ func TestVerifyMCMTLimits(t *testing.T) {
 		want *regexp.Regexp
 	}{
 		{[]string{"--bounded", "3", "--time", "1ns"}, regexp.MustCompile(`^time limit 1ns reached after \d+ states$`)},
-		{[]string{"--bounded", "3", "--memory", "1MB"}, regexp.MustCompile(`^memory limit 1 MB reached \([0-9.]+ MB in use\) after \d+ states$`)},
+		{[]string{"--bounded", "3", "--memory", "1MB"}, regexp.MustCompile(`^memory limit 1 MB reached after \d+ states$`)},
 		{[]string{"--brab", "0", "--time", "1ns"}, regexp.MustCompile(`^time limit 1ns reached after 0 cubes$`)},
-		{[]string{"--brab", "0", "--memory", "1MB"}, regexp.MustCompile(`^memory limit 1 MB reached \([0-9.]+ MB in use\) after 0 cubes$`)},
+		{[]string{"--brab", "0", "--memory", "1MB"}, regexp.MustCompile(`^memory limit 1 MB reached after 0 cubes$`)},
 		{[]string{"--time", "1ns"}, regexp.MustCompile(`^time limit 1ns reached while the instance with 3 processes that candidate invariants come from was explored \(--brab 3\)$`)},
 	} {
 		if !slices.Contains(c.args, "--bounded") {
@@ -231,8 +231,9 @@ func TestVerifyMCMTLimits(t *testing.T) {
 	}
 }
 
-// The audit's case: the seed's 4-process instance needs over 400 MB; with
-// --memory 100MB it stops near 100 MB instead of saying holds.
+// The audit's case: the seed's 4-process instance (1.1 million states)
+// needs about 140 MB; with --memory 100MB it stops near 100 MB instead of
+// saying holds.
 func TestVerifyMCMTMemorySeed(t *testing.T) {
 	seed := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
 	rep, code, errs := runFtmc(t.Context(), []string{"verify", "--lang", "mcmt", "--bounded", "4", "--memory", "100MB", seed})
@@ -242,7 +243,8 @@ func TestVerifyMCMTMemorySeed(t *testing.T) {
 	if code != trace.ExitUnknown || rep.Verdicts[0].Verdict != trace.Unknown || !strings.HasPrefix(rep.Verdicts[0].Reason, "memory limit 100 MB reached") {
 		t.Errorf("exit %d, verdicts %+v; want unknown: memory limit 100 MB reached", code, rep.Verdicts)
 	}
-	if rep.Stats.Complete || rep.Stats.States == 0 || rep.Stats.States > 800000 {
+	// explore's store keeps about 770000 states in 100 MB.
+	if rep.Stats.Complete || rep.Stats.States == 0 || rep.Stats.States > 1000000 {
 		t.Errorf("stats %+v: want an incomplete search of some states, well short of the instance's 1.1 million", rep.Stats)
 	}
 }
@@ -352,7 +354,7 @@ func TestVerifyMCMTDefaultMemoryLimit(t *testing.T) {
 	lock := filepath.Join(testenv.RepoRoot(t), "examples/mcmt/lock.cub")
 	for _, args := range [][]string{{"--bounded", "2"}, {"--brab", "0"}} {
 		out, errs, code := runText(t, append([]string{"verify", lock}, args...)...)
-		if code != trace.ExitUnknown || !strings.HasPrefix(out, "unsafe: unknown: memory limit 1 MB (85% of physical memory) reached (") {
+		if code != trace.ExitUnknown || !strings.HasPrefix(out, "unsafe: unknown: memory limit 1 MB (85% of physical memory) reached after ") {
 			t.Errorf("verify %v: exit %d, %q %s; want unknown at the default limit", args, code, out, errs)
 		}
 		out, errs, code = runText(t, append([]string{"verify", lock, "--memory", "0"}, args...)...)

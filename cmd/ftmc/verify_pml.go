@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -94,6 +95,7 @@ func verifyPML(e *env, args []string) int {
 		return 2
 	}
 	start := time.Now()
+	engine := "PIA data abstraction to threshold automata, schema (SMT, " + sf.describe() + ")"
 	// The abstraction's unsat answers drop rules and order thresholds, so
 	// a holds rests on them too: --cross-check confirms them as well.
 	popts := pia.Options{Solver: solver}
@@ -108,8 +110,18 @@ func verifyPML(e *env, args []string) int {
 			return 2
 		}
 		if ctx.Err() != nil {
-			fmt.Fprintf(e.stderr, "ftmc verify: %s: the abstraction stopped: %s\n", path, explore.StopCause(ctx))
-			return trace.ExitUnknown
+			// Every specification rests on the abstraction: each is
+			// unknown, with why it was not computed.
+			specs, ok := pmlSpecs(e, path, pia.Specs(prog), pos[1:])
+			if !ok {
+				return 2
+			}
+			rep := &trace.Report{Model: path, Defines: defs.Map(), Engine: engine}
+			for _, s := range specs {
+				rep.Verdicts = append(rep.Verdicts, trace.Result{Property: s, Verdict: trace.Unknown,
+					Reason: explore.StopCause(ctx) + " while the abstraction was computed", Stats: &trace.Stats{Seconds: time.Since(start).Seconds()}})
+			}
+			return flags.finishReport(e, rep, start, nil)
 		}
 		// The solver failed (or gave up): no verdict, but the model is
 		// not at fault.
@@ -128,25 +140,11 @@ func verifyPML(e *env, args []string) int {
 			}
 		}
 	}
-	specs := pos[1:]
-	if len(specs) == 0 || len(specs) == 1 && specs[0] == "all" {
-		specs = res.Specs
-	}
-	for _, s := range specs {
-		found := false
-		for _, t := range res.Specs {
-			found = found || s == t
-		}
-		if !found {
-			fmt.Fprintf(e.stderr, "ftmc verify: %s has no specification %q (it has: %s)\n", path, s, strings.Join(res.Specs, ", "))
-			return 2
-		}
-	}
-	if len(specs) == 0 {
-		fmt.Fprintf(e.stderr, "ftmc verify: %s has no ltl specification (other than fairness)\n", path)
+	specs, ok := pmlSpecs(e, path, res.Specs, pos[1:])
+	if !ok {
 		return 2
 	}
-	rep := &trace.Report{Model: path, Defines: defs.Map(), Engine: "PIA data abstraction to threshold automata, schema (SMT, " + sf.describe() + ")"}
+	rep := &trace.Report{Model: path, Defines: defs.Map(), Engine: engine}
 	if !*jsonOut && !*quiet {
 		c := res.Cases[0]
 		fmt.Fprintf(e.stdout, "ftmc verify %s: thresholds %s (from %s); %d case(s) of their order; %d locations, %d rules", path, strings.Join(res.Thresholds, ", "), res.ThresholdsFrom, len(res.Cases), c.Locations, c.Rules)
@@ -230,6 +228,26 @@ func verifyPML(e *env, args []string) int {
 		{Name: "rules", Value: float64(res.Cases[0].Rules)},
 		{Name: "abstraction_queries", Value: float64(res.Cases[len(res.Cases)-1].Queries)},
 	})
+}
+
+// pmlSpecs are the specifications that the command line names (names:
+// none or "all" for every one of the model's, all), or, when it names one
+// the model does not have, or the model has none, false after the error.
+func pmlSpecs(e *env, path string, all, names []string) ([]string, bool) {
+	if len(names) == 0 || len(names) == 1 && names[0] == "all" {
+		names = all
+	}
+	for _, s := range names {
+		if !slices.Contains(all, s) {
+			fmt.Fprintf(e.stderr, "ftmc verify: %s has no specification %q (it has: %s)\n", path, s, strings.Join(all, ", "))
+			return nil, false
+		}
+	}
+	if len(names) == 0 {
+		fmt.Fprintf(e.stderr, "ftmc verify: %s has no ltl specification (other than fairness)\n", path)
+		return nil, false
+	}
+	return names, true
 }
 
 // paramText writes parameter values as --param takes them: N=4,T=1.
