@@ -388,3 +388,12 @@ func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
 	}
 	return nil
 }
+
+// Processes are the lifelines of the product's counterexamples: the
+// instance's locations (ta.File.Processes), with the counts of the first
+// configuration.
+func (p *product) Processes(first, last []byte) []trace.Process {
+	a, _ := split(first)
+	b, _ := split(last)
+	return p.in.Processes(a, b)
+}

@@ -464,6 +464,21 @@ func TestTraceMSCThresholdAutomaton(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", filepath.Base(path), got, want)
 		}
 	}
+	// A lasso of the instance (check --param's search for a liveness
+	// specification): its loop, a rule that stays in V0, is a box there.
+	lasso := filepath.Join(dir, "l.svg")
+	relay := filepath.Join("..", "..", "examples", "threshold", "st-byz-n-ge-3t.ta")
+	if _, errs, code := runCmd("check", relay, "--param", "N=3,T=1,F=1", "relay", "--msc", lasso); code != trace.ExitViolated {
+		t.Fatalf("check relay: exit %d: %s", code, errs)
+	}
+	c := readSVGChart(t, lasso)
+	got := fmt.Sprintf("heads %q, notes %q, arrows %q, labels %q, events %q on %q", c.heads, c.notes, c.arrows, c.labels, c.events, c.eventsOn)
+	want := fmt.Sprintf("heads %q, notes %q, arrows %q, labels %q, events %q on %q", []string{"V0", "V1", "SE", "AC"},
+		[]string{"1 at start", "1 at start", "0 at start", "0 at start"}, []string{"V1 -> SE", "SE -> AC"}, []string{"r0", "r4"}, []string{"r5"}, []string{"V0"})
+	if got != want {
+		t.Errorf("relay's lasso:\n got %s\nwant %s", got, want)
+	}
+
 	// The schedule ftmc verify finds for every instance: an arrow per
 	// step, from the rule's source to its target, with the rule's name
 	// (and how many processes move, when more than one).
@@ -493,7 +508,7 @@ func TestTraceMSCThresholdAutomaton(t *testing.T) {
 		}
 		labels = append(labels, label)
 	}
-	c := readSVGChart(t, svg3)
+	c = readSVGChart(t, svg3)
 	if len(cx.Steps) == 0 || strings.Join(c.arrows, "|") != strings.Join(arrows, "|") || strings.Join(c.labels, "|") != strings.Join(labels, "|") {
 		t.Errorf("verify's schedule: arrows %q, labels %q; want one per step %q, %q", c.arrows, c.labels, arrows, labels)
 	}
@@ -529,9 +544,9 @@ func TestTraceMSCMCMT(t *testing.T) {
 		if cx == nil || len(cx.Steps) == 0 {
 			t.Fatalf("verify %q: no counterexample", extra)
 		}
-		// The run replayed from backward reachability lists the
-		// instance's process indexes.
-		if extra == nil && fmt.Sprintf("%+v", cx.Processes) != "[{Pid:0 Name:#0 Role:index Group: Optional:false Count:0} {Pid:1 Name:#1 Role:index Group: Optional:false Count:0}]" {
+		// The run replayed from backward reachability, and the bounded
+		// instance's, list the instance's process indexes.
+		if fmt.Sprintf("%+v", cx.Processes) != "[{Pid:0 Name:#0 Role:index Group: Optional:false Count:0} {Pid:1 Name:#1 Role:index Group: Optional:false Count:0}]" {
 			t.Errorf("verify: processes %+v, want #0 and #1", cx.Processes)
 		}
 		report, svg := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.svg")
