@@ -232,7 +232,7 @@ func (e *engine) runOn(hit *node, model map[atom]int64, size int, ordered bool, 
 		return out
 	}
 	cx := &trace.Counterexample{Kind: state.KindInvariant, LoopStart: -1,
-		Params: map[string]int64{"processes": int64(size)}, Initial: decode(vals)}
+		Params: map[string]int64{"processes": int64(size)}, Initial: decode(vals), Processes: conc.Processes()}
 	states := [][]int64{vals}
 	holds := func(c *cube, vs []int64) bool {
 		get := func(a atom) int64 {

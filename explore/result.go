@@ -66,6 +66,7 @@ func buildCounterexample(m state.Model, v *violation, get func(Index) []byte) *t
 		c.Steps[k].Num = k + 1
 	}
 	c.Final = m.Decode(last)
+	c.Processes = state.Processes(m, vecs[0], last)
 	return c
 }
 

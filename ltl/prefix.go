@@ -233,6 +233,12 @@ func (p *productModel) Explain(t state.Trans, from, to []byte) trace.Step {
 	return step
 }
 
+func (p *productModel) Processes(first, last []byte) []trace.Process {
+	mf, _ := p.split(first)
+	ml, _ := p.split(last)
+	return state.Processes(p.m, mf, ml)
+}
+
 func (p *productModel) Decode(v []byte) []trace.Var {
 	model, _ := p.split(v)
 	return p.m.Decode(model)

@@ -765,6 +765,7 @@ func (s *search) counterexample() *trace.Counterexample {
 		c.LoopStart = len(c.Steps)
 	}
 	c.Final = s.m.Decode(models[last])
+	c.Processes = state.Processes(s.m, models[0], models[last])
 	switch {
 	case s.failKind != "" && !s.failState:
 		// The failing step has no successor: it is explained as a step

@@ -420,7 +420,7 @@ func guideOf(c *pia.Case, cex *trace.Counterexample, merged map[string]string) *
 	}
 	for _, st := range steps {
 		var path []*ta.Rule
-		for _, id := range strings.Split(strings.TrimPrefix(ta.StepRule(st), "r"), "+") {
+		for _, id := range strings.Split(strings.TrimPrefix(st.Rule, "r"), "+") {
 			r, ok := byID[id]
 			if !ok {
 				return nil
