@@ -497,15 +497,7 @@ func (t *ftab) eventually(f fid) fid {
 		return t.eventually(n.r) // F(a U b) = F b
 	case n.op == fAnd:
 		// F(a && u) = F a && u when u is both eventual and universal.
-		var rest, susp []fid
-		for _, k := range n.kids {
-			if kn := t.n(k); kn.eventual && kn.universal {
-				susp = append(susp, k)
-			} else {
-				rest = append(rest, k)
-			}
-		}
-		if len(susp) > 0 {
+		if susp, rest := t.suspendable(n.kids); len(susp) > 0 {
 			return t.and(append(susp, t.eventually(t.and(rest...)))...)
 		}
 	}
@@ -523,19 +515,24 @@ func (t *ftab) always(f fid) fid {
 		return t.always(n.r) // G(a V b) = G b
 	case n.op == fOr:
 		// G(a || u) = G a || u when u is both eventual and universal.
-		var rest, susp []fid
-		for _, k := range n.kids {
-			if kn := t.n(k); kn.eventual && kn.universal {
-				susp = append(susp, k)
-			} else {
-				rest = append(rest, k)
-			}
-		}
-		if len(susp) > 0 {
+		if susp, rest := t.suspendable(n.kids); len(susp) > 0 {
 			return t.or(append(susp, t.always(t.or(rest...)))...)
 		}
 	}
 	return t.intern(fnode{op: fAlways, l: f, universal: true, eventual: n.eventual})
+}
+
+// suspendable splits ks into the formulas that are both eventual and
+// universal (true at every step or at none) and the rest.
+func (t *ftab) suspendable(ks []fid) (susp, rest []fid) {
+	for _, k := range ks {
+		if kn := t.n(k); kn.eventual && kn.universal {
+			susp = append(susp, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	return susp, rest
 }
 
 func (t *ftab) until(a, b fid) fid {
