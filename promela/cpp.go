@@ -1154,15 +1154,10 @@ func (e *ifEval) cond() (int64, bool) {
 		return c, ok
 	}
 	e.i++
-	a, ok := e.cond()
+	a, ok := e.condThen(COLON)
 	if !ok {
 		return 0, false
 	}
-	if e.peek() != COLON {
-		e.errAt("expected ':'")
-		return 0, false
-	}
-	e.i++
 	b, ok := e.cond()
 	if !ok {
 		return 0, false
@@ -1171,6 +1166,21 @@ func (e *ifEval) cond() (int64, bool) {
 		return a, true
 	}
 	return b, true
+}
+
+// condThen reads a conditional expression and the token end after it
+// (the ':' of c ? a : b, a closing parenthesis).
+func (e *ifEval) condThen(end Token) (int64, bool) {
+	x, ok := e.cond()
+	if !ok {
+		return 0, false
+	}
+	if e.peek() != end {
+		e.errAt("expected '" + end.String() + "'")
+		return 0, false
+	}
+	e.i++
+	return x, true
 }
 
 func ifPrec(t Token) int {
@@ -1244,16 +1254,7 @@ func (e *ifEval) unary() (int64, bool) {
 		return e.ts[e.i-1].val, true
 	case LPAREN:
 		e.i++
-		x, ok := e.cond()
-		if !ok {
-			return 0, false
-		}
-		if e.peek() != RPAREN {
-			e.errAt("expected ')'")
-			return 0, false
-		}
-		e.i++
-		return x, true
+		return e.condThen(RPAREN)
 	}
 	e.errAt("expected a number or '('")
 	return 0, false

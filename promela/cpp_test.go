@@ -137,3 +137,20 @@ func TestPreprocessErrorsAreListed(t *testing.T) {
 		t.Errorf("first error %q", got)
 	}
 }
+
+// An #if expression that does not parse is an error at the token where the
+// expression goes wrong.
+func TestPreprocessIfErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"#if 1 ? 2 3\n#endif", "t.pml:1:11: expected ':' in #if expression, found number 3"},
+		{"#if (1 + 2\n#endif", "t.pml:1:10: expected ')' in #if expression, found end of line"},
+		{"#if (1 ? 2)\n#endif", "t.pml:1:11: expected ':' in #if expression, found ')'"},
+		{"#if 1 +\n#endif", "t.pml:1:7: expected a number or '(' in #if expression, found end of line"},
+		{"#if 1 / (2 - 2)\n#endif", "t.pml:1:7: division by zero in #if expression"},
+	} {
+		_, err := Preprocess("t.pml", []byte(tc.src), Options{})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%q: error %v, want %s", tc.src, err, tc.want)
+		}
+	}
+}
