@@ -512,7 +512,7 @@ func (c *Concrete) apply(ti int, params []int, vals []int64, env []int, next []i
 }
 
 // Params enumerates the injective assignments of m parameters to the
-// instance's processes, in lexicographic order.
+// instance's processes, in lexicographic order, until visit returns false.
 func (c *Concrete) Params(m int, visit func(params []int) bool) {
 	params := make([]int, m)
 	used := make([]bool, c.N)
