@@ -787,13 +787,7 @@ func (p *preprocessor) directive(f *ppFile) {
 			p.errorf(hash, "#%s without #if", name)
 			break
 		}
-		top := &f.conds[len(f.conds)-1]
-		if top.inElse {
-			p.errorf(hash, "#%s after #else", name)
-		}
-		if name == "else" {
-			top.inElse = true
-		}
+		p.branch(&f.conds[len(f.conds)-1], hash, name)
 		// The group before was being used: skip to the #endif.
 		sc.skipLine()
 		p.skipGroup(f)
@@ -1009,6 +1003,17 @@ func (p *preprocessor) include(f *ppFile, hash Pos) {
 	p.errorf(argPos, "cannot find include file %q", clip.Text(name))
 }
 
+// branch records the start of the #elif or #else (name) at hash in the
+// group top: after its #else, that is an error.
+func (p *preprocessor) branch(top *ppCond, hash Pos, name string) {
+	if top.inElse {
+		p.errorf(hash, "#%s after #else", name)
+	}
+	if name == "else" {
+		top.inElse = true
+	}
+}
+
 // skipGroup skips the lines of a group that a conditional directive left
 // out, up to the directive that ends it or starts a group to use.
 func (p *preprocessor) skipGroup(f *ppFile) {
@@ -1047,11 +1052,8 @@ func (p *preprocessor) skipGroup(f *ppFile) {
 				break
 			}
 			top := &f.conds[len(f.conds)-1]
-			if top.inElse {
-				p.errorf(hash, "#%s after #else", name)
-			}
+			p.branch(top, hash, name)
 			if name == "else" {
-				top.inElse = true
 				if !top.taken {
 					top.taken = true
 					sc.skipLine()

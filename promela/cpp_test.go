@@ -139,7 +139,7 @@ func TestPreprocessErrorsAreListed(t *testing.T) {
 }
 
 // An #if expression that does not parse is an error at the token where the
-// expression goes wrong.
+// expression goes wrong; a branch after #else is one at its '#'.
 func TestPreprocessIfErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"#if 1 ? 2 3\n#endif", "t.pml:1:11: expected ':' in #if expression, found number 3"},
@@ -147,6 +147,10 @@ func TestPreprocessIfErrors(t *testing.T) {
 		{"#if (1 ? 2)\n#endif", "t.pml:1:11: expected ':' in #if expression, found ')'"},
 		{"#if 1 +\n#endif", "t.pml:1:7: expected a number or '(' in #if expression, found end of line"},
 		{"#if 1 / (2 - 2)\n#endif", "t.pml:1:7: division by zero in #if expression"},
+		// A second #else, or an #elif after #else, whether the group
+		// before is used or skipped.
+		{"#if 1\n#else\n#else\n#endif", "t.pml:3:1: #else after #else"},
+		{"#if 0\n#else\n#elif 1\n#endif", "t.pml:3:1: #elif after #else"},
 	} {
 		_, err := Preprocess("t.pml", []byte(tc.src), Options{})
 		if err == nil || err.Error() != tc.want {

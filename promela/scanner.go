@@ -355,16 +355,7 @@ func (s *scanner) restOfLine() string {
 		c := s.src[s.off]
 		if c == '"' || c == '\'' {
 			start := s.off
-			s.off++
-			for s.off < len(s.src) && s.src[s.off] != c && s.src[s.off] != '\n' {
-				if s.src[s.off] == '\\' && s.off+1 < len(s.src) && s.src[s.off+1] != '\n' {
-					s.off++
-				}
-				s.off++
-			}
-			if s.off < len(s.src) && s.src[s.off] == c {
-				s.off++
-			}
+			s.skipQuoted()
 			b = append(b, s.src[start:s.off]...)
 			continue
 		}
@@ -375,6 +366,23 @@ func (s *scanner) restOfLine() string {
 		b = b[:len(b)-1]
 	}
 	return string(b)
+}
+
+// skipQuoted skips the string or character constant whose quote is at
+// s.off, up to its closing quote (escapes included) or the end of the
+// line, leniently: it reports no error.
+func (s *scanner) skipQuoted() {
+	c := s.src[s.off]
+	s.off++
+	for s.off < len(s.src) && s.src[s.off] != c && s.src[s.off] != '\n' {
+		if s.src[s.off] == '\\' && s.off+1 < len(s.src) && s.src[s.off+1] != '\n' {
+			s.off++
+		}
+		s.off++
+	}
+	if s.off < len(s.src) && s.src[s.off] == c {
+		s.off++
+	}
 }
 
 // skipToDirective skips whole lines (of a group that #if left out) until a
@@ -408,16 +416,7 @@ func (s *scanner) skipToDirective() bool {
 				continue
 			}
 			if c == '"' || c == '\'' {
-				s.off++
-				for s.off < len(s.src) && s.src[s.off] != c && s.src[s.off] != '\n' {
-					if s.src[s.off] == '\\' && s.off+1 < len(s.src) && s.src[s.off+1] != '\n' {
-						s.off++
-					}
-					s.off++
-				}
-				if s.off < len(s.src) && s.src[s.off] == c {
-					s.off++
-				}
+				s.skipQuoted()
 				continue
 			}
 			s.off++
