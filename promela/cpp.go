@@ -1185,32 +1185,6 @@ func (e *ifEval) condThen(end Token) (int64, bool) {
 	return x, true
 }
 
-func ifPrec(t Token) int {
-	switch t {
-	case LOR:
-		return 1
-	case LAND:
-		return 2
-	case OR:
-		return 3
-	case XOR:
-		return 4
-	case AND:
-		return 5
-	case EQL, NEQ:
-		return 6
-	case LSS, LEQ, GTR, GEQ:
-		return 7
-	case SHL, SHR:
-		return 8
-	case ADD, SUB:
-		return 9
-	case MUL, QUO, REM:
-		return 10
-	}
-	return 0
-}
-
 func (e *ifEval) binary(prec int) (int64, bool) {
 	x, ok := e.unary()
 	if !ok {
@@ -1218,7 +1192,9 @@ func (e *ifEval) binary(prec int) (int64, bool) {
 	}
 	for {
 		op := e.peek()
-		q := ifPrec(op)
+		// Promela's precedence, which is C's (its temporal operators
+		// and implication are never scanned).
+		q := opPrec(op)
 		if q < prec || q == 0 {
 			return x, true
 		}

@@ -41,6 +41,7 @@ func TestPreprocess(t *testing.T) {
 		{"if defined forms", "#define A 0\n#if defined A && defined(A) && !defined B\nyes\n#endif", "yes", nil},
 		{"if undefined name is 0", "#if UNDEFINED\nno\n#else\nyes\n#endif", "yes", nil},
 		{"if ternary and ops", "#if (1 ? 2 : 3) == 2 && (5 >> 1) == 2 && (~0 == -1) && (3 ^ 1) == 2 && (6 & 3 | 8) == 10\nyes\n#endif", "yes", nil},
+		{"if precedence", "#if 2 + 3 * 4 == 14 && (1 | 6 & 3) == 3 && 1 << 1 + 1 == 4 && 8 >> 1 < 5 && 1 ^ 3 & 2 == 3 && (1 || 0 && 0)\nyes\n#else\nno\n#endif", "yes", nil},
 		{"elif chain", "#define V 2\n#if V == 1\none\n#elif V == 2\ntwo\n#elif V == 2\nagain\n#else\nother\n#endif", "two", nil},
 		{"else after skipped", "#if 0\nno\n#elif 0\nno\n#else\nyes\n#endif", "yes", nil},
 		{"nested skipped", "#if 0\n#if 1\nno\n#else\nno\n#endif\nno\n#else\nyes\n#endif", "yes", nil},
