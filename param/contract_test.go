@@ -10,7 +10,6 @@ import (
 
 	"ftmc/internal/testenv"
 	"ftmc/smt"
-	"ftmc/ta"
 	"ftmc/trace"
 )
 
@@ -48,13 +47,7 @@ const receiveTA = receiveHead + `    4: p0 -> d when (nsnt >= N - T) do { ndec' 
 
 func TestContractReceiveChain(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	f, err := ta.Parse("receive.ta", []byte(receiveTA))
-	if err == nil {
-		err = ta.Check(f)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := checked(t, "receive.ta", receiveTA)
 	ctx := context.Background()
 	rules := func(spec string) []string {
 		s, _ := f.SpecByName(spec)
@@ -245,13 +238,7 @@ const fairTA = receiveHead + `    4: p2 -> d when (nsnt >= N - T) do { ndec' == 
 // whole automaton (lazy and early are violated: a process may stay in p1).
 func TestContractFairness(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	f, err := ta.Parse("fair.ta", []byte(fairTA))
-	if err == nil {
-		err = ta.Check(f)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := checked(t, "fair.ta", fairTA)
 	ctx := context.Background()
 	want := map[string]trace.Verdict{"term": trace.Holds, "lazy": trace.Violated, "seen": trace.Violated, "early": trace.Violated}
 	for _, spec := range []string{"term", "lazy", "seen", "early"} {

@@ -589,9 +589,8 @@ func TestImpliedEventually(t *testing.T) {
 	}
 }
 
-// prepared parses, checks and prepares the model src, failing the test on
-// an error.
-func prepared(t *testing.T, name, src string) (*ta.File, *model) {
+// checked parses and checks the model src, failing the test on an error.
+func checked(t *testing.T, name, src string) *ta.File {
 	t.Helper()
 	f, err := ta.Parse(name, []byte(src))
 	if err == nil {
@@ -600,6 +599,13 @@ func prepared(t *testing.T, name, src string) (*ta.File, *model) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f
+}
+
+// prepared is checked with the model prepared.
+func prepared(t *testing.T, name, src string) (*ta.File, *model) {
+	t.Helper()
+	f := checked(t, name, src)
 	m, err := prepare(f)
 	if err != nil {
 		t.Fatal(err)
