@@ -46,14 +46,7 @@ func TestAutomataLikePan(t *testing.T) {
 			}
 			defs := firstDefines(src)
 			want := panAutomata(t, f, defs)
-			prog, err := promela.Parse(f, src, promela.Options{Defines: defs})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := Compile(prog)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := compileNamed(t, f, src, promela.Options{Defines: defs})
 			got := automata(m)
 			for name, w := range want {
 				g := got[name]

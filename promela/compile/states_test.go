@@ -38,14 +38,7 @@ func TestStateCounts(t *testing.T) {
 				t.Fatalf("%s: no \"// pan: N states (spin -a -o1 -o2 -o3 ...)\" line", f)
 			}
 			want, _ := strconv.Atoi(string(m[1]))
-			prog, err := promela.Parse(f, src, promela.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			model, err := Compile(prog)
-			if err != nil {
-				t.Fatal(err)
-			}
+			model := compileNamed(t, f, src, promela.Options{})
 			s := explore(model, 0)
 			if s.kind != "" {
 				t.Fatalf("%s: %s: %s", f, s.kind, s.msg)
