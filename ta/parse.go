@@ -154,18 +154,10 @@ func (p *parser) file() *File {
 			seen[kw] = pos
 		}
 		switch kw {
-		case "local":
+		case "local", "shared", "parameters", "unknowns":
 			p.next()
-			f.Locals = append(f.Locals, p.declList()...)
-		case "shared":
-			p.next()
-			f.Shared = append(f.Shared, p.declList()...)
-		case "parameters":
-			p.next()
-			f.Params = append(f.Params, p.declList()...)
-		case "unknowns":
-			p.next()
-			f.Unknowns = append(f.Unknowns, p.declList()...)
+			list := map[string]*[]Decl{"local": &f.Locals, "shared": &f.Shared, "parameters": &f.Params, "unknowns": &f.Unknowns}[kw]
+			*list = append(*list, p.declList()...)
 		case "define":
 			p.next()
 			name, npos := p.ident("a macro name")
