@@ -286,13 +286,7 @@ func (b *caseBuilder) locator(names []string) func(map[string]int64, map[string]
 }
 
 // taCond renders an assumption over the parameters in .ta syntax.
-func (x *extractor) taCond(e promela.Expr) (string, error) {
-	bb, err := x.cond(e, nil, nil, false)
-	if err != nil {
-		return "", err
-	}
-	return x.bfText(bb), nil
-}
+func (x *extractor) taCond(e promela.Expr) (string, error) { return x.paramCond(e, x.bfText) }
 
 func (x *extractor) bfText(b *bf) string {
 	join := func(op string) func(...string) string {
