@@ -119,7 +119,7 @@ func cases(t *tform) ([][]conj, error) {
 		}
 		return out, nil
 	case '&':
-		return product(t.kids, cases)
+		return conjCases(t.kids, cases)
 	case 'F':
 		cs, err := cases(t.kids[0])
 		if err != nil {
@@ -136,9 +136,9 @@ func cases(t *tform) ([][]conj, error) {
 	return nil, fmt.Errorf("unexpected formula")
 }
 
-// product splits the conjunction of kids into cases, each kid split by
+// conjCases splits the conjunction of kids into cases, each kid split by
 // split: a case per choice of one case of every kid.
-func product(kids []*tform, split func(*tform) ([][]conj, error)) ([][]conj, error) {
+func conjCases(kids []*tform, split func(*tform) ([][]conj, error)) ([][]conj, error) {
 	out := [][]conj{{}}
 	for _, k := range kids {
 		cs, err := split(k)
@@ -166,7 +166,7 @@ func gcases(t *tform) ([][]conj, error) {
 	case 'G':
 		return gcases(t.kids[0])
 	case '&':
-		return product(t.kids, gcases)
+		return conjCases(t.kids, gcases)
 	case 'F':
 		// G F q: every infinite run of an acyclic automaton ends in one
 		// configuration that self-loops repeat, so q holds infinitely
