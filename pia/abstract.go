@@ -285,12 +285,15 @@ func (x *extractor) conjSMT(cs []cons) string {
 }
 
 // smtCond renders an assumption over the parameters.
-func (x *extractor) smtCond(e promela.Expr) (string, error) {
+func (x *extractor) smtCond(e promela.Expr) (string, error) { return x.paramCond(e, x.bfSMT) }
+
+// paramCond renders an assumption over the parameters with render.
+func (x *extractor) paramCond(e promela.Expr, render func(*bf) string) (string, error) {
 	b, err := x.cond(e, nil, nil, false)
 	if err != nil {
 		return "", err
 	}
-	return x.bfSMT(b), nil
+	return render(b), nil
 }
 
 func (x *extractor) bfSMT(b *bf) string {

@@ -2,12 +2,9 @@ package system_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"ftmc/internal/testenv"
 	"ftmc/mcmt"
 	"ftmc/mcmt/system"
 )
@@ -72,15 +69,7 @@ transition go (i) requires { Pc[i] = Idle && Lock = True && forall_other k. Pc[k
 // The seed's instances in the stopping-failures semantics (the oracle of
 // the invariant search); the system axioms prune no state.
 func TestStoppingSeed(t *testing.T) {
-	path := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := mcmt.Parse(path, src, "mcmt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, src := parseSeed(t)
 	for k, want := range map[int]int64{2: 2634, 3: 67536} {
 		for _, axioms := range []bool{false, true} {
 			r, err := system.ExploreStopping(t.Context(), s, k, system.StoppingOptions{Axioms: axioms})
@@ -115,15 +104,7 @@ func TestStoppingSeed(t *testing.T) {
 // then ignore it. A candidate excluding one of those views holds on the
 // instance and cannot be proved backwards.
 func TestStoppingSeedViews(t *testing.T) {
-	path := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := mcmt.Parse(path, src, "mcmt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := parseSeed(t)
 	const k = 3
 	c, err := system.Compile(s, k)
 	if err != nil {
