@@ -13,9 +13,9 @@ import (
 	"unicode/utf8"
 
 	"ftmc/explore"
-	"ftmc/internal/editdist"
-
 	"ftmc/internal/clip"
+	"ftmc/internal/editdist"
+	"ftmc/trace"
 )
 
 // newFlags returns a flag set for a subcommand whose errors go to w.
@@ -75,6 +75,21 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		norm = rest[1:]
 	}
+}
+
+// parseCommand parses a command's args with fs (parseArgs) and returns
+// the positional arguments, or the exit code when the command ends there:
+// 0 after -h, 2 (usage) after a bad flag, which parseArgs has said; -1
+// when it goes on.
+func parseCommand(fs *flag.FlagSet, args []string) ([]string, int) {
+	pos, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, 0
+	case err != nil:
+		return nil, trace.ExitUsage
+	}
+	return pos, -1
 }
 
 // synonyms are the short and long names of one flag: a command that has

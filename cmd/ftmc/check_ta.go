@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -37,13 +35,10 @@ func checkTA(e *env, args []string) int {
 	opts.register(fs)
 	var ps params
 	fs.Var(&ps, "param", "parameter values, e.g. N=4,T=1,F=1 (repeatable)")
-	fs.String("lang", "ta", "model language")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	fs.String("lang", "ta", "model language: promela (pml) or ta; a model on standard input (-) is Promela unless --lang ta says otherwise")
+	pos, code := parseCommand(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) == 0 {
 		fmt.Fprintln(e.stderr, "usage: ftmc check MODEL.ta --param N=4,T=1,F=1 [SPEC ... | all] [--json] [--dfs] [--time D]")
@@ -57,17 +52,13 @@ func checkTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2
 	}
-	path := pos[0]
 	ctx, cancel := timeBound(e.ctx, opts.since, opts.limits.time)
-	f, err := ta.ParseFileContext(ctx, path)
+	f, code := loadTA(ctx, e, "ftmc check", pos[0])
 	cancel()
-	if stoppedReading(e, "ftmc check", err) {
-		return trace.ExitUnknown
+	if f == nil {
+		return code
 	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-		return 2
-	}
+	path := f.Path
 	vals := map[string]int64(ps)
 	probe, err := ta.NewInstance(f, vals, ta.InstanceOptions{})
 	if err != nil {

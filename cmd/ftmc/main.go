@@ -37,6 +37,7 @@ Exit codes: 0 all properties hold, 1 a property is violated, 2 bad input or usag
 // is a terminal (progress is drawn only there).
 type env struct {
 	ctx      context.Context
+	stdin    io.Reader // a model or report given as "-"
 	stdout   io.Writer
 	stderr   io.Writer
 	terminal bool
@@ -45,7 +46,7 @@ type env struct {
 func main() {
 	ctx, stop := signalContext()
 	defer stop()
-	e := &env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}
+	e := &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}
 	os.Exit(run(e, os.Args[1:]))
 }
 

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -65,12 +63,9 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep (0: no bound)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress line on a terminal (the rows that run, their time and states so far)")
 	fs.StringVar(&o.trails, "trails", "", "save each combination's report (with its counterexample) as JSON in `DIR`, for ftmc trace")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return trace.ExitUsage
+	pos, code := parseCommand(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) == 0 {
 		fmt.Fprint(e.stderr, sweepUsage)
@@ -114,6 +109,10 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		return trace.ExitUsage
 	}
 	o.model = pos[0]
+	if o.model == "-" {
+		fmt.Fprintln(e.stderr, "ftmc sweep: -: a sweep reads the model once per combination, in a process of its own: give a file, not standard input")
+		return trace.ExitUsage
+	}
 	if st, err := os.Stat(o.model); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
 		return trace.ExitUsage

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -49,12 +47,9 @@ func verifyMCMT(e *env, args []string) int {
 	files.register(fs)
 	fs.Lookup("j").Usage = "parallel workers: backward reachability and --bounded run on one, and only 1 is accepted"
 	fs.Lookup("memory").Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory, as ftmc check; 0: no limit)", explore.DefaultMemoryShare*100)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return trace.ExitUsage
+	pos, code := parseCommand(fs, args)
+	if code >= 0 {
+		return code
 	}
 	solver, err := sf.options()
 	if err != nil {
@@ -89,7 +84,7 @@ func verifyMCMT(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	src, err := readfile.ReadContext(ctx, file, readfile.ModelLimit, "model file")
+	file, src, err := readInput(ctx, e, file, readfile.ModelLimit, "model file")
 	if stoppedReading(e, "ftmc verify", err) {
 		return trace.ExitUnknown
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -51,12 +50,9 @@ func verifyPML(e *env, args []string) int {
 	var bopts byMCOptions
 	fs.Var(&bopts, "O", "ByMC's option `NAME=VALUE`: piaDom.thresholds=LIST is --thresholds; others are accepted and ignored")
 	emit := fs.String("emit-ta", "", "write the extracted threshold automaton to `FILE` in ByMC's .ta syntax (one file per order of the thresholds: FILE, FILE.2, ...)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	pos, code := parseCommand(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) == 0 {
 		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.pml [SPEC ... | all] [-D NAME=VALUE]... [--thresholds LIST] [--emit-ta FILE] [--json] [-j N] [--time D] [--solver z3|cvc5]")
@@ -80,8 +76,11 @@ func verifyPML(e *env, args []string) int {
 	// instance can take all of the machine's memory) bound the whole run.
 	ctx, cancel := lim.budget(fs, begin).Bound(e.ctx)
 	defer cancel()
-	path := pos[0]
-	prog, err := promela.Load(path, promela.Options{Defines: defs.Map(), Context: ctx})
+	path, src, err := readPromela(ctx, e, pos[0])
+	var prog *promela.Program
+	if err == nil {
+		prog, err = promela.Parse(path, src, promela.Options{Defines: defs.Map(), Context: ctx})
+	}
 	if stoppedReading(e, "ftmc verify", err) {
 		return trace.ExitUnknown
 	}

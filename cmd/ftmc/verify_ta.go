@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -22,12 +21,9 @@ func verifyTA(e *env, args []string) int {
 	var flags schemaFlags
 	flags.register(fs, "ta")
 	lim, sf, jsonOut, quiet := &flags.lim, &flags.sf, &flags.json, &flags.quiet
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	pos, code := parseCommand(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) == 0 {
 		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D] [--cross-check z3|cvc5|none]")
@@ -45,15 +41,11 @@ func verifyTA(e *env, args []string) int {
 	// the reading too (a FIFO that no process writes).
 	ctx, cancel := lim.budget(fs, time.Now()).Bound(e.ctx)
 	defer cancel()
-	path := pos[0]
-	f, err := ta.ParseFileContext(ctx, path)
-	if stoppedReading(e, "ftmc verify", err) {
-		return trace.ExitUnknown
+	f, code := loadTA(ctx, e, "ftmc verify", pos[0])
+	if f == nil {
+		return code
 	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
-		return 2
-	}
+	path := f.Path
 	if err := param.Supported(f); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
