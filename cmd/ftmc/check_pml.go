@@ -34,7 +34,7 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 	fs.Var(&c.params, "param", "values of the parameters of a parametric (ByMC) model: `N=4,T=1,F=1`")
 	lang := fs.String("lang", "promela", "model language: promela (pml) or ta; a model on standard input (-) is Promela unless --lang ta says otherwise")
 	c.ltl.register(fs)
-	pos, code := parseCommand(fs, args)
+	pos, code := parseCommand(fs, args, "")
 	if code >= 0 {
 		return nil, code
 	}

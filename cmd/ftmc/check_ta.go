@@ -36,18 +36,11 @@ func checkTA(e *env, args []string) int {
 	var ps params
 	fs.Var(&ps, "param", "parameter values, e.g. N=4,T=1,F=1 (repeatable)")
 	fs.String("lang", "ta", "model language: promela (pml) or ta; a model on standard input (-) is Promela unless --lang ta says otherwise")
-	pos, code := parseCommand(fs, args)
+	pos, code := parseCommand(fs, args, "usage: ftmc check MODEL.ta --param N=4,T=1,F=1 [SPEC ... | all] [--json] [--dfs] [--time D]")
 	if code >= 0 {
 		return code
 	}
-	if len(pos) == 0 {
-		fmt.Fprintln(e.stderr, "usage: ftmc check MODEL.ta --param N=4,T=1,F=1 [SPEC ... | all] [--json] [--dfs] [--time D]")
-		return 2
-	}
-	so, err := opts.searchOptions()
-	if err == nil {
-		err = opts.checkOutputs(pos[0])
-	}
+	so, err := opts.prepare(pos[0])
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2
@@ -65,13 +58,7 @@ func checkTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc check: %s: %v\n", path, err)
 		return 2
 	}
-	specs := pos[1:]
-	if len(specs) == 0 || len(specs) == 1 && specs[0] == "all" {
-		specs = nil
-		for _, s := range f.Specs {
-			specs = append(specs, s.Name)
-		}
-	}
+	specs := taSpecs(f, pos[1:])
 	for _, name := range specs {
 		if _, ok := f.SpecByName(name); !ok {
 			fmt.Fprintf(e.stderr, "ftmc check: %s has no specification %q\n", path, name)

@@ -50,3 +50,16 @@ func loadTA(ctx context.Context, e *env, cmd, path string) (*ta.File, int) {
 	}
 	return f, -1
 }
+
+// taSpecs are the specifications of f that the command line names (args
+// after the model): all of them, in f's order, for none or "all".
+func taSpecs(f *ta.File, args []string) []string {
+	if len(args) > 0 && !(len(args) == 1 && args[0] == "all") {
+		return args
+	}
+	var specs []string
+	for _, s := range f.Specs {
+		specs = append(specs, s.Name)
+	}
+	return specs
+}

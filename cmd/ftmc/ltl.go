@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"ftmc/explore"
+	"ftmc/internal/ident"
 	"ftmc/ltl"
 	"ftmc/ltl/pml"
 	"ftmc/promela"
@@ -57,7 +58,7 @@ func (n *names) String() string { return strings.Join(*n, ",") }
 func (n *names) Set(s string) error {
 	for _, x := range strings.Split(s, ",") {
 		if x = strings.TrimSpace(x); x != "" {
-			if !isIdent(x) {
+			if !ident.Valid(x) {
 				return fmt.Errorf("%q is not a name", x)
 			}
 			*n = append(*n, x)

@@ -29,7 +29,7 @@ func cmdTrace(e *env, args []string) int {
 	o.register(fs)
 	fs.BoolVar(&o.text, "text", false, "print the report and its counterexample as text (the default)")
 	fs.StringVar(&o.property, "property", "", "the property whose counterexample is drawn (default: the first with one)")
-	pos, code := parseCommand(fs, args)
+	pos, code := parseCommand(fs, args, "")
 	if code >= 0 {
 		return code
 	}

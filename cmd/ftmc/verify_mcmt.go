@@ -47,7 +47,7 @@ func verifyMCMT(e *env, args []string) int {
 	files.register(fs)
 	fs.Lookup("j").Usage = "parallel workers: backward reachability and --bounded run on one, and only 1 is accepted"
 	fs.Lookup("memory").Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory, as ftmc check; 0: no limit)", explore.DefaultMemoryShare*100)
-	pos, code := parseCommand(fs, args)
+	pos, code := parseCommand(fs, args, "")
 	if code >= 0 {
 		return code
 	}

@@ -40,9 +40,7 @@ func (o *byMCOptions) Set(s string) error {
 // order of the thresholds), the schema engine checks it, and every
 // violation is replayed on a concrete instance before it is reported.
 func verifyPML(e *env, args []string) int {
-	fs := newFlags("verify", e.stderr)
-	var flags schemaFlags
-	flags.register(fs, "promela")
+	flags, fs := newSchemaFlags(e, "promela")
 	lim, sf, jsonOut, quiet := &flags.lim, &flags.sf, &flags.json, &flags.quiet
 	var defs defines
 	fs.Var(&defs, "D", "define a macro for the preprocessor: `NAME[=VALUE]` (repeatable; also -DNAME=VALUE)")
@@ -50,26 +48,14 @@ func verifyPML(e *env, args []string) int {
 	var bopts byMCOptions
 	fs.Var(&bopts, "O", "ByMC's option `NAME=VALUE`: piaDom.thresholds=LIST is --thresholds; others are accepted and ignored")
 	emit := fs.String("emit-ta", "", "write the extracted threshold automaton to `FILE` in ByMC's .ta syntax (one file per order of the thresholds: FILE, FILE.2, ...)")
-	pos, code := parseCommand(fs, args)
+	pos, solver, code := flags.parse(e, fs, args, "usage: ftmc verify MODEL.pml [SPEC ... | all] [-D NAME=VALUE]... [--thresholds LIST] [--emit-ta FILE] [--json] [-j N] [--time D] [--solver z3|cvc5]")
 	if code >= 0 {
 		return code
-	}
-	if len(pos) == 0 {
-		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.pml [SPEC ... | all] [-D NAME=VALUE]... [--thresholds LIST] [--emit-ta FILE] [--json] [-j N] [--time D] [--solver z3|cvc5]")
-		return 2
 	}
 	for _, o := range bopts {
 		if v, ok := strings.CutPrefix(o, "piaDom.thresholds="); ok {
 			*thresholds = strings.Trim(v, "'\"")
 		}
-	}
-	solver, err := flags.options()
-	if err == nil {
-		err = flags.files.checkOutputs(pos[0])
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
-		return 2
 	}
 	begin := time.Now()
 	// --time and --memory (by default check's limit: a replay on an

@@ -17,25 +17,11 @@ import (
 // verifyTA verifies the specifications of a threshold automaton for all
 // parameter values that satisfy its assumptions (the schema engine).
 func verifyTA(e *env, args []string) int {
-	fs := newFlags("verify", e.stderr)
-	var flags schemaFlags
-	flags.register(fs, "ta")
+	flags, fs := newSchemaFlags(e, "ta")
 	lim, sf, jsonOut, quiet := &flags.lim, &flags.sf, &flags.json, &flags.quiet
-	pos, code := parseCommand(fs, args)
+	pos, solver, code := flags.parse(e, fs, args, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D] [--cross-check z3|cvc5|none]")
 	if code >= 0 {
 		return code
-	}
-	if len(pos) == 0 {
-		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D] [--cross-check z3|cvc5|none]")
-		return 2
-	}
-	solver, err := flags.options()
-	if err == nil {
-		err = flags.files.checkOutputs(pos[0])
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
-		return 2
 	}
 	// --time and --memory (by default check's limit) bound the whole run,
 	// the reading too (a FIFO that no process writes).
@@ -50,13 +36,7 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	specs := pos[1:]
-	if len(specs) == 0 || len(specs) == 1 && specs[0] == "all" {
-		specs = nil
-		for _, s := range f.Specs {
-			specs = append(specs, s.Name)
-		}
-	}
+	specs := taSpecs(f, pos[1:])
 	if len(specs) == 0 {
 		fmt.Fprintf(e.stderr, "ftmc verify: %s has no specifications\n", path)
 		return 2
@@ -141,6 +121,31 @@ type schemaFlags struct {
 	files       reportFiles // --trail, --msc, --msc-text
 }
 
+// newSchemaFlags returns the flags of verify for a model in lang, and
+// the flag set they are registered in, which the caller can add to.
+func newSchemaFlags(e *env, lang string) (*schemaFlags, *flag.FlagSet) {
+	f, fs := &schemaFlags{}, newFlags("verify", e.stderr)
+	f.register(fs, lang)
+	return f, fs
+}
+
+// parse parses args with fs (parseCommand, usage when the model is
+// missing) and checks the flags' values for the model (options). It
+// returns the positional arguments and the solver's options, or the exit
+// code (-1: go on); errors are said.
+func (f *schemaFlags) parse(e *env, fs *flag.FlagSet, args []string, usage string) ([]string, smt.Options, int) {
+	pos, code := parseCommand(fs, args, usage)
+	if code >= 0 {
+		return nil, smt.Options{}, code
+	}
+	solver, err := f.options(pos[0])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return nil, smt.Options{}, trace.ExitUsage
+	}
+	return pos, solver, -1
+}
+
 func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
 	f.lim.register(fs)
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
@@ -150,11 +155,15 @@ func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
 	f.files.register(fs)
 }
 
-// options checks the solver flags and -j.
-func (f *schemaFlags) options() (smt.Options, error) {
+// options checks the solver flags and -j, and that the files the flags
+// name can be written for the model (reportFiles.checkOutputs).
+func (f *schemaFlags) options(model string) (smt.Options, error) {
 	solver, err := f.sf.options()
 	if err == nil && (f.lim.jobs < 1 || f.lim.jobs > param.MaxJobs) {
 		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", f.lim.jobs, param.MaxJobs)
+	}
+	if err == nil {
+		err = f.files.checkOutputs(model)
 	}
 	return solver, err
 }
