@@ -19,10 +19,14 @@ import (
 	"ftmc/trace"
 )
 
-// newFlags returns a flag set for a subcommand whose errors go to w.
+// newFlags returns a flag set for a subcommand whose errors go to w. A
+// flagCollector w keeps it (ftmc completion reads the commands' flags so).
 func newFlags(name string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("ftmc "+name, flag.ContinueOnError)
 	fs.SetOutput(w)
+	if c, ok := w.(*flagCollector); ok {
+		c.sets = append(c.sets, fs)
+	}
 	return fs
 }
 

@@ -41,7 +41,7 @@ func verifyMCMT(e *env, args []string) int {
 	bounded := fs.Int("bounded", 0, "check the instance with this many processes explicitly instead (0: prove for every number)")
 	maxStates := fs.Int64("max-states", 10000000, "state limit of --bounded (0: no limit)")
 	quiet := fs.Bool("q", false, "no progress on the terminal")
-	logFile := fs.String("log", "", "write the backward search, cube by cube, to this file")
+	logFile := fs.String("log", "", "write the backward search, cube by cube, to `FILE`")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the search to `FILE` (go tool pprof reads it)")
 	var files reportFiles
 	files.register(fs)

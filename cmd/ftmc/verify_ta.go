@@ -199,10 +199,10 @@ type solverFlags struct {
 
 func (s *solverFlags) register(fs *flag.FlagSet, timeout time.Duration, timeoutUsage string) {
 	fs.StringVar(&s.name, "solver", "z3", "SMT solver: z3 or cvc5")
-	fs.StringVar(&s.path, "solver-path", "", "the solver's binary (default: --solver's name on PATH)")
+	fs.StringVar(&s.path, "solver-path", "", "the solver's binary, `FILE` (default: --solver's name on PATH)")
 	durationVar(fs, &s.timeout, "solver-timeout", timeout, timeoutUsage+"; it bounds every other wait on the solver too")
 	fs.StringVar(&s.cross, "cross-check", os.Getenv("FTMC_CROSS_CHECK"), "a second SMT solver, z3 or cvc5, that must confirm every unsat answer a verdict holds rests on; when it disagrees the verdict is unknown and names both (none: off; default: $FTMC_CROSS_CHECK, else off)")
-	fs.StringVar(&s.crossPath, "cross-check-path", "", "the --cross-check solver's binary (default: its name on PATH)")
+	fs.StringVar(&s.crossPath, "cross-check-path", "", "the --cross-check solver's binary, `FILE` (default: its name on PATH)")
 }
 
 // options checks the flags' values.
