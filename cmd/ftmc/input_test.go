@@ -83,9 +83,16 @@ func TestStdinModel(t *testing.T) {
 	if code != trace.ExitUsage || !strings.HasPrefix(errs, "<stdin>:3:7: ") {
 		t.Errorf("ftmc check - on a bad model: exit %d, stderr %q; want 2 and <stdin>:3:7: ...", code, errs)
 	}
-	_, errs, code = runStdin(t, "", "check", "-")
-	if code != trace.ExitUsage || !strings.HasPrefix(errs, "<stdin>:1:1: ") {
-		t.Errorf("ftmc check - on an empty input: exit %d, stderr %q; want 2 and <stdin>:1:1: ...", code, errs)
+	// Empty: refused as Spin refuses it, at its position, whatever reads it.
+	for _, args := range [][]string{{"check", "-"}, {"check", "--lang", "pml", "-"}, {"verify", "--lang", "pml", "-"}, {"verify", "--lang", "promela", "-"}} {
+		_, errs, code = runStdin(t, "", args...)
+		if code != trace.ExitUsage || !strings.HasPrefix(errs, "<stdin>:1:1: no process runs") {
+			t.Errorf("ftmc %s on an empty input: exit %d, stderr %q; want 2 and <stdin>:1:1: no process runs", strings.Join(args, " "), code, errs)
+		}
+	}
+	_, errs, code = runStdin(t, model, "check", "--lang", "foo", "-")
+	if code != trace.ExitUsage || errs != "ftmc check: --lang foo: expected promela, pml or ta\n" {
+		t.Errorf("ftmc check --lang foo -: exit %d, stderr %q; want 2 and one line", code, errs)
 	}
 
 	ta, err := os.ReadFile(filepath.Join(root, "examples/threshold/aba.ta"))
