@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"ftmc/internal/testenv"
 	"ftmc/trace"
@@ -152,5 +155,27 @@ func TestStdinSweep(t *testing.T) {
 	_, errs, code := runStdin(t, "init { skip }\n", "sweep", "-", "-D", "N=1,2")
 	if code != trace.ExitUsage || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "standard input") {
 		t.Errorf("ftmc sweep -: exit %d, stderr %q; want 2 and one line", code, errs)
+	}
+}
+
+// TestStdinNeverEnds: standard input whose writer never closes it holds
+// the run up no longer than --time: unknown, exit 3, saying it was
+// reading <stdin>.
+func TestStdinNeverEnds(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "-", "--time", "100ms"},
+		{"check", "--lang", "ta", "-", "--time", "100ms"},
+		{"verify", "--lang", "cubicle", "-", "--time", "100ms"},
+		{"verify", "--lang", "ta", "-", "--time", "100ms"},
+	} {
+		r, w := io.Pipe()
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+		var out, errs bytes.Buffer
+		code := run(&env{ctx: ctx, stdin: r, stdout: &out, stderr: &errs}, args)
+		cancel()
+		w.Close()
+		if code != trace.ExitUnknown || !strings.Contains(errs.String(), "unknown: time limit 100ms reached while reading <stdin>") {
+			t.Errorf("ftmc %s: exit %d, stderr %q; want 3 and the reading of <stdin> stopped", strings.Join(args, " "), code, errs.String())
+		}
 	}
 }
