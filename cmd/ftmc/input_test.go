@@ -179,3 +179,19 @@ func TestStdinNeverEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestStdinVerifyPromela: verify --lang pml - replays the abstract
+// counterexample on an instance of the model read once from standard
+// input, not from a file of that name.
+func TestStdinVerifyPromela(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	src, err := os.ReadFile(filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "promela", "frb.pml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runStdin(t, string(src), "verify", "--lang", "pml", "-", "unforg", "-D", "BUG1=1", "--json")
+	rep, err := trace.ParseReport("out", []byte(out))
+	if code != trace.ExitViolated || err != nil || rep.Model != stdinName || len(rep.Verdicts) != 1 || rep.Verdicts[0].Counterexample == nil {
+		t.Errorf("ftmc verify --lang pml - unforg -D BUG1=1: exit %d, %v, report %+v\n%s", code, err, rep, errs)
+	}
+}
