@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -42,9 +41,7 @@ func (o *byMCOptions) Set(s string) error {
 // order of the thresholds), the schema engine checks it, and every
 // violation is replayed on a concrete instance before it is reported.
 func verifyPML(e *env, args []string) int {
-	fs := newFlags("verify", e.stderr)
-	var flags schemaFlags
-	flags.register(fs, "promela")
+	flags, fs := newSchemaFlags(e, "promela")
 	lim, sf, jsonOut, quiet := &flags.lim, &flags.sf, &flags.json, &flags.quiet
 	var defs defines
 	fs.Var(&defs, "D", "define a macro for the preprocessor: `NAME[=VALUE]` (repeatable; also -DNAME=VALUE)")
@@ -52,37 +49,26 @@ func verifyPML(e *env, args []string) int {
 	var bopts byMCOptions
 	fs.Var(&bopts, "O", "ByMC's option `NAME=VALUE`: piaDom.thresholds=LIST is --thresholds; others are accepted and ignored")
 	emit := fs.String("emit-ta", "", "write the extracted threshold automaton to `FILE` in ByMC's .ta syntax (one file per order of the thresholds: FILE, FILE.2, ...)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if len(pos) == 0 {
-		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.pml [SPEC ... | all] [-D NAME=VALUE]... [--thresholds LIST] [--emit-ta FILE] [--json] [-j N] [--time D] [--solver z3|cvc5]")
-		return 2
+	pos, solver, code := flags.parse(e, fs, args, "usage: ftmc verify MODEL.pml [SPEC ... | all] [-D NAME=VALUE]... [--thresholds LIST] [--emit-ta FILE] [--json] [-j N] [--time D] [--solver z3|cvc5]")
+	if code >= 0 {
+		return code
 	}
 	for _, o := range bopts {
 		if v, ok := strings.CutPrefix(o, "piaDom.thresholds="); ok {
 			*thresholds = strings.Trim(v, "'\"")
 		}
 	}
-	solver, err := flags.options()
-	if err == nil {
-		err = flags.files.checkOutputs(pos[0])
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
-		return 2
-	}
 	begin := time.Now()
 	// --time and --memory (by default check's limit: a replay on an
 	// instance can take all of the machine's memory) bound the whole run.
 	ctx, cancel := lim.budget(fs, begin).Bound(e.ctx)
 	defer cancel()
-	path := pos[0]
-	prog, err := promela.Load(path, promela.Options{Defines: defs.Map(), Context: ctx})
+	path, src, err := readPromela(ctx, e, pos[0])
+	model := pmlText{name: path, src: src, defs: defs.Map()}
+	var prog *promela.Program
+	if err == nil {
+		prog, err = promela.Parse(path, src, promela.Options{Defines: model.defs, Context: ctx})
+	}
 	if stoppedReading(e, "ftmc verify", err) {
 		return trace.ExitUnknown
 	}
@@ -172,7 +158,7 @@ func verifyPML(e *env, args []string) int {
 		// Where the #pragma can refine the abstraction, a counterexample
 		// that does not replay along its schedule is first tried with the
 		// refinement, before its whole instance is searched.
-		r, coarse, pending := verifySpecCases(ctx, path, defs.Map(), res, s, opts, *lim, begin, canRefine, note)
+		r, coarse, pending := verifySpecCases(ctx, model, res, s, opts, *lim, begin, canRefine, note)
 		if coarse && canRefine && ctx.Err() == nil {
 			if refined == nil && refineErr == nil {
 				popts.More, popts.MorePos, popts.MoreFrom = more, morePos, "the #pragma at "+morePos.String()
@@ -184,7 +170,7 @@ func verifyPML(e *env, args []string) int {
 				if !*jsonOut && !*quiet {
 					fmt.Fprintf(e.stdout, "> Spec %s unknown with these thresholds (%s); refining with %s: thresholds %s\n", s, r.Reason, refined.ThresholdsFrom, strings.Join(refined.Thresholds, ", "))
 				}
-				r2, _, _ := verifySpecCases(ctx, path, defs.Map(), refined, s, opts, *lim, begin, false, note)
+				r2, _, _ := verifySpecCases(ctx, model, refined, s, opts, *lim, begin, false, note)
 				if r2.Verdict != trace.Unknown {
 					r, pending = r2, nil
 				} else {
@@ -198,7 +184,7 @@ func verifyPML(e *env, args []string) int {
 			if ctx.Err() != nil {
 				break
 			}
-			if ir, reason, _ := p.replay(ctx, path, defs.Map(), s, *lim, begin); ir != nil {
+			if ir, reason, _ := p.replay(ctx, model, s, *lim, begin); ir != nil {
 				st := *r.Stats
 				st.Seconds, st.Complete = time.Since(specStart).Seconds(), true
 				ir.Stats = &st
@@ -250,6 +236,27 @@ func pmlSpecs(e *env, path string, all, names []string) ([]string, bool) {
 	return names, true
 }
 
+// pmlText is a Promela model as it was read once (from a file or
+// standard input): its name, its text and its -D macros.
+type pmlText struct {
+	name string
+	src  []byte
+	defs map[string]string
+}
+
+// checkInstance checks a property of an instance of the model, as
+// pml.CheckInstance does, on the text read once instead of the file read
+// again: standard input cannot be read twice. Each check parses the text
+// anew, since pml.CheckProgram instantiates the program in place.
+func (m pmlText) checkInstance(ctx context.Context, opts pml.InstanceOptions) (trace.Result, trace.Stats, error) {
+	prog, err := promela.Parse(m.name, m.src, promela.Options{Defines: m.defs, Context: ctx})
+	if err != nil {
+		return trace.Result{}, trace.Stats{}, err
+	}
+	opts.Defines = m.defs
+	return pml.CheckProgram(ctx, prog, opts)
+}
+
 // paramText writes parameter values as --param takes them: N=4,T=1.
 func paramText(p map[string]int64) string {
 	ps := params(p)
@@ -268,7 +275,7 @@ func paramText(p map[string]int64) string {
 // thresholds.
 //
 // note, when set, receives what contraction did to each case's automaton.
-func verifySpecCases(ctx context.Context, path string, defs map[string]string, res *pia.Result, spec string, opts param.Options, lim limits, begin time.Time, deferFull bool, note func(string)) (_ trace.Result, coarse bool, pending []pendingReplay) {
+func verifySpecCases(ctx context.Context, model pmlText, res *pia.Result, spec string, opts param.Options, lim limits, begin time.Time, deferFull bool, note func(string)) (_ trace.Result, coarse bool, pending []pendingReplay) {
 	start := time.Now()
 	out := trace.Result{Property: spec, Verdict: trace.Holds}
 	var schemas int64
@@ -306,8 +313,8 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 			if lim.time > 0 {
 				budget = min(budget, max(lim.time-time.Since(begin), time.Millisecond))
 			}
-			ir, _, err := pml.CheckInstance(ctx, path, pml.InstanceOptions{
-				Defines: defs, Params: params, Spec: spec, Assume: c.Justice, Guide: g,
+			ir, _, err := model.checkInstance(ctx, pml.InstanceOptions{
+				Params: params, Spec: spec, Assume: c.Justice, Guide: g,
 				Search: ltl.Options{TimeLimit: budget, MemoryLimit: int64(lim.memory), Since: time.Now()},
 			})
 			if err == nil && ir.Verdict == trace.Violated {
@@ -327,7 +334,7 @@ func verifySpecCases(ctx context.Context, path string, defs map[string]string, r
 			reasons = append(reasons, fmt.Sprintf("the abstraction (thresholds %s) has a counterexample with %s, which its schedule does not lead to on that instance", c.Order, paramText(params)))
 			continue
 		}
-		ir, reason, c2 := p.replay(ctx, path, defs, spec, lim, begin)
+		ir, reason, c2 := p.replay(ctx, model, spec, lim, begin)
 		if ir != nil {
 			ir.Stats = stats(true)
 			return *ir, false, nil
@@ -353,9 +360,9 @@ type pendingReplay struct {
 // replay checks the instance of p's parameters: the instance's
 // counterexample, or why there is none (coarse: the instance satisfies the
 // specification, so the abstraction is too coarse).
-func (p pendingReplay) replay(ctx context.Context, path string, defs map[string]string, spec string, lim limits, begin time.Time) (_ *trace.Result, reason string, coarse bool) {
-	ir, _, err := pml.CheckInstance(ctx, path, pml.InstanceOptions{
-		Defines: defs, Params: p.params, Spec: spec, Assume: p.c.Justice,
+func (p pendingReplay) replay(ctx context.Context, model pmlText, spec string, lim limits, begin time.Time) (_ *trace.Result, reason string, coarse bool) {
+	ir, _, err := model.checkInstance(ctx, pml.InstanceOptions{
+		Params: p.params, Spec: spec, Assume: p.c.Justice,
 		Search: ltl.Options{TimeLimit: lim.time, MemoryLimit: int64(lim.memory), Since: begin},
 	})
 	switch {
