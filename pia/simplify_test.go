@@ -59,3 +59,66 @@ func TestGuardsUseEachThresholdOnce(t *testing.T) {
 		t.Errorf("%d distinct constraints in the guards, want at most 9: %v", len(atoms), atoms)
 	}
 }
+
+// evalBF evaluates b with every symbol of its constraints at x.
+func evalBF(b *bf, x int64) bool {
+	switch b.op {
+	case 't':
+		return true
+	case 'f':
+		return false
+	case 'c':
+		v := b.c.l.k
+		for _, c := range b.c.l.c {
+			v += c * x
+		}
+		if b.c.eq {
+			return v == 0
+		}
+		return v >= 0
+	case '&', '|':
+		for _, k := range b.kids {
+			if evalBF(k, x) != (b.op == '&') {
+				return !(b.op == '&')
+			}
+		}
+		return b.op == '&'
+	}
+	panic("bf op " + string(b.op))
+}
+
+// cmp builds each comparison, and its negation, with the symbol on either
+// side: x op 3 and 3 op x for x from 0 to 6.
+func TestCmp(t *testing.T) {
+	ops := map[promela.Token]func(a, b int64) bool{
+		promela.LSS: func(a, b int64) bool { return a < b },
+		promela.LEQ: func(a, b int64) bool { return a <= b },
+		promela.GTR: func(a, b int64) bool { return a > b },
+		promela.GEQ: func(a, b int64) bool { return a >= b },
+		promela.EQL: func(a, b int64) bool { return a == b },
+		promela.NEQ: func(a, b int64) bool { return a != b },
+	}
+	for op, holds := range ops {
+		for _, neg := range []bool{false, true} {
+			for _, symLeft := range []bool{false, true} {
+				a, b := symLin("x"), constLin(3)
+				if !symLeft {
+					a, b = b, a
+				}
+				f, err := cmp(op, a, b, neg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for x := int64(0); x <= 6; x++ {
+					l, r := x, int64(3)
+					if !symLeft {
+						l, r = r, l
+					}
+					if got, want := evalBF(f, x), holds(l, r) != neg; got != want {
+						t.Errorf("%v %s %v (negated %v) at x = %d: %v, want %v", a, op, b, neg, x, got, want)
+					}
+				}
+			}
+		}
+	}
+}
