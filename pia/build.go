@@ -311,18 +311,12 @@ func (sp *specs) ltl(e promela.Expr, pos bool) (string, error) {
 	switch e := e.(type) {
 	case *promela.UnaryExpr:
 		switch e.Op {
-		case promela.ALWAYS, promela.EVENTUALLY:
-			t, err := sp.ltl(e.X, pos)
+		case promela.ALWAYS, promela.EVENTUALLY, promela.NOT:
+			t, err := sp.ltl(e.X, pos != (e.Op == promela.NOT))
 			if err != nil {
 				return "", err
 			}
 			return e.Op.String() + "(" + t + ")", nil
-		case promela.NOT:
-			t, err := sp.ltl(e.X, !pos)
-			if err != nil {
-				return "", err
-			}
-			return "!(" + t + ")", nil
 		case promela.NEXT:
 			return "", errorf(e.OpPos, "the next-time operator X is outside the supported LTL fragment (LTL without X, F and G over propositions)")
 		}
@@ -339,26 +333,18 @@ func (sp *specs) ltl(e promela.Expr, pos bool) (string, error) {
 			}
 			return binaryText(a, e.Op, c), nil
 		case promela.EQUIV:
-			a1, err := sp.ltl(e.X, true)
+			a, aExact, err := sp.exact(e.X)
 			if err != nil {
 				return "", err
 			}
-			a2, err := sp.ltl(e.X, false)
+			c, cExact, err := sp.exact(e.Y)
 			if err != nil {
 				return "", err
 			}
-			c1, err := sp.ltl(e.Y, true)
-			if err != nil {
-				return "", err
-			}
-			c2, err := sp.ltl(e.Y, false)
-			if err != nil {
-				return "", err
-			}
-			if a1 != a2 || c1 != c2 {
+			if !aExact || !cExact {
 				return "", errorf(e.OpPos, "<-> over propositions that the abstraction does not decide exactly")
 			}
-			return "((" + a1 + ") -> (" + c1 + ")) && ((" + c1 + ") -> (" + a1 + "))", nil
+			return "((" + a + ") -> (" + c + ")) && ((" + c + ") -> (" + a + "))", nil
 		case promela.UNTIL, promela.WEAKUNTIL, promela.RELEASE:
 			return "", errorf(e.OpPos, "%s is outside the supported LTL fragment (F and G over propositions)", e.Op)
 		}
@@ -367,6 +353,20 @@ func (sp *specs) ltl(e promela.Expr, pos bool) (string, error) {
 		return "", errorf(e.Pos(), "a temporal operator inside an expression")
 	}
 	return sp.atom(e, pos)
+}
+
+// exact translates e at both polarities, and tells whether they are the
+// same translation (the abstraction decides its propositions exactly).
+func (sp *specs) exact(e promela.Expr) (string, bool, error) {
+	pos, err := sp.ltl(e, true)
+	if err != nil {
+		return "", false, err
+	}
+	neg, err := sp.ltl(e, false)
+	if err != nil {
+		return "", false, err
+	}
+	return pos, pos == neg, nil
 }
 
 // needsLoop tells whether the negation of a formula (at polarity pos) has
