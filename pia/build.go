@@ -534,7 +534,14 @@ func (sp *specs) garith(e promela.Expr) (lin, error) {
 
 // quantified translates all(P:φ) and some(P:φ).
 func (sp *specs) quantified(e *promela.CallExpr, under bool) (string, error) {
-	all := e.Fun == promela.BuiltinAll
+	// all is the conjunction over the locations k of k == 0 || φ, some the
+	// disjunction of k != 0 && φ: a location whose φ is the unit of the
+	// outer connective (true for all, false for some) drops out, one whose
+	// φ is the other constant leaves its test of k alone.
+	unit, zero, test, inner, outer := "true", "false", " == 0", " || ", " && "
+	if e.Fun != promela.BuiltinAll {
+		unit, zero, test, inner, outer = "false", "true", " != 0", " && ", " || "
+	}
 	var parts []string
 	for i := range sp.b.groups {
 		// all: every occupied location satisfies φ; some: one occupied
@@ -553,36 +560,18 @@ func (sp *specs) quantified(e *promela.CallExpr, under bool) (string, error) {
 			return "", err
 		}
 		k := sp.names[i]
-		if all {
-			if t == "true" {
-				continue
-			}
-			if t == "false" {
-				parts = append(parts, k+" == 0")
-			} else {
-				parts = append(parts, "("+k+" == 0 || ("+t+"))")
-			}
-		} else {
-			if t == "false" {
-				continue
-			}
-			if t == "true" {
-				parts = append(parts, k+" != 0")
-			} else {
-				parts = append(parts, "("+k+" != 0 && ("+t+"))")
-			}
+		switch t {
+		case unit:
+		case zero:
+			parts = append(parts, k+test)
+		default:
+			parts = append(parts, "("+k+test+inner+"("+t+"))")
 		}
-	}
-	if all {
-		if len(parts) == 0 {
-			return "true", nil
-		}
-		return strings.Join(parts, " && "), nil
 	}
 	if len(parts) == 0 {
-		return "false", nil
+		return unit, nil
 	}
-	return strings.Join(parts, " || "), nil
+	return strings.Join(parts, outer), nil
 }
 
 // both translates the operands of e with f, the left one first, and stops

@@ -124,9 +124,10 @@ func TestCmp(t *testing.T) {
 	}
 }
 
-// The specifications' ! and <-> translate over the counters of frb.pml's
-// locations, ! turning an approximation over, and <-> over a proposition that the abstraction decides only
-// approximately (in_transit) is refused at the operator.
+// The specifications' !, <->, all and some translate over the counters of
+// frb.pml's locations, ! turning an approximation over, and <-> over a
+// proposition that the abstraction decides only approximately (in_transit)
+// is refused at the operator.
 func TestSpecOperators(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	path := filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "promela", "frb.pml")
@@ -134,6 +135,7 @@ func TestSpecOperators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	src = append(src, "\natomic all_below = all(Proc:nrcvd < nsnt);"...)
 	const exAcc, allAcc = "(loc2_1 != 0 || loc2_0 != 0)", "(loc0_0 == 0 && loc1_0 == 0 && loc0_1 == 0)"
 	// Under a negation, in_transit is over-approximated.
 	const inTransitOver = "((loc0_0 != 0 && (nsnt >= 1)) || (loc1_0 != 0 && (nsnt >= 1)) || (loc2_1 != 0 && (nsnt >= 2)) || " +
@@ -141,9 +143,14 @@ func TestSpecOperators(t *testing.T) {
 	for _, c := range []struct{ spec, want string }{
 		{"!(<>ex_acc)", "probe: !(<>" + exAcc + ");"},
 		{"!(<>in_transit)", "probe: !(<>" + inTransitOver + ");"},
+		{"[](all_below)", "probe: []((loc0_0 == 0 || (!(0 >= nsnt))) && (loc1_0 == 0 || (!(0 >= nsnt))) && loc2_1 == 0 && loc3_1 == 0 && " +
+			"loc0_1 == 0 && (loc2_0 == 0 || (!(0 >= nsnt))) && (loc3_0 == 0 || (!(0 >= nsnt))));"},
+		{"!(all_below)", "probe: !((loc0_0 == 0 || (nsnt >= 1)) && (loc1_0 == 0 || (nsnt >= 1)) && (loc2_1 == 0 || (nsnt >= 2)) && " +
+			"(loc3_1 == 0 || (nsnt >= 2)) && (loc0_1 == 0 || (nsnt >= 2)) && (loc2_0 == 0 || (nsnt >= 1)) && (loc3_0 == 0 || (nsnt >= 1)));"},
+		{"[](all_crash)", "probe: [](loc0_0 == 0 && loc1_0 == 0 && loc2_1 == 0 && loc0_1 == 0 && loc2_0 == 0);"},
 		{"[](ex_acc <-> all_acc)", "probe: []((" + exAcc + " -> " + allAcc + ") && (" + allAcc + " -> " + exAcc + "));"},
-		{"[](in_transit <-> ex_acc)", "frb.pml:133:27: <-> over propositions that the abstraction does not decide exactly"},
-		{"[](ex_acc <-> in_transit)", "frb.pml:133:23: <-> over propositions that the abstraction does not decide exactly"},
+		{"[](in_transit <-> ex_acc)", "frb.pml:134:27: <-> over propositions that the abstraction does not decide exactly"},
+		{"[](ex_acc <-> in_transit)", "frb.pml:134:23: <-> over propositions that the abstraction does not decide exactly"},
 	} {
 		prog, err := promela.Parse("frb.pml", append(src, "\nltl probe { "+c.spec+" }\n"...), promela.Options{})
 		if err != nil {
