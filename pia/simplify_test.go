@@ -2,6 +2,7 @@ package pia
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -167,4 +168,53 @@ func TestSpecOperators(t *testing.T) {
 			t.Errorf("ltl { %s }: %s, want %s", c.spec, got, c.want)
 		}
 	}
+}
+
+// parseLin reads the thresholds of a piaDom.thresholds pragma: linear
+// terms over the parameters with + - * and parentheses, and says what is
+// wrong with anything else.
+func TestParseLin(t *testing.T) {
+	x := &extractor{params: []*promela.Symbol{{Name: "N"}, {Name: "T"}}}
+	for _, c := range []struct{ src, want string }{
+		{"N", "1*N+ 0"},
+		{"N - 2*T + 1", "1*N+-2*T+ 1"},
+		{"2 * (N - T) - -3", "2*N+-2*T+ 3"},
+		{"N*3*2 - T - T", "6*N+-2*T+ 0"},
+		{" ( N ) ", "1*N+ 0"},
+		{"N*T", "the product of two parameters is not linear"},
+		{"N + X", "X is not a parameter of the model"},
+		{"N +", "expected a number, a parameter or ( at the end"},
+		{"(N", "expected ) at column 3"},
+		{"N )", `unexpected ")" at column 3`},
+		{"N / 2", `unexpected "/ 2" at column 3`},
+		{"N + #", `unexpected "#" at column 5`},
+		{"99999999999999999999", `"99999999999999999999": strconv.ParseInt: parsing "99999999999999999999": value out of range`},
+		{"4611686018427387904 * 2", "integer overflow in a linear term"},
+		{"9223372036854775807 + 1", "integer overflow in a linear term"},
+	} {
+		var got string
+		if l, err := x.parseLin(c.src); err != nil {
+			got = err.Error()
+		} else {
+			got = fmt.Sprintf("%s %d", l.key(), l.k)
+		}
+		if got != c.want {
+			t.Errorf("%q: %s, want %s", c.src, got, c.want)
+		}
+	}
+}
+
+// FuzzParseLin: whatever the text, parseLin gives a term or an error,
+// and never panics.
+func FuzzParseLin(f *testing.F) {
+	for _, s := range []string{"N - 2*T + 1", "2 * (N - T) - -3", "N*T", "(N", "N )"} {
+		f.Add(s)
+	}
+	x := &extractor{params: []*promela.Symbol{{Name: "N"}, {Name: "T"}}}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 1000 {
+			return
+		}
+		x.parseLin(s)
+	})
 }
