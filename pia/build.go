@@ -714,56 +714,45 @@ func (p *linParser) skip() {
 }
 
 func (p *linParser) sum() (lin, error) {
-	l, err := p.product()
+	return p.chain("+-", p.product, func(op byte, l, r lin) (lin, error) {
+		if op == '+' {
+			return l.add(r)
+		}
+		return l.sub(r)
+	})
+}
+
+func (p *linParser) product() (lin, error) {
+	return p.chain("*", p.unary, func(_ byte, l, r lin) (lin, error) {
+		switch {
+		case l.isConst():
+			return r.scale(l.k)
+		case r.isConst():
+			return l.scale(r.k)
+		}
+		return lin{}, fmt.Errorf("the product of two parameters is not linear")
+	})
+}
+
+// chain reads operands with next, joined left to right by the operators
+// in ops, and combines them with join.
+func (p *linParser) chain(ops string, next func() (lin, error), join func(op byte, l, r lin) (lin, error)) (lin, error) {
+	l, err := next()
 	if err != nil {
 		return lin{}, err
 	}
 	for {
 		p.skip()
-		if p.i >= len(p.src) || (p.src[p.i] != '+' && p.src[p.i] != '-') {
+		if p.i >= len(p.src) || strings.IndexByte(ops, p.src[p.i]) < 0 {
 			return l, nil
 		}
 		op := p.src[p.i]
 		p.i++
-		r, err := p.product()
+		r, err := next()
 		if err != nil {
 			return lin{}, err
 		}
-		if op == '+' {
-			l, err = l.add(r)
-		} else {
-			l, err = l.sub(r)
-		}
-		if err != nil {
-			return lin{}, err
-		}
-	}
-}
-
-func (p *linParser) product() (lin, error) {
-	l, err := p.unary()
-	if err != nil {
-		return lin{}, err
-	}
-	for {
-		p.skip()
-		if p.i >= len(p.src) || p.src[p.i] != '*' {
-			return l, nil
-		}
-		p.i++
-		r, err := p.unary()
-		if err != nil {
-			return lin{}, err
-		}
-		switch {
-		case l.isConst():
-			l, err = r.scale(l.k)
-		case r.isConst():
-			l, err = l.scale(r.k)
-		default:
-			return lin{}, fmt.Errorf("the product of two parameters is not linear")
-		}
-		if err != nil {
+		if l, err = join(op, l, r); err != nil {
 			return lin{}, err
 		}
 	}
