@@ -194,7 +194,11 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		s := st
 		r.Stats = &s
 		rep.Verdicts = append(rep.Verdicts, r)
-		addStats(&rep.Stats, st, len(rep.Verdicts) == 1)
+		if len(rep.Verdicts) == 1 {
+			rep.Stats = st
+		} else {
+			rep.Stats.Add(st)
+		}
 	}
 
 	if f.nonProgress {
@@ -250,27 +254,6 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		return fail("%s: no property to check", c.name)
 	}
 	return c.opts.printReport(e, rep)
-}
-
-// addStats adds the figures of one search to the run's.
-func addStats(total *trace.Stats, st trace.Stats, first bool) {
-	if first {
-		*total = st
-		return
-	}
-	total.States += st.States
-	total.Transitions += st.Transitions
-	total.Matched += st.Matched
-	total.Seconds += st.Seconds
-	total.MemoryBytes = max(total.MemoryBytes, st.MemoryBytes)
-	total.Depth = max(total.Depth, st.Depth)
-	total.VectorBytes = max(total.VectorBytes, st.VectorBytes)
-	total.StoreBytes = max(total.StoreBytes, st.StoreBytes)
-	total.Complete = total.Complete && st.Complete
-	total.BytesPerState, total.StatesPerSec = 0, 0
-	if total.Seconds > 0 {
-		total.StatesPerSec = float64(total.States) / total.Seconds
-	}
 }
 
 // loadWithFormula parses the model again, from the text load read, with
