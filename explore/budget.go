@@ -85,7 +85,7 @@ func watchMemory(parent context.Context, limit int64, from string) (ctx context.
 		if m >= limit {
 			why := memoryReached(limit, from)
 			if kids > 0 {
-				why += fmt.Sprintf(" (%s of it in solver processes)", FormatBytes(kids))
+				why += fmt.Sprintf(" (%s in use, %s of it in solver processes)", FormatBytes(m), FormatBytes(kids))
 			}
 			cancel(&LimitReached{why})
 		}
