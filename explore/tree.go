@@ -1,0 +1,474 @@
+package explore
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"unsafe"
+)
+
+// Tree compression (Laarman, van de Pol and Weber, "Parallel recursive
+// state compression for free", SPIN 2011; LTSmin's tree database) keeps a
+// vector as a binary tree: the vector is read as 32-bit words (the last one
+// padded with zeros), split into halves down to single words, and every
+// internal node is a pair of 32-bit values (two words at the bottom, two
+// node indices above) kept once in a node table that numbers the pairs it
+// holds. The root's pair goes to a table of its own whose numbers are the
+// state indices. States that differ in a few words share every subtree
+// that does not hold one of them, so a new state usually costs its root and
+// one or two nodes: about 8 bytes a pair and 4 a slot of the table that
+// finds it.
+//
+// A node's number names its pair whatever its level, so the same pair of
+// two words and of two node indices is one node: the tree's shape, which
+// the vector's length fixes, says how to read it. The lengths are kept
+// beside the roots (lengthTable): one length for all states, and the few
+// others as exceptions.
+
+// ErrCompressParallel is Run's error for Options.Compress with more than
+// one breadth-first worker.
+var ErrCompressParallel = errors.New("compressed states (--compress) are for one worker: the parallel search keeps them uncompressed")
+
+// NewStore returns the store o asks for: compressed or not, sized for
+// ExpectedStates.
+func (o Options) NewStore() *Store {
+	if o.Compress {
+		return NewCompressedStore(o.ExpectedStates)
+	}
+	return NewStore(o.ExpectedStates)
+}
+
+// treeStore is a Store's compressed form.
+type treeStore struct {
+	nodes nodeTable // internal nodes below the roots
+	roots nodeTable // the roots: a state's index is its root's number
+	lens  lengthTable
+	room  func(int64) bool
+
+	words []uint32 // the vector being inserted, as words
+	// The previous insertion: its words and the node number at each tree
+	// position (pre-order, the root at 0). Successors of one state follow
+	// one another and differ from it in few words: the subtrees whose
+	// words did not change are not looked up again. m is 0 when invalid.
+	prevWords []uint32
+	prevNodes []uint32
+	prevM     int
+	changed   []int32 // prefix counts of words that differ from prevWords
+
+	// The last Get: out holds its bytes and outNodes the node decoded at
+	// each position; a subtree whose node did not change is not read again.
+	out      []byte
+	outNodes []uint32
+	outM     int
+}
+
+// noNode is no node number: nodeTable never reaches it.
+const noNode = math.MaxUint32
+
+func newTreeStore(expected int, room func(int64) bool) *treeStore {
+	t := &treeStore{room: room}
+	log := minTableLog
+	for log < maxTableLog && expected > loadLimit(1<<log) {
+		log++
+	}
+	t.roots.init(log, room)
+	t.nodes.init(log, room)
+	return t
+}
+
+func (t *treeStore) bytes() int64 {
+	return t.nodes.bytes() + t.roots.bytes() + t.lens.bytes()
+}
+
+// treeWords is the number of leaves of a vector of l bytes: at least two,
+// so that the root is a pair.
+func treeWords(l int) int { return max(2, (l+3)/4) }
+
+// insert adds vec unless it is stored, as Store.Insert; full reports that
+// a table could not take a new node.
+func (t *treeStore) insert(vec []byte) (i Index, isNew, full bool) {
+	m := treeWords(len(vec))
+	if cap(t.words) < m {
+		t.words = make([]uint32, m)
+	}
+	t.words = t.words[:m]
+	w := t.words
+	clear(w)
+	for k := 0; k+4 <= len(vec); k += 4 {
+		w[k>>2] = binary.LittleEndian.Uint32(vec[k:])
+	}
+	if r := len(vec) & 3; r > 0 {
+		var b [4]byte
+		copy(b[:], vec[len(vec)-r:])
+		w[len(vec)>>2] = binary.LittleEndian.Uint32(b[:])
+	}
+	if t.prevM != m {
+		t.prevWords = append(t.prevWords[:0], make([]uint32, m)...)
+		t.prevNodes = append(t.prevNodes[:0], make([]uint32, m)...)
+		t.changed = append(t.changed[:0], make([]int32, m+1)...)
+	} else {
+		c := int32(0)
+		for k, x := range w {
+			t.changed[k] = c
+			if x != t.prevWords[k] {
+				c++
+			}
+		}
+		t.changed[m] = c
+	}
+	mid := (m + 1) / 2
+	l, ok := t.build(0, mid, 1)
+	var r uint32
+	if ok {
+		r, ok = t.build(mid, m, mid)
+	}
+	if !ok {
+		t.prevM = 0
+		return NoIndex, false, true
+	}
+	copy(t.prevWords, w)
+	t.prevM = m
+	if n := t.roots.n; n >= MaxStates {
+		if j, found := t.roots.findRoot(l, r, len(vec), &t.lens); found {
+			return j, false, false
+		}
+		return NoIndex, false, true
+	}
+	j, isNew, ok := t.roots.putRoot(l, r, len(vec), &t.lens)
+	if !ok {
+		return NoIndex, false, true
+	}
+	if isNew {
+		t.lens.add(j, len(vec))
+	}
+	return j, isNew, false
+}
+
+// build returns the value of the subtree of words [lo, hi) at tree position
+// pos: the word itself for a leaf, else its node's number. False: the node
+// table is full.
+func (t *treeStore) build(lo, hi, pos int) (uint32, bool) {
+	if hi-lo == 1 {
+		return t.words[lo], true
+	}
+	// The words of [lo, hi) are those of the previous insertion.
+	if t.prevM == len(t.words) && t.changed[hi] == t.changed[lo] {
+		return t.prevNodes[pos], true
+	}
+	mid := lo + (hi-lo+1)/2
+	l, ok := t.build(lo, mid, pos+1)
+	if !ok {
+		return 0, false
+	}
+	r, ok := t.build(mid, hi, pos+mid-lo)
+	if !ok {
+		return 0, false
+	}
+	n, ok := t.nodes.put(l, r)
+	if !ok {
+		return 0, false
+	}
+	t.prevNodes[pos] = n
+	return n, true
+}
+
+// get returns the vector of state i, in a buffer that the next get reuses.
+func (t *treeStore) get(i Index) []byte {
+	l := t.lens.of(i)
+	m := treeWords(l)
+	if t.outM != m {
+		t.out = make([]byte, 4*m)
+		t.outNodes = make([]uint32, m)
+		for k := range t.outNodes {
+			t.outNodes[k] = noNode
+		}
+		t.outM = m
+	}
+	p := t.roots.pair(i)
+	mid := (m + 1) / 2
+	t.decode(0, mid, 1, uint32(p>>32))
+	t.decode(mid, m, mid, uint32(p))
+	return t.out[:l:l]
+}
+
+func (t *treeStore) decode(lo, hi, pos int, v uint32) {
+	if hi-lo == 1 {
+		binary.LittleEndian.PutUint32(t.out[4*lo:], v)
+		return
+	}
+	if t.outNodes[pos] == v {
+		return // the bytes of [lo, hi) are this node's already
+	}
+	p := t.nodes.pair(v)
+	mid := lo + (hi-lo+1)/2
+	t.decode(lo, mid, pos+1, uint32(p>>32))
+	t.decode(mid, hi, pos+mid-lo, uint32(p))
+	t.outNodes[pos] = v
+}
+
+// nodeTable numbers pairs of 32-bit values 0, 1, 2, ... in the order they
+// are first put. pairs holds them by number; a linear-probing table of
+// 32-bit slots finds them by content. A slot holds the pair's number plus
+// one in its low log bits (0: empty) and, above them, the hash bits that
+// follow those that chose the home slot, so that most probes that miss do
+// not read the pair.
+type nodeTable struct {
+	pairs  column[uint64]
+	slots  []uint32
+	log    uint
+	n      int
+	growAt int
+	room   func(int64) bool
+}
+
+func (t *nodeTable) init(log int, room func(int64) bool) {
+	t.room = room
+	t.slots = make([]uint32, 1<<log)
+	t.log = uint(log)
+	t.growAt = loadLimit(1 << log)
+}
+
+func (t *nodeTable) bytes() int64 { return int64(len(t.slots))*4 + t.pairs.bytes() }
+
+func (t *nodeTable) pair(i uint32) uint64 { return t.pairs.at(int(i)) }
+
+func pairHash(p uint64) uint64 { return mix(mix(p^hk1, hk2)^hk3, hk0) }
+
+func rootHash(p uint64, l int) uint64 { return mix(mix(p^hk1, uint64(l)^hk2)^hk3, hk0) }
+
+// put returns the number of the pair (l, r), adding it when new; false when
+// the table cannot take it.
+func (t *nodeTable) put(l, r uint32) (uint32, bool) {
+	p := uint64(l)<<32 | uint64(r)
+	h := pairHash(p)
+	idxMask := uint32(1)<<t.log - 1
+	tag := slotTag(h, t.log)
+	mask := uint64(len(t.slots) - 1)
+	s := h >> (64 - t.log)
+	for {
+		e := t.slots[s]
+		if e == 0 {
+			break
+		}
+		if e&^idxMask == tag {
+			i := e&idxMask - 1
+			if t.pairs.at(int(i)) == p {
+				return i, true
+			}
+		}
+		s = (s + 1) & mask
+	}
+	if t.n >= t.growAt || t.n >= noNode-1 {
+		if !t.grow(func(i int) uint64 { return pairHash(t.pairs.at(i)) }) {
+			return 0, false
+		}
+		return t.put(l, r)
+	}
+	if !t.append(p) {
+		return 0, false
+	}
+	i := uint32(t.n - 1)
+	t.slots[s] = tag | (i + 1)
+	return i, true
+}
+
+// slotTag is the part of a slot above the number: the hash bits after the
+// log bits that chose the home slot.
+func slotTag(h uint64, log uint) uint32 {
+	return uint32(h>>32) << log
+}
+
+// append adds p as pair t.n.
+func (t *nodeTable) append(p uint64) bool {
+	if g := columnGrowth(&t.pairs); g > 0 && !t.room(g) {
+		return false
+	}
+	t.pairs.append(p)
+	t.n++
+	return true
+}
+
+// findRoot looks up the root (l, r) of a vector of length n.
+func (t *nodeTable) findRoot(l, r uint32, n int, lens *lengthTable) (Index, bool) {
+	p := uint64(l)<<32 | uint64(r)
+	h := rootHash(p, n)
+	idxMask := uint32(1)<<t.log - 1
+	tag := slotTag(h, t.log)
+	mask := uint64(len(t.slots) - 1)
+	for s := h >> (64 - t.log); ; s = (s + 1) & mask {
+		e := t.slots[s]
+		if e == 0 {
+			return Index(s), false
+		}
+		if e&^idxMask == tag {
+			i := e&idxMask - 1
+			if t.pairs.at(int(i)) == p && lens.of(i) == n {
+				return i, true
+			}
+		}
+	}
+}
+
+// putRoot is put for roots, whose hash and equality take the vector's
+// length in.
+func (t *nodeTable) putRoot(l, r uint32, n int, lens *lengthTable) (Index, bool, bool) {
+	s, found := t.findRoot(l, r, n, lens)
+	if found {
+		return s, false, true
+	}
+	if t.n >= t.growAt || t.n >= noNode-1 {
+		if !t.grow(func(i int) uint64 { return rootHash(t.pairs.at(i), lens.of(Index(i))) }) {
+			return NoIndex, false, false
+		}
+		return t.putRoot(l, r, n, lens)
+	}
+	if !t.append(uint64(l)<<32 | uint64(r)) {
+		return NoIndex, false, false
+	}
+	i := uint32(t.n - 1)
+	t.slots[s] = slotTag(rootHash(uint64(l)<<32|uint64(r), n), t.log) | (i + 1)
+	return i, true, true
+}
+
+// grow doubles the table, rehashing every pair (hash gives pair i's hash),
+// or when that does not fit lets it fill to 90%.
+func (t *nodeTable) grow(hash func(i int) uint64) bool {
+	size := len(t.slots)
+	if t.log >= maxTableLog || !t.room(int64(size)*8) {
+		if hard := size / 10 * 9; t.growAt < hard && t.n < noNode-1 {
+			t.growAt = hard
+			return true
+		}
+		return false
+	}
+	log := t.log + 1
+	slots := make([]uint32, 2*size)
+	mask := uint64(len(slots) - 1)
+	for i := range t.n {
+		h := hash(i)
+		s := h >> (64 - log)
+		for slots[s] != 0 {
+			s = (s + 1) & mask
+		}
+		slots[s] = slotTag(h, log) | uint32(i+1)
+	}
+	t.slots, t.log = slots, log
+	t.growAt = loadLimit(2 * size)
+	return true
+}
+
+// columnGrowth is the memory c takes when it grows at the next append (0
+// when it has room).
+func columnGrowth[T uint32 | uint64](c *column[T]) int64 {
+	capacity := 0
+	for _, ch := range c.chunks {
+		capacity += len(ch)
+	}
+	if c.n < capacity {
+		return 0
+	}
+	var zero T
+	var size int64
+	switch {
+	case len(c.chunks) == 1 && len(c.chunks[0]) < 1<<columnShift:
+		size = int64(len(c.chunks[0]))
+	case len(c.chunks) == 0:
+		size = 1 << 10
+	default:
+		size = 1 << columnShift
+	}
+	return size * int64(unsafe.Sizeof(zero))
+}
+
+// lengthTable is the length of every state's vector: one common length,
+// and the others as exceptions (a bit per state says which, and their
+// indices and lengths in order), like the Store's fixed and variable
+// arenas. When exceptions pass a quarter of the states, the most common
+// length becomes the common one, or every length is kept when none has
+// three quarters.
+type lengthTable struct {
+	common   int // the first state's length until a relayout
+	n        int
+	nexc     int
+	excBits  column[uint64]
+	excIdx   column[uint32]
+	excLen   column[uint32]
+	all      column[uint32] // every length, when perState
+	perState bool
+	relaidAt int
+}
+
+func (t *lengthTable) bytes() int64 {
+	return t.excBits.bytes() + t.excIdx.bytes() + t.excLen.bytes() + t.all.bytes()
+}
+
+func (t *lengthTable) of(i Index) int {
+	switch {
+	case t.perState:
+		return int(t.all.at(int(i)))
+	case t.nexc == 0 || t.excBits.at(int(i>>6))>>(i&63)&1 == 0:
+		return t.common
+	}
+	lo, hi := 0, t.excIdx.len()
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if t.excIdx.at(mid) < i {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return int(t.excLen.at(lo))
+}
+
+// add records the length of state i, the next one.
+func (t *lengthTable) add(i Index, l int) {
+	if t.n == 0 && t.relaidAt == 0 {
+		t.common = l
+	}
+	t.n++
+	if t.perState {
+		t.all.append(uint32(l))
+		return
+	}
+	if t.nexc > 0 && int(i>>6) == t.excBits.len() {
+		t.excBits.append(0)
+	}
+	if l == t.common {
+		return
+	}
+	if t.nexc == 0 {
+		for range i>>6 + 1 {
+			t.excBits.append(0)
+		}
+	}
+	t.nexc++
+	t.excIdx.append(uint32(i))
+	t.excLen.append(uint32(l))
+	t.excBits.set(int(i>>6), t.excBits.at(int(i>>6))|1<<(i&63))
+	if n := t.n; n >= 1024 && 4*t.nexc > n && n >= 2*t.relaidAt {
+		t.relayout()
+	}
+}
+
+// relayout makes the most common length the common one, or keeps every
+// length when none has three quarters of the states.
+func (t *lengthTable) relayout() {
+	n := t.n
+	count := map[int]int{}
+	for i := range n {
+		count[t.of(Index(i))]++
+	}
+	best, bestN := 0, -1
+	for l, c := range count {
+		if c > bestN || c == bestN && l > best {
+			best, bestN = l, c
+		}
+	}
+	u := lengthTable{common: best, relaidAt: n, perState: 4*bestN < 3*n}
+	for i := range n {
+		u.add(Index(i), t.of(Index(i)))
+	}
+	u.relaidAt = n
+	*t = u
+}
