@@ -114,3 +114,17 @@ func TestCompressParallelUsage(t *testing.T) {
 		t.Errorf("one worker: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestSweepCompress: sweep passes --compress on to every check.
+func TestSweepCompress(t *testing.T) {
+	f := &fakeCheck{}
+	runSweep(t, f, sweepModel(t), "-D", "CHAN=B,I", "--compress")
+	if len(f.seen) != 2 {
+		t.Fatalf("%d checks, want 2", len(f.seen))
+	}
+	for _, c := range f.seen {
+		if !strings.Contains(" "+c+" ", " --compress ") {
+			t.Errorf("sweep ran %q, without --compress", c)
+		}
+	}
+}
