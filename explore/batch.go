@@ -67,9 +67,10 @@ func (s *search) flush() {
 	b := &s.batch
 	evs := b.events
 	st := s.store
-	// A compressed store hashes nodes, not vectors: it reads nothing ahead.
 	if st.tree == nil {
 		s.touched += st.prefetch(b) // keeps the reads
+	} else {
+		s.touched += st.tree.prefetch(b)
 	}
 	// Pass 4: insert in order.
 	for k := range evs {

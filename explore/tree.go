@@ -46,6 +46,13 @@ type treeStore struct {
 	room  func(int64) bool
 
 	words []uint32 // the vector being inserted, as words
+
+	// The roots prefetch prepared, in the order the search inserts them,
+	// with a copy of their vectors: next is the one the next insertion
+	// expects.
+	ready     []readyRoot
+	readyData []byte
+	next      int
 	// The previous insertion: its words and the node number at each tree
 	// position (pre-order, the root at 0). Successors of one state follow
 	// one another and differ from it in few words: the subtrees whose
@@ -54,6 +61,9 @@ type treeStore struct {
 	prevNodes []uint32
 	prevM     int
 	changed   []int32 // prefix counts of words that differ from prevWords
+	// outChanged is the same for the last Get's words (out), when its
+	// shape is the vector's.
+	outChanged []int32
 
 	// The last Get: out holds its bytes and outNodes the node decoded at
 	// each position; a subtree whose node did not change is not read again.
@@ -87,6 +97,32 @@ func treeWords(l int) int { return max(2, (l+3)/4) }
 // insert adds vec unless it is stored, as Store.Insert; full reports that
 // a table could not take a new node.
 func (t *treeStore) insert(vec []byte) (i Index, isNew, full bool) {
+	l, r, h, ok := t.readyRoot(vec)
+	if !ok {
+		if l, r, ok = t.root(vec); !ok {
+			return NoIndex, false, true
+		}
+		h = rootHash(uint64(l)<<32|uint64(r), len(vec))
+	}
+	if n := t.roots.n; n >= MaxStates {
+		if j, found := t.roots.findRoot(l, r, h, len(vec), &t.lens); found {
+			return j, false, false
+		}
+		return NoIndex, false, true
+	}
+	j, isNew, ok := t.roots.putRoot(l, r, h, len(vec), &t.lens)
+	if !ok {
+		return NoIndex, false, true
+	}
+	if isNew {
+		t.lens.add(j, len(vec))
+	}
+	return j, isNew, false
+}
+
+// root returns the root pair of vec, adding the nodes below it that are
+// new; false when the node table is full.
+func (t *treeStore) root(vec []byte) (l, r uint32, ok bool) {
 	m := treeWords(len(vec))
 	if cap(t.words) < m {
 		t.words = make([]uint32, m)
@@ -116,32 +152,85 @@ func (t *treeStore) insert(vec []byte) (i Index, isNew, full bool) {
 		}
 		t.changed[m] = c
 	}
+	if t.outM == m {
+		t.outChanged = append(t.outChanged[:0], make([]int32, m+1)...)
+		c := int32(0)
+		for k, x := range w {
+			t.outChanged[k] = c
+			if x != binary.LittleEndian.Uint32(t.out[4*k:]) {
+				c++
+			}
+		}
+		t.outChanged[m] = c
+	}
 	mid := (m + 1) / 2
-	l, ok := t.build(0, mid, 1)
-	var r uint32
+	l, ok = t.build(0, mid, 1)
 	if ok {
 		r, ok = t.build(mid, m, mid)
 	}
 	if !ok {
 		t.prevM = 0
-		return NoIndex, false, true
+		return 0, 0, false
 	}
 	copy(t.prevWords, w)
 	t.prevM = m
-	if n := t.roots.n; n >= MaxStates {
-		if j, found := t.roots.findRoot(l, r, len(vec), &t.lens); found {
-			return j, false, false
+	return l, r, true
+}
+
+// readyRoot is the root of vec that prefetch prepared, if vec is the next
+// successor it prepared.
+func (t *treeStore) readyRoot(vec []byte) (l, r uint32, h uint64, ok bool) {
+	if t.next >= len(t.ready) {
+		return 0, 0, 0, false
+	}
+	e := &t.ready[t.next]
+	t.next++
+	if !e.ok || e.n != len(vec) || string(t.readyData[e.off:e.off+e.n]) != string(vec) {
+		return 0, 0, 0, false
+	}
+	return e.l, e.r, e.h, true
+}
+
+// prefetch prepares the roots of a batch's successors before the search
+// inserts them in order: their nodes are looked up (and added), and the
+// roots' table slots and, where the tag matches, their pairs are read in a
+// loop of their own, so that the memory system serves those reads at once
+// rather than one insertion after another (see batch.go). It returns the
+// sum of what it read, which keeps the reads.
+func (t *treeStore) prefetch(b *batch) uint64 {
+	t.ready, t.readyData, t.next = t.ready[:0], t.readyData[:0], 0
+	for k := range b.events {
+		e := &b.events[k]
+		if e.kind != evSucc {
+			continue
 		}
-		return NoIndex, false, true
+		v := b.data[e.off : e.off+e.len]
+		l, r, ok := t.root(v)
+		t.ready = append(t.ready, readyRoot{l: l, r: r, h: rootHash(uint64(l)<<32|uint64(r), len(v)), off: len(t.readyData), n: len(v), ok: ok})
+		t.readyData = append(t.readyData, v...)
 	}
-	j, isNew, ok := t.roots.putRoot(l, r, len(vec), &t.lens)
-	if !ok {
-		return NoIndex, false, true
+	var touch uint64
+	rt := &t.roots
+	sh := 64 - rt.log
+	for k := range t.ready {
+		touch += uint64(rt.slots[t.ready[k].h>>sh])
 	}
-	if isNew {
-		t.lens.add(j, len(vec))
+	idxMask := uint32(1)<<rt.log - 1
+	for k := range t.ready {
+		e := &t.ready[k]
+		if s := rt.slots[e.h>>sh]; s != 0 && s&^idxMask == slotTag(e.h, rt.log) {
+			touch += rt.pairs.at(int(s&idxMask - 1))
+		}
 	}
-	return j, isNew, false
+	return touch
+}
+
+// readyRoot is a successor's root as prefetch prepared it.
+type readyRoot struct {
+	l, r   uint32
+	h      uint64
+	off, n int // the vector in readyData
+	ok     bool
 }
 
 // build returns the value of the subtree of words [lo, hi) at tree position
@@ -151,9 +240,14 @@ func (t *treeStore) build(lo, hi, pos int) (uint32, bool) {
 	if hi-lo == 1 {
 		return t.words[lo], true
 	}
-	// The words of [lo, hi) are those of the previous insertion.
+	// The words of [lo, hi) are those of the previous insertion, or those
+	// of the last Get (the state whose successors these usually are).
 	if t.prevM == len(t.words) && t.changed[hi] == t.changed[lo] {
 		return t.prevNodes[pos], true
+	}
+	if t.outM == len(t.words) && t.outChanged[hi] == t.outChanged[lo] {
+		copy(t.prevNodes[pos:pos+hi-lo-1], t.outNodes[pos:]) // the subtree's positions
+		return t.outNodes[pos], true
 	}
 	mid := lo + (hi-lo+1)/2
 	l, ok := t.build(lo, mid, pos+1)
@@ -288,10 +382,10 @@ func (t *nodeTable) append(p uint64) bool {
 	return true
 }
 
-// findRoot looks up the root (l, r) of a vector of length n.
-func (t *nodeTable) findRoot(l, r uint32, n int, lens *lengthTable) (Index, bool) {
+// findRoot looks up the root (l, r) of a vector of length n, whose
+// rootHash is h; not found, it returns the empty slot where it would go.
+func (t *nodeTable) findRoot(l, r uint32, h uint64, n int, lens *lengthTable) (Index, bool) {
 	p := uint64(l)<<32 | uint64(r)
-	h := rootHash(p, n)
 	idxMask := uint32(1)<<t.log - 1
 	tag := slotTag(h, t.log)
 	mask := uint64(len(t.slots) - 1)
@@ -311,8 +405,8 @@ func (t *nodeTable) findRoot(l, r uint32, n int, lens *lengthTable) (Index, bool
 
 // putRoot is put for roots, whose hash and equality take the vector's
 // length in.
-func (t *nodeTable) putRoot(l, r uint32, n int, lens *lengthTable) (Index, bool, bool) {
-	s, found := t.findRoot(l, r, n, lens)
+func (t *nodeTable) putRoot(l, r uint32, h uint64, n int, lens *lengthTable) (Index, bool, bool) {
+	s, found := t.findRoot(l, r, h, n, lens)
 	if found {
 		return s, false, true
 	}
@@ -320,13 +414,13 @@ func (t *nodeTable) putRoot(l, r uint32, n int, lens *lengthTable) (Index, bool,
 		if !t.grow(func(i int) uint64 { return rootHash(t.pairs.at(i), lens.of(Index(i))) }) {
 			return NoIndex, false, false
 		}
-		return t.putRoot(l, r, n, lens)
+		return t.putRoot(l, r, h, n, lens)
 	}
 	if !t.append(uint64(l)<<32 | uint64(r)) {
 		return NoIndex, false, false
 	}
 	i := uint32(t.n - 1)
-	t.slots[s] = slotTag(rootHash(uint64(l)<<32|uint64(r), n), t.log) | (i + 1)
+	t.slots[s] = slotTag(h, t.log) | (i + 1)
 	return i, true, true
 }
 
@@ -360,11 +454,8 @@ func (t *nodeTable) grow(hash func(i int) uint64) bool {
 // columnGrowth is the memory c takes when it grows at the next append (0
 // when it has room).
 func columnGrowth[T uint32 | uint64](c *column[T]) int64 {
-	capacity := 0
-	for _, ch := range c.chunks {
-		capacity += len(ch)
-	}
-	if c.n < capacity {
+	// Every chunk but the last is full (column.grow).
+	if k := len(c.chunks); k > 0 && c.n < (k-1)<<columnShift+len(c.chunks[k-1]) {
 		return 0
 	}
 	var zero T
