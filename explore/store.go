@@ -83,7 +83,8 @@ func NewStore(expected int) *Store {
 
 // NewCompressedStore returns an empty store that keeps its vectors
 // tree-compressed (tree.go): a state takes a fraction of its vector's
-// bytes, and Insert and Get take longer. Its tables are Go memory.
+// bytes, and Insert and Get take longer. Its tables' slots are mapped
+// outside the Go heap as the plain table is; the pairs are Go memory.
 func NewCompressedStore(expected int) *Store {
 	s := &Store{width: -2}
 	s.tree = newTreeStore(expected, s.room)
@@ -121,7 +122,10 @@ func (s *Store) replaceTable(t []uint64, mapped bool) {
 // Free releases the store's memory at once. The store must not be used after.
 func (s *Store) Free() {
 	s.replaceTable(nil, false)
-	s.tree = nil
+	if s.tree != nil {
+		s.tree.free()
+		s.tree = nil
+	}
 	s.fixed, s.vars = fixedArena{}, varArena{}
 	s.excBits, s.excIdx = column[uint64]{}, column[uint32]{}
 	s.n = 0
@@ -141,9 +145,15 @@ func (s *Store) Bytes() int64 {
 	return int64(len(s.table))*8 + s.fixed.bytes + s.vars.memory() + s.excBits.bytes() + s.excIdx.bytes()
 }
 
-// tableBytes is the memory of the hash table, which is mapped outside the
-// Go heap where the system allows (allocWords).
-func (s *Store) tableBytes() int64 { return int64(len(s.table)) * 8 }
+// tableBytes is the memory of the hash table (a compressed store's slot
+// tables), which is mapped outside the Go heap where the system allows
+// (allocWords).
+func (s *Store) tableBytes() int64 {
+	if s.tree != nil {
+		return s.tree.mapped()
+	}
+	return int64(len(s.table)) * 8
+}
 
 // SetLimit bounds the memory the store may hold (0: no bound). When a table
 // doubling would pass the bound, the table fills to 90% instead; when even

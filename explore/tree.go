@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"runtime"
 	"unsafe"
 )
 
@@ -81,13 +82,23 @@ func newTreeStore(expected int, room func(int64) bool) *treeStore {
 	for log < maxTableLog && expected > loadLimit(1<<log) {
 		log++
 	}
-	t.roots.init(log, room)
-	t.nodes.init(log, room)
+	if !t.roots.init(t, log, room) || !t.nodes.init(t, log, room) {
+		panic("explore: cannot allocate the node tables")
+	}
 	return t
 }
 
 func (t *treeStore) bytes() int64 {
 	return t.nodes.bytes() + t.roots.bytes() + t.lens.bytes()
+}
+
+// mapped is the memory of the tables' slots, outside the Go heap.
+func (t *treeStore) mapped() int64 { return t.nodes.mapped() + t.roots.mapped() }
+
+// free releases the slots at once.
+func (t *treeStore) free() {
+	t.nodes.free()
+	t.roots.free()
 }
 
 // treeWords is the number of leaves of a vector of l bytes: at least two,
@@ -308,19 +319,52 @@ func (t *treeStore) decode(lo, hi, pos int, v uint32) {
 // not read the pair.
 type nodeTable struct {
 	pairs  column[uint64]
-	slots  []uint32
+	slots  []uint32 // mapped outside the Go heap, as a Store's table (allocWords)
+	words  []uint64 // the mapping, for freeWords
+	clean  runtime.Cleanup
+	owner  *treeStore // whose dropping releases the slots
 	log    uint
 	n      int
 	growAt int
 	room   func(int64) bool
 }
 
-func (t *nodeTable) init(log int, room func(int64) bool) {
-	t.room = room
-	t.slots = make([]uint32, 1<<log)
+func (t *nodeTable) init(owner *treeStore, log int, room func(int64) bool) bool {
+	t.owner, t.room = owner, room
+	if !t.setSlots(log) {
+		return false
+	}
 	t.log = uint(log)
 	t.growAt = loadLimit(1 << log)
+	return true
 }
+
+// setSlots maps an empty table of 1<<log slots in place of the old one,
+// which it frees; false when the system refuses the memory.
+func (t *nodeTable) setSlots(log int) bool {
+	w, err := allocWords(1 << (log - 1))
+	if err != nil {
+		return false
+	}
+	t.free()
+	t.words, t.slots = w, unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 1<<log)
+	// Released when the table is dropped without free.
+	t.clean = runtime.AddCleanup(t.owner, freeWords, w)
+	return true
+}
+
+// free releases the slots at once.
+func (t *nodeTable) free() {
+	if t.words != nil {
+		t.clean.Stop()
+		freeWords(t.words)
+		t.words, t.slots = nil, nil
+	}
+}
+
+// mapped is the memory of the slots, which is not Go memory where
+// allocWords maps it.
+func (t *nodeTable) mapped() int64 { return int64(len(t.slots)) * 4 }
 
 func (t *nodeTable) bytes() int64 { return int64(len(t.slots))*4 + t.pairs.bytes() }
 
@@ -436,7 +480,13 @@ func (t *nodeTable) grow(hash func(i int) uint64) bool {
 		return false
 	}
 	log := t.log + 1
-	slots := make([]uint32, 2*size)
+	old := *t
+	t.words = nil // kept by old until the pairs are in the new table
+	if !t.setSlots(int(log)) {
+		*t = old
+		return false
+	}
+	slots := t.slots
 	mask := uint64(len(slots) - 1)
 	for i := range t.n {
 		h := hash(i)
@@ -446,7 +496,8 @@ func (t *nodeTable) grow(hash func(i int) uint64) bool {
 		}
 		slots[s] = slotTag(h, log) | uint32(i+1)
 	}
-	t.slots, t.log = slots, log
+	old.free()
+	t.log = log
 	t.growAt = loadLimit(2 * size)
 	return true
 }
