@@ -16,9 +16,10 @@ import (
 // node indices above) kept once in a node table that numbers the pairs it
 // holds. The root's pair goes to a table of its own whose numbers are the
 // state indices. States that differ in a few words share every subtree
-// that does not hold one of them, so a new state usually costs its root and
-// one or two nodes: about 8 bytes a pair and 4 a slot of the table that
-// finds it.
+// that does not hold one of them, so a new state costs its root and seldom
+// a node: 8 bytes for the pair and 4 for a slot of the table that finds it,
+// at most 70% full (on the failure-detector and Peterson models the nodes
+// below the roots take under half a byte per state).
 //
 // A node's number names its pair whatever its level, so the same pair of
 // two words and of two node indices is one node: the tree's shape, which
@@ -28,7 +29,7 @@ import (
 
 // ErrCompressParallel is Run's error for Options.Compress with more than
 // one breadth-first worker.
-var ErrCompressParallel = errors.New("compressed states (--compress) are for one worker: the parallel search keeps them uncompressed")
+var ErrCompressParallel = errors.New("compressed states are for one worker: the parallel search does not compress")
 
 // NewStore returns the store o asks for: compressed or not, sized for
 // ExpectedStates.
@@ -44,7 +45,6 @@ type treeStore struct {
 	nodes nodeTable // internal nodes below the roots
 	roots nodeTable // the roots: a state's index is its root's number
 	lens  lengthTable
-	room  func(int64) bool
 
 	words []uint32 // the vector being inserted, as words
 
@@ -57,7 +57,8 @@ type treeStore struct {
 	// The previous insertion: its words and the node number at each tree
 	// position (pre-order, the root at 0). Successors of one state follow
 	// one another and differ from it in few words: the subtrees whose
-	// words did not change are not looked up again. m is 0 when invalid.
+	// words did not change are not looked up again. prevM is 0 when
+	// invalid.
 	prevWords []uint32
 	prevNodes []uint32
 	prevM     int
@@ -77,7 +78,7 @@ type treeStore struct {
 const noNode = math.MaxUint32
 
 func newTreeStore(expected int, room func(int64) bool) *treeStore {
-	t := &treeStore{room: room}
+	t := &treeStore{}
 	log := minTableLog
 	for log < maxTableLog && expected > loadLimit(1<<log) {
 		log++
