@@ -128,3 +128,17 @@ func TestSweepCompress(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressMemoryLimit: a compressed search stops at the memory limit
+// as a plain one does, unknown with the limit's reason.
+func TestCompressMemoryLimit(t *testing.T) {
+	fixedMemory(t, 1e6)
+	code, out, _ := runExplicitArgs(t, &tokenRing{n: 50, stopOK: true}, "--quiet", "--compress")
+	if code != trace.ExitUnknown || !strings.HasPrefix(out, "safety: unknown: memory limit 1 MB (85% of physical memory) reached after ") {
+		t.Errorf("exit %d, %q; want 3 and the default limit", code, out)
+	}
+	code, out, _ = runExplicitArgs(t, &tokenRing{n: 50, stopOK: true}, "--quiet", "--compress", "--memory", "0")
+	if code != trace.ExitHolds || out != "safety: holds\n" {
+		t.Errorf("--memory 0: exit %d, %q; want no limit", code, out)
+	}
+}
