@@ -210,7 +210,8 @@ func (s *Store) Insert(vec []byte) (Index, bool) {
 	return s.InsertHash(vec, Hash(vec))
 }
 
-// InsertHash is Insert with the vector's Hash already computed.
+// InsertHash is Insert with the vector's Hash already computed. A
+// compressed store hashes its nodes instead and ignores h.
 func (s *Store) InsertHash(vec []byte, h uint64) (Index, bool) {
 	if s.tree != nil {
 		return s.insertTree(vec)
