@@ -6,7 +6,9 @@
 // The store (Store) is exported so that other explicit engines (the nested
 // depth-first search for LTL) keep their visited states the same way: byte
 // vectors in an append-only arena, addressed by dense 32-bit indices, found
-// through an open-addressing hash table of indices and hash tags.
+// through an open-addressing hash table of indices and hash tags. With
+// Options.Compress the store keeps them tree-compressed instead (tree.go):
+// a state is a pair of node numbers, its vector rebuilt on demand.
 //
 // The breadth-first search runs on several goroutines when Options.Workers
 // asks for it (parallel.go): each worker owns the states whose hash falls to

@@ -81,6 +81,10 @@ type Options struct {
 	// depth-first; it costs a replay of the path, for the few states worth
 	// reporting. A search with Visit runs on one worker.
 	Visit func(v []byte, cex func(kind, msg string) *trace.Counterexample)
+	// Compress keeps the states tree-compressed (NewCompressedStore): a
+	// fraction of the memory, more time per state. The parallel search
+	// does not have it: Run refuses it with more than one worker.
+	Compress bool
 }
 
 // Progress is a snapshot of a running search.
@@ -108,6 +112,9 @@ const pollEvery = 1 << 12
 // initial states.
 func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
 	if opts.Workers > 1 && opts.Order == BreadthFirst && opts.MaxStates <= 0 && opts.Visit == nil {
+		if opts.Compress {
+			return trace.Result{Property: propertyName(opts), Verdict: trace.Unknown, Reason: ErrCompressParallel.Error()}, trace.Stats{}, ErrCompressParallel
+		}
 		return runParallel(ctx, m, opts)
 	}
 	s := newSearch(ctx, m, opts)
@@ -186,7 +193,7 @@ func newSearch(ctx context.Context, m state.Model, opts Options) *search {
 	if opts.ProgressInterval <= 0 {
 		opts.ProgressInterval = time.Second
 	}
-	s := &search{ctx: ctx, m: m, opts: opts, store: NewStore(opts.ExpectedStates), budget: pollEvery}
+	s := &search{ctx: ctx, m: m, opts: opts, store: opts.NewStore(), budget: pollEvery}
 	s.checker, _ = m.(state.Checker)
 	s.visitCex = s.cexToVisited
 	s.watch = NewWatch(ctx, s.store, opts)

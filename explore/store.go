@@ -63,6 +63,8 @@ type Store struct {
 	maxVec     int
 	relaidAt   int  // Len at the last new layout
 	noRelayout bool // while building a new layout
+
+	tree *treeStore // the vectors tree-compressed (NewCompressedStore); nil: as above
 }
 
 // NewStore returns an empty store whose table has room for about expected
@@ -76,6 +78,16 @@ func NewStore(expected int) *Store {
 	if err := s.setTable(log); err != nil {
 		panic("explore: cannot allocate the hash table: " + err.Error())
 	}
+	return s
+}
+
+// NewCompressedStore returns an empty store that keeps its vectors
+// tree-compressed (tree.go): a state takes a fraction of its vector's
+// bytes, and Insert and Get take longer. Its tables' slots are mapped
+// outside the Go heap as the plain table is; the pairs are Go memory.
+func NewCompressedStore(expected int) *Store {
+	s := &Store{width: -2}
+	s.tree = newTreeStore(expected, s.room)
 	return s
 }
 
@@ -110,6 +122,10 @@ func (s *Store) replaceTable(t []uint64, mapped bool) {
 // Free releases the store's memory at once. The store must not be used after.
 func (s *Store) Free() {
 	s.replaceTable(nil, false)
+	if s.tree != nil {
+		s.tree.free()
+		s.tree = nil
+	}
 	s.fixed, s.vars = fixedArena{}, varArena{}
 	s.excBits, s.excIdx = column[uint64]{}, column[uint32]{}
 	s.n = 0
@@ -123,12 +139,21 @@ func (s *Store) MaxVector() int { return s.maxVec }
 
 // Bytes is the memory the store holds: table, arenas and their indices.
 func (s *Store) Bytes() int64 {
+	if s.tree != nil {
+		return s.tree.bytes()
+	}
 	return int64(len(s.table))*8 + s.fixed.bytes + s.vars.memory() + s.excBits.bytes() + s.excIdx.bytes()
 }
 
-// tableBytes is the memory of the hash table, which is mapped outside the
-// Go heap where the system allows (allocWords).
-func (s *Store) tableBytes() int64 { return int64(len(s.table)) * 8 }
+// tableBytes is the memory of the hash table (a compressed store's slot
+// tables), which is mapped outside the Go heap where the system allows
+// (allocWords).
+func (s *Store) tableBytes() int64 {
+	if s.tree != nil {
+		return s.tree.mapped()
+	}
+	return int64(len(s.table)) * 8
+}
 
 // SetLimit bounds the memory the store may hold (0: no bound). When a table
 // doubling would pass the bound, the table fills to 90% instead; when even
@@ -144,8 +169,12 @@ func (s *Store) room(extra int64) bool {
 }
 
 // Get returns the vector of state i. The slice points into the store: it is
-// valid until the next Insert and must not be modified.
+// valid until the next Insert (and, in a compressed store, the next Get)
+// and must not be modified.
 func (s *Store) Get(i Index) []byte {
+	if s.tree != nil {
+		return s.tree.get(i)
+	}
 	if s.width >= 0 && (s.nexc == 0 || !s.isExc(i)) {
 		return s.fixed.get(i)
 	}
@@ -181,8 +210,12 @@ func (s *Store) Insert(vec []byte) (Index, bool) {
 	return s.InsertHash(vec, Hash(vec))
 }
 
-// InsertHash is Insert with the vector's Hash already computed.
+// InsertHash is Insert with the vector's Hash already computed. A
+// compressed store hashes its nodes instead and ignores h.
 func (s *Store) InsertHash(vec []byte, h uint64) (Index, bool) {
+	if s.tree != nil {
+		return s.insertTree(vec)
+	}
 	tag := h >> 32
 	mask := uint64(len(s.table) - 1)
 	p := h >> s.shift
@@ -329,4 +362,18 @@ func (s *Store) relayout(n int) {
 	s.width, s.fixed, s.vars = t.width, t.fixed, t.vars
 	s.nexc, s.excBits, s.excIdx = t.nexc, t.excBits, t.excIdx
 	s.relaidAt = n
+}
+
+// insertTree is InsertHash for a compressed store.
+func (s *Store) insertTree(vec []byte) (Index, bool) {
+	i, isNew, full := s.tree.insert(vec)
+	if full {
+		s.full = true
+		return NoIndex, false
+	}
+	if isNew {
+		s.n++
+		s.maxVec = max(s.maxVec, len(vec))
+	}
+	return i, isNew
 }

@@ -60,6 +60,9 @@ type Options struct {
 	MaxDepth int
 	// ExpectedStates sizes the state store up front.
 	ExpectedStates int
+	// Compress keeps the product states tree-compressed
+	// (explore.NewCompressedStore).
+	Compress bool
 	// Failures makes a failing transition of the model (an assertion, a
 	// run-time error: state.Sink.Fail) a violation, as pan -a reports
 	// them, with a counterexample that ends in it. Without it such a
@@ -87,7 +90,8 @@ type Options struct {
 // limits are the search's limits in the words of the explicit search, whose
 // watch (explore.Watch) the product search shares.
 func (o Options) limits() explore.Options {
-	return explore.Options{TimeLimit: o.TimeLimit, Since: o.Since, MemoryLimit: o.MemoryLimit, MemoryLimitFrom: o.MemoryLimitFrom}
+	return explore.Options{TimeLimit: o.TimeLimit, Since: o.Since, MemoryLimit: o.MemoryLimit, MemoryLimitFrom: o.MemoryLimitFrom,
+		ExpectedStates: o.ExpectedStates, Compress: o.Compress}
 }
 
 // Check searches the synchronous product of m and the automaton a (usually
@@ -273,7 +277,7 @@ func newSearch(ctx context.Context, m state.Model, a *Automaton, atoms []Predica
 		s.sfx = 4
 	}
 	s.excl, _ = m.(Exclusive)
-	s.store = explore.NewStore(opts.ExpectedStates)
+	s.store = opts.limits().NewStore()
 	s.watch = explore.NewWatch(ctx, s.store, opts.limits())
 	s.lastReport = s.watch.Start()
 	return s

@@ -21,6 +21,7 @@ import (
 // front end (Promela, threshold-automaton instances, ...).
 type explicitOptions struct {
 	bfs, dfs bool
+	compress bool
 	limits   limits
 	depth    int
 	json     bool
@@ -59,6 +60,7 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	o.since = time.Now()
 	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search: shortest counterexamples (the default)")
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search, as Spin's pan")
+	fs.BoolVar(&o.compress, "compress", false, "keep the states tree-compressed: a fraction of the memory, more time per state (one worker)")
 	o.limits.register(fs)
 	if f := fs.Lookup("memory"); f != nil {
 		f.Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory; 0: no limit)", explore.DefaultMemoryShare*100)
@@ -81,6 +83,8 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 		return so, fmt.Errorf("--time, --memory and --depth must not be negative")
 	case o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers:
 		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
+	case o.compress && o.limits.jobs > 1:
+		return so, fmt.Errorf("--compress with -j %d: %v", o.limits.jobs, explore.ErrCompressParallel)
 	}
 	// The run's budget, which also bounds its context (bound): each
 	// search watches the memory of its store's table itself.
@@ -90,6 +94,7 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	}
 	so.MaxDepth = o.depth
 	so.Workers = o.limits.jobs
+	so.Compress = o.compress
 	return so, nil
 }
 

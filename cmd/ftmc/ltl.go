@@ -171,7 +171,7 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 	// As pan -a, a search for one property also reports failing
 	// assertions and run-time errors; without an LTL flag the safety
 	// search below reports them once.
-	lo := ltl.Options{Fairness: fair, TimeLimit: so.TimeLimit, Since: so.Since, MemoryLimit: so.MemoryLimit, MemoryLimitFrom: so.MemoryLimitFrom, MaxDepth: so.MaxDepth, Failures: f.given()}
+	lo := ltl.Options{Fairness: fair, TimeLimit: so.TimeLimit, Since: so.Since, MemoryLimit: so.MemoryLimit, MemoryLimitFrom: so.MemoryLimitFrom, MaxDepth: so.MaxDepth, Failures: f.given(), Compress: so.Compress}
 	if pf, ok := any(m).(interface{ PredicateFault() string }); ok {
 		lo.Fault = pf.PredicateFault
 	}

@@ -62,6 +62,7 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search (the default): states until the first counterexample in BFS order")
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search")
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep (0: no bound)")
+	fs.BoolVar(&o.compress, "compress", false, "keep the states tree-compressed (ftmc check --compress)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress line on a terminal (the rows that run, their time and states so far)")
 	fs.StringVar(&o.trails, "trails", "", "save each combination's report (with its counterexample) as JSON in `DIR`, for ftmc trace")
 	pos, code := parseCommand(fs, args, sweepUsage)
@@ -152,6 +153,7 @@ type sweepOptions struct {
 	memoryGiven bool   // --memory was given (0: no limit)
 	memoryFrom  string // where the default memory limit comes from
 	bfs, dfs    bool
+	compress    bool
 	depth       int
 	trails      string
 	ltl         ltlFlags // passed on to each check
@@ -349,6 +351,9 @@ func (o *sweepOptions) checkArgs(c combination) []string {
 	}
 	if o.depth > 0 {
 		args = append(args, "--depth", strconv.Itoa(o.depth))
+	}
+	if o.compress {
+		args = append(args, "--compress")
 	}
 	if o.ltl.name != "" {
 		args = append(args, "--ltl", o.ltl.name)

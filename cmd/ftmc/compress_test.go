@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"ftmc/internal/testenv"
+	"ftmc/trace"
+)
+
+// compressRun is a check command line that TestCompressSameResults runs
+// with and without --compress.
+type compressRun struct {
+	where string
+	args  []string
+	bench bool // a benchmark model, whose store must shrink
+}
+
+// compressRuns are the check runs of the corpus (those not marked slow)
+// and the benchmark models with small macros.
+func compressRuns(t *testing.T) []compressRun {
+	var runs []compressRun
+	for _, m := range exampleModels(t) {
+		if !strings.HasPrefix(filepath.ToSlash(m.rel), "testdata/corpus/") || filepath.Ext(m.path) != ".pml" {
+			continue
+		}
+		for _, r := range m.runs {
+			if r.Args[0] == "check" && !r.Slow {
+				runs = append(runs, compressRun{where: fmt.Sprintf("%s:%d", m.rel, r.Line), args: runArgs(m.path, r)})
+			}
+		}
+	}
+	bench := filepath.Join(testenv.RepoRoot(t), "bench/explicit/models")
+	for _, b := range []struct {
+		model string
+		defs  []string
+	}{
+		{"peterson.pml", []string{"-D", "N=3"}},
+		{"leader.pml", []string{"-D", "N=4", "-D", "C=1"}},
+		{"swp.pml", []string{"-D", "W=2", "-D", "C=1"}},
+	} {
+		args := append([]string{"check", filepath.Join(bench, b.model)}, b.defs...)
+		runs = append(runs, compressRun{where: b.model + " " + strings.Join(b.defs, " "), args: args, bench: true})
+	}
+	return runs
+}
+
+// TestCompressSameResults: with --compress, every corpus run and the small
+// benchmark runs have the same verdicts, counterexamples, state counts,
+// transitions and depth, breadth-first and depth-first, LTL properties
+// included; the store is smaller on the benchmark models.
+func TestCompressSameResults(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	runs := compressRuns(t)
+	if len(runs) < 30 {
+		t.Fatalf("%d runs, want at least 30", len(runs))
+	}
+	var cexs, smaller int
+	for _, r := range runs {
+		for _, order := range []string{"--bfs", "--dfs"} {
+			args := append(append([]string(nil), r.args...), order)
+			plain, code0, err0 := runFtmc(ctx, args)
+			comp, code1, err1 := runFtmc(ctx, append(args, "--compress"))
+			where := r.where + " " + order
+			if code0 != code1 || plain == nil || comp == nil {
+				t.Errorf("%s: exit %d plain, %d compressed\n%s\n%s", where, code0, code1, err0, err1)
+				continue
+			}
+			if !reflect.DeepEqual(plain.Verdicts, comp.Verdicts) {
+				t.Errorf("%s: verdicts plain %+v\ncompressed %+v", where, plain.Verdicts, comp.Verdicts)
+			}
+			p, c := plain.Stats, comp.Stats
+			if p.States != c.States || p.Transitions != c.Transitions || p.Matched != c.Matched || p.Depth != c.Depth || p.VectorBytes != c.VectorBytes || p.Complete != c.Complete {
+				t.Errorf("%s: stats plain %+v\ncompressed %+v", where, p, c)
+			}
+			if c.States > 0 && (c.StoreBytes <= 0 || c.BytesPerState <= 0) {
+				t.Errorf("%s: compressed store_bytes %d, bytes_per_state %.1f", where, c.StoreBytes, c.BytesPerState)
+			}
+			for _, v := range comp.Verdicts {
+				if v.Counterexample != nil {
+					cexs++
+				}
+			}
+			// The tables' fixed start and the load factor weigh on small
+			// state spaces; on the benchmark models the store must still
+			// shrink by a quarter.
+			if r.bench {
+				if c.StoreBytes*4 > p.StoreBytes*3 {
+					t.Errorf("%s: %d states in %d bytes compressed, %d plain: want a quarter less", where, c.States, c.StoreBytes, p.StoreBytes)
+				}
+				smaller++
+			}
+		}
+	}
+	if cexs < 10 || smaller < 6 {
+		t.Errorf("%d counterexamples compared, %d runs of over 10000 states: the test does not cover enough", cexs, smaller)
+	}
+}
+
+// TestCompressParallelUsage: --compress is for one worker.
+func TestCompressParallelUsage(t *testing.T) {
+	code, _, errs := runExplicitArgs(t, &tokenRing{n: 3}, "--compress", "-j", "2")
+	if code != trace.ExitUsage || !strings.Contains(errs, "--compress with -j 2") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runExplicitArgs(t, &tokenRing{n: 3, stopOK: true}, "--compress", "--quiet")
+	if code != trace.ExitHolds {
+		t.Errorf("one worker: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestSweepCompress: sweep passes --compress on to every check.
+func TestSweepCompress(t *testing.T) {
+	f := &fakeCheck{}
+	runSweep(t, f, sweepModel(t), "-D", "CHAN=B,I", "--compress")
+	if len(f.seen) != 2 {
+		t.Fatalf("%d checks, want 2", len(f.seen))
+	}
+	for _, c := range f.seen {
+		if !strings.Contains(" "+c+" ", " --compress ") {
+			t.Errorf("sweep ran %q, without --compress", c)
+		}
+	}
+}
+
+// TestCompressMemoryLimit: a compressed search stops at the memory limit
+// as a plain one does, unknown with the limit's reason.
+func TestCompressMemoryLimit(t *testing.T) {
+	fixedMemory(t, 1e6)
+	code, out, _ := runExplicitArgs(t, &tokenRing{n: 50, stopOK: true}, "--quiet", "--compress")
+	if code != trace.ExitUnknown || !strings.HasPrefix(out, "safety: unknown: memory limit 1 MB (85% of physical memory) reached after ") {
+		t.Errorf("exit %d, %q; want 3 and the default limit", code, out)
+	}
+	code, out, _ = runExplicitArgs(t, &tokenRing{n: 50, stopOK: true}, "--quiet", "--compress", "--memory", "0")
+	if code != trace.ExitHolds || out != "safety: holds\n" {
+		t.Errorf("--memory 0: exit %d, %q; want no limit", code, out)
+	}
+}

@@ -1,0 +1,617 @@
+package explore
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"runtime"
+	"unsafe"
+)
+
+// Tree compression (Laarman, van de Pol and Weber, "Parallel recursive
+// state compression for free", SPIN 2011; LTSmin's tree database) keeps a
+// vector as a binary tree: the vector is read as 32-bit words (the last one
+// padded with zeros), split into halves down to single words, and every
+// internal node is a pair of 32-bit values (two words at the bottom, two
+// node indices above) kept once in a node table that numbers the pairs it
+// holds. The root's pair goes to a table of its own whose numbers are the
+// state indices. States that differ in a few words share every subtree
+// that does not hold one of them, so a new state costs its root and seldom
+// a node: 8 bytes for the pair and 4 for a slot of the table that finds it,
+// at most 70% full (on the failure-detector and Peterson models the nodes
+// below the roots take under half a byte per state).
+//
+// A node's number names its pair whatever its level, so the same pair of
+// two words and of two node indices is one node: the tree's shape, which
+// the vector's length fixes, says how to read it. The lengths are kept
+// beside the roots (lengthTable): one length for all states, and the few
+// others as exceptions.
+
+// ErrCompressParallel is Run's error for Options.Compress with more than
+// one breadth-first worker.
+var ErrCompressParallel = errors.New("compressed states are for one worker: the parallel search does not compress")
+
+// NewStore returns the store o asks for: compressed or not, sized for
+// ExpectedStates.
+func (o Options) NewStore() *Store {
+	if o.Compress {
+		return NewCompressedStore(o.ExpectedStates)
+	}
+	return NewStore(o.ExpectedStates)
+}
+
+// treeStore is a Store's compressed form.
+type treeStore struct {
+	nodes nodeTable // internal nodes below the roots
+	roots nodeTable // the roots: a state's index is its root's number
+	lens  lengthTable
+
+	words []uint32 // the vector being inserted, as words
+
+	// The roots prefetch prepared, in the order the search inserts them,
+	// with a copy of their vectors: next is the one the next insertion
+	// expects.
+	ready     []readyRoot
+	readyData []byte
+	next      int
+	// The previous insertion: its words and the node number at each tree
+	// position (pre-order, the root at 0). Successors of one state follow
+	// one another and differ from it in few words: the subtrees whose
+	// words did not change are not looked up again. prevM is 0 when
+	// invalid.
+	prevWords []uint32
+	prevNodes []uint32
+	prevM     int
+	changed   []int32 // prefix counts of words that differ from prevWords
+	// outChanged is the same for the last Get's words (out), when its
+	// shape is the vector's.
+	outChanged []int32
+
+	// The last Get: out holds its bytes and outNodes the node decoded at
+	// each position; a subtree whose node did not change is not read again.
+	out      []byte
+	outNodes []uint32
+	outM     int
+}
+
+// noNode is no node number: nodeTable never reaches it.
+const noNode = math.MaxUint32
+
+func newTreeStore(expected int, room func(int64) bool) *treeStore {
+	t := &treeStore{}
+	log := minTableLog
+	for log < maxTableLog && expected > loadLimit(1<<log) {
+		log++
+	}
+	if !t.roots.init(t, log, room) || !t.nodes.init(t, log, room) {
+		panic("explore: cannot allocate the node tables")
+	}
+	return t
+}
+
+func (t *treeStore) bytes() int64 {
+	return t.nodes.bytes() + t.roots.bytes() + t.lens.bytes()
+}
+
+// mapped is the memory of the tables' slots, outside the Go heap.
+func (t *treeStore) mapped() int64 { return t.nodes.mapped() + t.roots.mapped() }
+
+// free releases the slots at once.
+func (t *treeStore) free() {
+	t.nodes.free()
+	t.roots.free()
+}
+
+// treeWords is the number of leaves of a vector of l bytes: at least two,
+// so that the root is a pair.
+func treeWords(l int) int { return max(2, (l+3)/4) }
+
+// insert adds vec unless it is stored, as Store.Insert; full reports that
+// a table could not take a new node.
+func (t *treeStore) insert(vec []byte) (i Index, isNew, full bool) {
+	l, r, h, ok := t.readyRoot(vec)
+	if !ok {
+		if l, r, ok = t.root(vec); !ok {
+			return NoIndex, false, true
+		}
+		h = rootHash(uint64(l)<<32|uint64(r), len(vec))
+	}
+	if n := t.roots.n; n >= MaxStates {
+		if j, found := t.roots.findRoot(l, r, h, len(vec), &t.lens); found {
+			return j, false, false
+		}
+		return NoIndex, false, true
+	}
+	j, isNew, ok := t.roots.putRoot(l, r, h, len(vec), &t.lens)
+	if !ok {
+		return NoIndex, false, true
+	}
+	if isNew {
+		t.lens.add(j, len(vec))
+	}
+	return j, isNew, false
+}
+
+// root returns the root pair of vec, adding the nodes below it that are
+// new; false when the node table is full.
+func (t *treeStore) root(vec []byte) (l, r uint32, ok bool) {
+	m := treeWords(len(vec))
+	if cap(t.words) < m {
+		t.words = make([]uint32, m)
+	}
+	t.words = t.words[:m]
+	w := t.words
+	clear(w)
+	for k := 0; k+4 <= len(vec); k += 4 {
+		w[k>>2] = binary.LittleEndian.Uint32(vec[k:])
+	}
+	if r := len(vec) & 3; r > 0 {
+		var b [4]byte
+		copy(b[:], vec[len(vec)-r:])
+		w[len(vec)>>2] = binary.LittleEndian.Uint32(b[:])
+	}
+	if t.prevM != m {
+		t.prevWords = append(t.prevWords[:0], make([]uint32, m)...)
+		t.prevNodes = append(t.prevNodes[:0], make([]uint32, m)...)
+		t.changed = append(t.changed[:0], make([]int32, m+1)...)
+	} else {
+		c := int32(0)
+		for k, x := range w {
+			t.changed[k] = c
+			if x != t.prevWords[k] {
+				c++
+			}
+		}
+		t.changed[m] = c
+	}
+	if t.outM == m {
+		t.outChanged = append(t.outChanged[:0], make([]int32, m+1)...)
+		c := int32(0)
+		for k, x := range w {
+			t.outChanged[k] = c
+			if x != binary.LittleEndian.Uint32(t.out[4*k:]) {
+				c++
+			}
+		}
+		t.outChanged[m] = c
+	}
+	mid := (m + 1) / 2
+	l, ok = t.build(0, mid, 1)
+	if ok {
+		r, ok = t.build(mid, m, mid)
+	}
+	if !ok {
+		t.prevM = 0
+		return 0, 0, false
+	}
+	copy(t.prevWords, w)
+	t.prevM = m
+	return l, r, true
+}
+
+// readyRoot is the root of vec that prefetch prepared, if vec is the next
+// successor it prepared.
+func (t *treeStore) readyRoot(vec []byte) (l, r uint32, h uint64, ok bool) {
+	if t.next >= len(t.ready) {
+		return 0, 0, 0, false
+	}
+	e := &t.ready[t.next]
+	t.next++
+	if !e.ok || e.n != len(vec) || string(t.readyData[e.off:e.off+e.n]) != string(vec) {
+		return 0, 0, 0, false
+	}
+	return e.l, e.r, e.h, true
+}
+
+// prefetch prepares the roots of a batch's successors before the search
+// inserts them in order: their nodes are looked up (and added), and the
+// roots' table slots and, where the tag matches, their pairs are read in a
+// loop of their own, so that the memory system serves those reads at once
+// rather than one insertion after another (see batch.go). It returns the
+// sum of what it read, which keeps the reads.
+func (t *treeStore) prefetch(b *batch) uint64 {
+	t.ready, t.readyData, t.next = t.ready[:0], t.readyData[:0], 0
+	for k := range b.events {
+		e := &b.events[k]
+		if e.kind != evSucc {
+			continue
+		}
+		v := b.data[e.off : e.off+e.len]
+		l, r, ok := t.root(v)
+		t.ready = append(t.ready, readyRoot{l: l, r: r, h: rootHash(uint64(l)<<32|uint64(r), len(v)), off: len(t.readyData), n: len(v), ok: ok})
+		t.readyData = append(t.readyData, v...)
+	}
+	var touch uint64
+	rt := &t.roots
+	sh := 64 - rt.log
+	for k := range t.ready {
+		touch += uint64(rt.slots[t.ready[k].h>>sh])
+	}
+	idxMask := uint32(1)<<rt.log - 1
+	for k := range t.ready {
+		e := &t.ready[k]
+		if s := rt.slots[e.h>>sh]; s != 0 && s&^idxMask == slotTag(e.h, rt.log) {
+			touch += rt.pairs.at(int(s&idxMask - 1))
+		}
+	}
+	return touch
+}
+
+// readyRoot is a successor's root as prefetch prepared it.
+type readyRoot struct {
+	l, r   uint32
+	h      uint64
+	off, n int // the vector in readyData
+	ok     bool
+}
+
+// build returns the value of the subtree of words [lo, hi) at tree position
+// pos: the word itself for a leaf, else its node's number. False: the node
+// table is full.
+func (t *treeStore) build(lo, hi, pos int) (uint32, bool) {
+	if hi-lo == 1 {
+		return t.words[lo], true
+	}
+	// The words of [lo, hi) are those of the previous insertion, or those
+	// of the last Get (the state whose successors these usually are).
+	if t.prevM == len(t.words) && t.changed[hi] == t.changed[lo] {
+		return t.prevNodes[pos], true
+	}
+	if t.outM == len(t.words) && t.outChanged[hi] == t.outChanged[lo] {
+		copy(t.prevNodes[pos:pos+hi-lo-1], t.outNodes[pos:]) // the subtree's positions
+		return t.outNodes[pos], true
+	}
+	mid := lo + (hi-lo+1)/2
+	l, ok := t.build(lo, mid, pos+1)
+	if !ok {
+		return 0, false
+	}
+	r, ok := t.build(mid, hi, pos+mid-lo)
+	if !ok {
+		return 0, false
+	}
+	n, ok := t.nodes.put(l, r)
+	if !ok {
+		return 0, false
+	}
+	t.prevNodes[pos] = n
+	return n, true
+}
+
+// get returns the vector of state i, in a buffer that the next get reuses.
+func (t *treeStore) get(i Index) []byte {
+	l := t.lens.of(i)
+	m := treeWords(l)
+	if t.outM != m {
+		t.out = make([]byte, 4*m)
+		t.outNodes = make([]uint32, m)
+		for k := range t.outNodes {
+			t.outNodes[k] = noNode
+		}
+		t.outM = m
+	}
+	p := t.roots.pair(i)
+	mid := (m + 1) / 2
+	t.decode(0, mid, 1, uint32(p>>32))
+	t.decode(mid, m, mid, uint32(p))
+	return t.out[:l:l]
+}
+
+func (t *treeStore) decode(lo, hi, pos int, v uint32) {
+	if hi-lo == 1 {
+		binary.LittleEndian.PutUint32(t.out[4*lo:], v)
+		return
+	}
+	if t.outNodes[pos] == v {
+		return // the bytes of [lo, hi) are this node's already
+	}
+	p := t.nodes.pair(v)
+	mid := lo + (hi-lo+1)/2
+	t.decode(lo, mid, pos+1, uint32(p>>32))
+	t.decode(mid, hi, pos+mid-lo, uint32(p))
+	t.outNodes[pos] = v
+}
+
+// nodeTable numbers pairs of 32-bit values 0, 1, 2, ... in the order they
+// are first put. pairs holds them by number; a linear-probing table of
+// 32-bit slots finds them by content. A slot holds the pair's number plus
+// one in its low log bits (0: empty) and, above them, the hash bits that
+// follow those that chose the home slot, so that most probes that miss do
+// not read the pair.
+type nodeTable struct {
+	pairs  column[uint64]
+	slots  []uint32 // mapped outside the Go heap, as a Store's table (allocWords)
+	words  []uint64 // the mapping, for freeWords
+	clean  runtime.Cleanup
+	owner  *treeStore // whose dropping releases the slots
+	log    uint
+	n      int
+	growAt int
+	room   func(int64) bool
+}
+
+func (t *nodeTable) init(owner *treeStore, log int, room func(int64) bool) bool {
+	t.owner, t.room = owner, room
+	if !t.setSlots(log) {
+		return false
+	}
+	t.log = uint(log)
+	t.growAt = loadLimit(1 << log)
+	return true
+}
+
+// setSlots maps an empty table of 1<<log slots in place of the old one,
+// which it frees; false when the system refuses the memory.
+func (t *nodeTable) setSlots(log int) bool {
+	w, err := allocWords(1 << (log - 1))
+	if err != nil {
+		return false
+	}
+	t.free()
+	t.words, t.slots = w, unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 1<<log)
+	// Released when the table is dropped without free.
+	t.clean = runtime.AddCleanup(t.owner, freeWords, w)
+	return true
+}
+
+// free releases the slots at once.
+func (t *nodeTable) free() {
+	if t.words != nil {
+		t.clean.Stop()
+		freeWords(t.words)
+		t.words, t.slots = nil, nil
+	}
+}
+
+// mapped is the memory of the slots, which is not Go memory where
+// allocWords maps it.
+func (t *nodeTable) mapped() int64 { return int64(len(t.slots)) * 4 }
+
+func (t *nodeTable) bytes() int64 { return int64(len(t.slots))*4 + t.pairs.bytes() }
+
+func (t *nodeTable) pair(i uint32) uint64 { return t.pairs.at(int(i)) }
+
+func pairHash(p uint64) uint64 { return mix(mix(p^hk1, hk2)^hk3, hk0) }
+
+func rootHash(p uint64, l int) uint64 { return mix(mix(p^hk1, uint64(l)^hk2)^hk3, hk0) }
+
+// put returns the number of the pair (l, r), adding it when new; false when
+// the table cannot take it.
+func (t *nodeTable) put(l, r uint32) (uint32, bool) {
+	p := uint64(l)<<32 | uint64(r)
+	h := pairHash(p)
+	idxMask := uint32(1)<<t.log - 1
+	tag := slotTag(h, t.log)
+	mask := uint64(len(t.slots) - 1)
+	s := h >> (64 - t.log)
+	for {
+		e := t.slots[s]
+		if e == 0 {
+			break
+		}
+		if e&^idxMask == tag {
+			i := e&idxMask - 1
+			if t.pairs.at(int(i)) == p {
+				return i, true
+			}
+		}
+		s = (s + 1) & mask
+	}
+	if t.n >= t.growAt || t.n >= noNode-1 {
+		if !t.grow(func(i int) uint64 { return pairHash(t.pairs.at(i)) }) {
+			return 0, false
+		}
+		return t.put(l, r)
+	}
+	if !t.append(p) {
+		return 0, false
+	}
+	i := uint32(t.n - 1)
+	t.slots[s] = tag | (i + 1)
+	return i, true
+}
+
+// slotTag is the part of a slot above the number: the hash bits after the
+// log bits that chose the home slot.
+func slotTag(h uint64, log uint) uint32 {
+	return uint32(h>>32) << log
+}
+
+// append adds p as pair t.n.
+func (t *nodeTable) append(p uint64) bool {
+	if g := columnGrowth(&t.pairs); g > 0 && !t.room(g) {
+		return false
+	}
+	t.pairs.append(p)
+	t.n++
+	return true
+}
+
+// findRoot looks up the root (l, r) of a vector of length n, whose
+// rootHash is h; not found, it returns the empty slot where it would go.
+func (t *nodeTable) findRoot(l, r uint32, h uint64, n int, lens *lengthTable) (Index, bool) {
+	p := uint64(l)<<32 | uint64(r)
+	idxMask := uint32(1)<<t.log - 1
+	tag := slotTag(h, t.log)
+	mask := uint64(len(t.slots) - 1)
+	for s := h >> (64 - t.log); ; s = (s + 1) & mask {
+		e := t.slots[s]
+		if e == 0 {
+			return Index(s), false
+		}
+		if e&^idxMask == tag {
+			i := e&idxMask - 1
+			if t.pairs.at(int(i)) == p && lens.of(i) == n {
+				return i, true
+			}
+		}
+	}
+}
+
+// putRoot is put for roots, whose hash and equality take the vector's
+// length in.
+func (t *nodeTable) putRoot(l, r uint32, h uint64, n int, lens *lengthTable) (Index, bool, bool) {
+	s, found := t.findRoot(l, r, h, n, lens)
+	if found {
+		return s, false, true
+	}
+	if t.n >= t.growAt || t.n >= noNode-1 {
+		if !t.grow(func(i int) uint64 { return rootHash(t.pairs.at(i), lens.of(Index(i))) }) {
+			return NoIndex, false, false
+		}
+		return t.putRoot(l, r, h, n, lens)
+	}
+	if !t.append(uint64(l)<<32 | uint64(r)) {
+		return NoIndex, false, false
+	}
+	i := uint32(t.n - 1)
+	t.slots[s] = slotTag(h, t.log) | (i + 1)
+	return i, true, true
+}
+
+// grow doubles the table, rehashing every pair (hash gives pair i's hash),
+// or when that does not fit lets it fill to 90%.
+func (t *nodeTable) grow(hash func(i int) uint64) bool {
+	size := len(t.slots)
+	if t.log >= maxTableLog || !t.room(int64(size)*8) {
+		if hard := size / 10 * 9; t.growAt < hard && t.n < noNode-1 {
+			t.growAt = hard
+			return true
+		}
+		return false
+	}
+	log := t.log + 1
+	old := *t
+	t.words = nil // kept by old until the pairs are in the new table
+	if !t.setSlots(int(log)) {
+		*t = old
+		return false
+	}
+	slots := t.slots
+	mask := uint64(len(slots) - 1)
+	for i := range t.n {
+		h := hash(i)
+		s := h >> (64 - log)
+		for slots[s] != 0 {
+			s = (s + 1) & mask
+		}
+		slots[s] = slotTag(h, log) | uint32(i+1)
+	}
+	old.free()
+	t.log = log
+	t.growAt = loadLimit(2 * size)
+	return true
+}
+
+// columnGrowth is the memory c takes when it grows at the next append (0
+// when it has room).
+func columnGrowth[T uint32 | uint64](c *column[T]) int64 {
+	// Every chunk but the last is full (column.grow).
+	if k := len(c.chunks); k > 0 && c.n < (k-1)<<columnShift+len(c.chunks[k-1]) {
+		return 0
+	}
+	var zero T
+	var size int64
+	switch {
+	case len(c.chunks) == 1 && len(c.chunks[0]) < 1<<columnShift:
+		size = int64(len(c.chunks[0]))
+	case len(c.chunks) == 0:
+		size = 1 << 10
+	default:
+		size = 1 << columnShift
+	}
+	return size * int64(unsafe.Sizeof(zero))
+}
+
+// lengthTable is the length of every state's vector: one common length,
+// and the others as exceptions (a bit per state says which, and their
+// indices and lengths in order), like the Store's fixed and variable
+// arenas. When exceptions pass a quarter of the states, the most common
+// length becomes the common one, or every length is kept when none has
+// three quarters.
+type lengthTable struct {
+	common   int // the first state's length until a relayout
+	n        int
+	nexc     int
+	excBits  column[uint64]
+	excIdx   column[uint32]
+	excLen   column[uint32]
+	all      column[uint32] // every length, when perState
+	perState bool
+	relaidAt int
+}
+
+func (t *lengthTable) bytes() int64 {
+	return t.excBits.bytes() + t.excIdx.bytes() + t.excLen.bytes() + t.all.bytes()
+}
+
+func (t *lengthTable) of(i Index) int {
+	switch {
+	case t.perState:
+		return int(t.all.at(int(i)))
+	case t.nexc == 0 || t.excBits.at(int(i>>6))>>(i&63)&1 == 0:
+		return t.common
+	}
+	lo, hi := 0, t.excIdx.len()
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if t.excIdx.at(mid) < i {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return int(t.excLen.at(lo))
+}
+
+// add records the length of state i, the next one.
+func (t *lengthTable) add(i Index, l int) {
+	if t.n == 0 && t.relaidAt == 0 {
+		t.common = l
+	}
+	t.n++
+	if t.perState {
+		t.all.append(uint32(l))
+		return
+	}
+	if t.nexc > 0 && int(i>>6) == t.excBits.len() {
+		t.excBits.append(0)
+	}
+	if l == t.common {
+		return
+	}
+	if t.nexc == 0 {
+		for range i>>6 + 1 {
+			t.excBits.append(0)
+		}
+	}
+	t.nexc++
+	t.excIdx.append(uint32(i))
+	t.excLen.append(uint32(l))
+	t.excBits.set(int(i>>6), t.excBits.at(int(i>>6))|1<<(i&63))
+	if n := t.n; n >= 1024 && 4*t.nexc > n && n >= 2*t.relaidAt {
+		t.relayout()
+	}
+}
+
+// relayout makes the most common length the common one, or keeps every
+// length when none has three quarters of the states.
+func (t *lengthTable) relayout() {
+	n := t.n
+	count := map[int]int{}
+	for i := range n {
+		count[t.of(Index(i))]++
+	}
+	best, bestN := 0, -1
+	for l, c := range count {
+		if c > bestN || c == bestN && l > best {
+			best, bestN = l, c
+		}
+	}
+	u := lengthTable{common: best, relaidAt: n, perState: 4*bestN < 3*n}
+	for i := range n {
+		u.add(Index(i), t.of(Index(i)))
+	}
+	u.relaidAt = n
+	*t = u
+}

@@ -1,0 +1,315 @@
+package explore
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// neighbours returns vectors as a search makes them: each is a stored one
+// (a random earlier vector) with a word or two changed, and now and then a
+// process started (four bytes more) or a vector of a random length.
+func neighbours(seed uint64, values uint32) func(i int) []byte {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	var seen [][]byte
+	return func(i int) []byte {
+		var v []byte
+		switch {
+		case len(seen) == 0 || rng.IntN(500) == 0:
+			v = make([]byte, rng.IntN(200))
+			for k := range v {
+				v[k] = byte(rng.IntN(3))
+			}
+		default:
+			v = append([]byte(nil), seen[rng.IntN(len(seen))]...)
+			if len(v) < 300 && rng.IntN(100) == 0 {
+				v = append(v, 1, 2, 3, 4)
+			}
+			for range 1 + rng.IntN(2) {
+				if len(v) > 0 {
+					k := rng.IntN(len(v))
+					v[k] = byte(rng.Uint32N(values))
+				}
+			}
+		}
+		seen = append(seen, v)
+		return v
+	}
+}
+
+func TestCompressedStoreRoundTrip(t *testing.T) {
+	s := NewCompressedStore(0)
+	defer s.Free()
+	checkAgainstMap(t, s, 400_000, neighbours(7, 5))
+	if s.tree == nil || s.table != nil {
+		t.Fatal("the compressed store is not compressed")
+	}
+	if got, want := s.MaxVector(), 0; got <= want {
+		t.Errorf("MaxVector = %d", got)
+	}
+}
+
+func TestCompressedStoreRandomLengths(t *testing.T) {
+	s := NewCompressedStore(0)
+	defer s.Free()
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 300_000
+	// As TestStoreVariableLength: lengths 0..300, half the inserts repeat;
+	// after the first 1000 no length dominates, so every length is kept.
+	checkAgainstMap(t, s, n, func(i int) []byte {
+		l := 20
+		if i >= 1000 {
+			l = int(rng.Uint64N(301))
+		}
+		b := make([]byte, l)
+		x := rng.Uint64N(n / 2)
+		for j := range b {
+			b[j] = byte(x >> (8 * (j % 4)))
+		}
+		return b
+	})
+	if !s.tree.lens.perState {
+		t.Errorf("lengths kept as %d exceptions to %d, want per state", s.tree.lens.nexc, s.tree.lens.common)
+	}
+}
+
+// TestCompressedStoreGetBetween reads states back between insertions, in
+// random order, so that Get's reuse of the previous vector's subtrees and
+// Insert's reuse of the previous insertion's meet every change of shape.
+func TestCompressedStoreGetBetween(t *testing.T) {
+	s := NewCompressedStore(0)
+	defer s.Free()
+	gen := neighbours(11, 3)
+	rng := rand.New(rand.NewPCG(1, 1))
+	var order []string
+	ref := map[string]Index{}
+	for i := range 100_000 {
+		v := gen(i)
+		idx, isNew := s.Insert(v)
+		if want, seen := ref[string(v)]; seen == isNew || seen && idx != want {
+			t.Fatalf("insert %d: (%d, %v), stored before as %d: %v", i, idx, isNew, want, seen)
+		}
+		if isNew {
+			ref[string(v)] = idx
+			order = append(order, string(v))
+		}
+		for range rng.IntN(3) {
+			j := rng.IntN(len(order))
+			if got := s.Get(Index(j)); string(got) != order[j] {
+				t.Fatalf("after insert %d: Get(%d) = %x, want %x", i, j, got, order[j])
+			}
+		}
+	}
+}
+
+// TestCompressedStorePadding: vectors whose words are the same once padded
+// (a trailing zero byte or not) are different states.
+func TestCompressedStorePadding(t *testing.T) {
+	s := NewCompressedStore(0)
+	defer s.Free()
+	vecs := [][]byte{nil, {0}, {0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0}, {1}, {1, 0}, {1, 0, 0, 0, 0}}
+	for round := range 2 {
+		for k, v := range vecs {
+			i, isNew := s.Insert(v)
+			if isNew != (round == 0) || i != Index(k) {
+				t.Fatalf("round %d: Insert(%x) = (%d, %v), want (%d, %v)", round, v, i, isNew, k, round == 0)
+			}
+		}
+	}
+	for k, v := range vecs {
+		if got := s.Get(Index(k)); string(got) != string(v) {
+			t.Errorf("Get(%d) = %x, want %x", k, got, v)
+		}
+	}
+}
+
+// TestCompressedStoreExceptions: as TestStoreExceptions, the common length
+// is kept once and the others as exceptions.
+func TestCompressedStoreExceptions(t *testing.T) {
+	s := NewCompressedStore(0)
+	defer s.Free()
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 300_000
+	checkAgainstMap(t, s, n, func(i int) []byte {
+		l := 20
+		switch {
+		case i < 10:
+			l = 2 + i
+		case rng.Uint64N(1000) == 0:
+			l = 7
+		}
+		b := make([]byte, l)
+		x := rng.Uint64N(n)
+		if i < 10 {
+			x = 0
+		}
+		for j := range b {
+			b[j] = byte(x >> (8 * (j % 8)))
+		}
+		return b
+	})
+	if l := &s.tree.lens; l.perState || l.common != 20 || l.nexc == 0 || l.nexc > s.Len()/100 {
+		t.Errorf("common length %d (per state: %v) with %d exceptions in %d states; want 20 and a few", l.common, l.perState, l.nexc, s.Len())
+	}
+}
+
+// TestCompressedStoreSmaller: on vectors that differ from one another in a
+// word or two, as a model's states do, the compressed store takes a small
+// fraction of the plain one's memory.
+func TestCompressedStoreSmaller(t *testing.T) {
+	plain, tree := NewStore(0), NewCompressedStore(0)
+	defer plain.Free()
+	defer tree.Free()
+	rng := rand.New(rand.NewPCG(9, 9))
+	v := make([]byte, 96)
+	for tree.Len() < 500_000 {
+		binary.LittleEndian.PutUint32(v[4*rng.IntN(24):], rng.Uint32N(8))
+		plain.Insert(v)
+		tree.Insert(v)
+	}
+	if plain.Len() != tree.Len() {
+		t.Fatalf("%d states plain, %d compressed", plain.Len(), tree.Len())
+	}
+	p, c := float64(plain.Bytes())/float64(plain.Len()), float64(tree.Bytes())/float64(tree.Len())
+	t.Logf("bytes per state: %.1f plain, %.1f compressed", p, c)
+	if c > p/3 {
+		t.Errorf("compressed %.1f bytes per state, plain %.1f: want a third or less", c, p)
+	}
+}
+
+func TestCompressedStoreLimit(t *testing.T) {
+	s := NewCompressedStore(0)
+	defer s.Free()
+	const limit = 4 << 20
+	s.SetLimit(limit)
+	var b [32]byte
+	for i := range 10_000_000 {
+		binary.LittleEndian.PutUint64(b[:], uint64(i)*0x9e3779b97f4a7c15)
+		idx, isNew := s.Insert(b[:])
+		if !isNew {
+			if idx != NoIndex || !s.Full() {
+				t.Fatalf("insert %d: (%d, %v), Full=%v", i, idx, isNew, s.Full())
+			}
+			break
+		}
+	}
+	if !s.Full() {
+		t.Fatal("store never became full")
+	}
+	if s.Bytes() > limit {
+		t.Errorf("Bytes = %d, over the limit %d", s.Bytes(), limit)
+	}
+	for j := range s.Len() {
+		binary.LittleEndian.PutUint64(b[:], uint64(j)*0x9e3779b97f4a7c15)
+		if idx, isNew := s.Insert(b[:]); isNew || idx != Index(j) {
+			t.Fatalf("state %d after full: (%d, %v)", j, idx, isNew)
+		}
+		if got := s.Get(Index(j)); string(got) != string(b[:]) {
+			t.Fatalf("Get(%d) after full = %x", j, got)
+		}
+	}
+	t.Logf("%d states in %d bytes before the limit", s.Len(), s.Bytes())
+}
+
+func BenchmarkCompressedStoreInsert(b *testing.B) {
+	s := NewCompressedStore(0)
+	defer s.Free()
+	v := make([]byte, 40)
+	for i := 0; i < b.N; i++ {
+		binary.LittleEndian.PutUint64(v, uint64(i)*0x9e3779b97f4a7c15)
+		s.Insert(v)
+	}
+	for i := 0; i < b.N; i++ {
+		binary.LittleEndian.PutUint64(v, uint64(i)*0x9e3779b97f4a7c15)
+		if _, isNew := s.Insert(v); isNew {
+			b.Fatal("lost a state")
+		}
+	}
+	b.ReportMetric(float64(s.Bytes())/float64(s.Len()), "B/state")
+}
+
+// TestCompressedStoreLengthCollision: two vectors with the same words once
+// padded, whose roots' hashes agree in all the bits the table reads (found
+// by search), are still two states: the table compares lengths.
+func TestCompressedStoreLengthCollision(t *testing.T) {
+	a := []byte{0x8f, 0x2c, 0x23, 0x03}
+	b := []byte{0x8f, 0x2c, 0x23, 0x03, 0, 0, 0}
+	p := uint64(binary.LittleEndian.Uint32(a)) << 32
+	if rootHash(p, len(a))>>32 != rootHash(p, len(b))>>32 {
+		t.Fatal("the roots' hashes no longer collide: the hash changed, search for another pair of lengths")
+	}
+	s := NewCompressedStore(0)
+	defer s.Free()
+	for round := range 2 {
+		for k, v := range [][]byte{a, b} {
+			if i, isNew := s.Insert(v); i != Index(k) || isNew != (round == 0) {
+				t.Fatalf("round %d: Insert(%x) = (%d, %v)", round, v, i, isNew)
+			}
+		}
+	}
+	if string(s.Get(0)) != string(a) || string(s.Get(1)) != string(b) {
+		t.Fatalf("Get = %x, %x", s.Get(0), s.Get(1))
+	}
+}
+
+// TestCompressedSearch: a search on a compressed store finds the same
+// states, transitions, depth, verdict and counterexample as on a plain one,
+// breadth-first and depth-first, on models that hold, deadlock, fail an
+// assertion, violate an invariant and grow their vectors.
+func TestCompressedSearch(t *testing.T) {
+	models := map[string]func() state.Model{
+		"counters":     func() state.Model { return &counters{k: 4, n: 10, endOK: true} },
+		"philosophers": func() state.Model { return &philosophers{n: 5} },
+		"ring":         func() state.Model { return &ring{m: 7, target: 3, laps: 2} },
+		"invariant":    func() state.Model { return &checkedCounters{counters{k: 3, n: 6, endOK: true, bad: []byte{3, 2, 1}}} },
+		"spawner":      func() state.Model { return &spawner{p: 5, c: 6} },
+	}
+	for name, mk := range models {
+		for _, o := range orders {
+			t.Run(name+"/"+o.String(), func(t *testing.T) {
+				r0, st0 := run(t, mk(), Options{Order: o})
+				r1, st1 := run(t, mk(), Options{Order: o, Compress: true})
+				if !reflect.DeepEqual(r0, r1) {
+					t.Errorf("result plain %+v\ncompressed %+v", r0, r1)
+				}
+				if st0.States != st1.States || st0.Transitions != st1.Transitions || st0.Matched != st1.Matched ||
+					st0.Depth != st1.Depth || st0.VectorBytes != st1.VectorBytes || st0.Complete != st1.Complete {
+					t.Errorf("stats plain %+v\ncompressed %+v", st0, st1)
+				}
+				if st1.StoreBytes <= 0 || st1.BytesPerState <= 0 {
+					t.Errorf("compressed store bytes %d, %.1f per state", st1.StoreBytes, st1.BytesPerState)
+				}
+			})
+		}
+	}
+}
+
+func TestCompressedMemoryLimit(t *testing.T) {
+	for _, o := range orders {
+		m := &counters{k: 8, n: 16, wrap: true}
+		const store = 24 << 20
+		limit := memoryLimit(store)
+		r, st := run(t, m, Options{Order: o, MemoryLimit: limit, Compress: true})
+		if r.Verdict != trace.Unknown || r.Reason != fmt.Sprintf("memory limit %s reached after %d states", FormatBytes(limit), st.States) {
+			t.Errorf("%v: result %+v, %d states", o, r, st.States)
+		}
+		if st.StoreBytes > store*21/20 || st.States < 100000 {
+			t.Errorf("%v: %d states in %d bytes", o, st.States, st.StoreBytes)
+		}
+		t.Logf("%v: %d states, %.1f bytes per state", o, st.States, st.BytesPerState)
+	}
+}
+
+func TestCompressedParallelRefused(t *testing.T) {
+	r, _, err := Run(context.Background(), &counters{k: 3, n: 4}, Options{Workers: 2, Compress: true})
+	if !errors.Is(err, ErrCompressParallel) || r.Verdict != trace.Unknown {
+		t.Errorf("Run = %+v, %v; want unknown and ErrCompressParallel", r, err)
+	}
+}
