@@ -63,49 +63,35 @@ func (o *oracle) reachedLearnt(e *engine, c *cube) bool {
 		if c.n > n {
 			continue
 		}
-		get := func(a atom) int64 {
-			switch {
-			case a.isProc():
-				return int64(a.k())
-			case a.local():
-				return st.vals[st.conc.Slot(e.sys.Vars[a.v()], a.k())]
-			}
-			return st.vals[st.conc.Slot(e.sys.Vars[a.v()], 0)]
-		}
-		sigma := make([]int, c.n)
-		used := make([]bool, n)
-		var rec func(i int) bool
-		rec = func(i int) bool {
-			if i == c.n {
-				for _, l := range c.lits {
-					r := l.rename(sigma)
-					x, y := get(r.x), int64(0)
-					if r.y != 0 {
-						y = get(r.y)
-					}
-					if !holdsLit(r, x, y) {
-						return false
-					}
-				}
-				return true
-			}
-			for p := 0; p < n; p++ {
-				if !used[p] {
-					used[p], sigma[i] = true, p
-					found := rec(i + 1)
-					used[p] = false
-					if found {
-						return true
-					}
-				}
-			}
-			return false
-		}
-		if rec(0) {
+		if somePlacement(st.conc, c.n, func(sigma []int) bool { return e.holdsIn(c.lits, st.conc, st.vals, sigma) }) {
 			return true
 		}
 	}
 	return false
+}
+
+// holdsIn reports whether the literals ls hold in the state vals of the
+// instance conc, with process variable k placed on process proc[k].
+func (e *engine) holdsIn(ls []lit, conc *system.Concrete, vals []int64, proc []int) bool {
+	get := func(a atom) int64 {
+		switch {
+		case a.isProc():
+			return int64(proc[a.k()])
+		case a.local():
+			return vals[conc.Slot(e.sys.Vars[a.v()], proc[a.k()])]
+		}
+		return vals[conc.Slot(e.sys.Vars[a.v()], 0)]
+	}
+	for _, l := range ls {
+		x, y := get(l.x), int64(0)
+		if l.y != 0 {
+			y = get(l.y)
+		}
+		if !holdsLit(l, x, y) {
+			return false
+		}
+	}
+	return true
 }
 
 func holdsLit(l lit, x, y int64) bool {
@@ -218,68 +204,61 @@ func (o *oracle) reachable(e *engine, c *cube) bool {
 }
 
 func (o *oracle) reachableUncached(e *engine, c *cube) bool {
-	sigma := make([]int, c.n)
-	used := make([]bool, o.k)
 	if o.acc == nil {
 		o.acc = make([]uint64, (o.states+63)/64)
 	}
 	acc := o.acc
 	var sets [][]uint64
-	var rec func(i int) bool
-	rec = func(i int) bool {
-		if i == c.n {
-			// The states of the literals, then of the running processes
-			// (which exclude few): their intersection, stopping as soon
-			// as it is empty.
-			sets = sets[:0]
-			for _, l := range c.lits {
-				r, tr := e.voc.simplify(l.rename(sigma))
-				switch tr {
-				case isFalse:
-					return false
-				case isTrue:
-					continue
-				}
-				sets = append(sets, o.bits(e.sys, r))
-			}
-			for k := 0; k < c.n; k++ {
-				sets = append(sets, o.run[sigma[k]])
-			}
-			if len(sets) == 0 {
-				return len(acc) > 0
-			}
-			copy(acc, sets[0])
-			for _, b := range sets[1:] {
-				any := uint64(0)
-				for w := range acc {
-					acc[w] &= b[w]
-					any |= acc[w]
-				}
-				if any == 0 {
-					return false
-				}
-			}
-			for _, w := range acc {
-				if w != 0 {
-					return true
-				}
-			}
-			return false
-		}
-		for p := 0; p < o.k; p++ {
-			if used[p] {
+	return somePlacement(o.conc, c.n, func(sigma []int) bool {
+		// The states of the literals, then of the running processes
+		// (which exclude few): their intersection, stopping as soon
+		// as it is empty.
+		sets = sets[:0]
+		for _, l := range c.lits {
+			r, tr := e.voc.simplify(l.rename(sigma))
+			switch tr {
+			case isFalse:
+				return false
+			case isTrue:
 				continue
 			}
-			used[p], sigma[i] = true, p
-			found := rec(i + 1)
-			used[p] = false
-			if found {
+			sets = append(sets, o.bits(e.sys, r))
+		}
+		for k := 0; k < c.n; k++ {
+			sets = append(sets, o.run[sigma[k]])
+		}
+		if len(sets) == 0 {
+			return len(acc) > 0
+		}
+		copy(acc, sets[0])
+		for _, b := range sets[1:] {
+			any := uint64(0)
+			for w := range acc {
+				acc[w] &= b[w]
+				any |= acc[w]
+			}
+			if any == 0 {
+				return false
+			}
+		}
+		for _, w := range acc {
+			if w != 0 {
 				return true
 			}
 		}
 		return false
-	}
-	return rec(0)
+	})
+}
+
+// somePlacement reports whether check holds for some placement sigma of n
+// process variables on distinct processes of the instance conc.
+func somePlacement(conc *system.Concrete, n int, check func(sigma []int) bool) bool {
+	found := false
+	conc.Params(n, func(sigma []int) bool {
+		found = check(sigma)
+		return !found
+	})
+	return found
 }
 
 // lemmaCovers reports whether a proved lemma covers c.

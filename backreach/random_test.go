@@ -108,17 +108,7 @@ func randomSystem(seed uint64) string {
 	fmt.Fprintf(&b, "init (i) { %s }\n", strings.Join(init, " && "))
 
 	vars := []string{"x", "y", "w"}[:k]
-	var ul []string
-	for _, v := range vars {
-		for range 1 + r.IntN(2) {
-			ul = append(ul, g.lit(v, vars))
-		}
-	}
-	if k == 0 || chance(0.3) {
-		if gl := g.globalLit(); gl != "" {
-			ul = append(ul, gl)
-		}
-	}
+	ul := g.lits(vars)
 	if k == 0 && chance(0.5) {
 		fmt.Fprintf(&b, "unsafe { %s }\n", strings.Join(ul, " && "))
 	} else {
@@ -131,17 +121,7 @@ func randomSystem(seed uint64) string {
 			m = 1
 		}
 		ps := []string{"i", "j", "l"}[:m]
-		var guard []string
-		for _, p := range ps {
-			for range 1 + r.IntN(2) {
-				guard = append(guard, g.lit(p, ps))
-			}
-		}
-		if m == 0 || chance(0.3) {
-			if gl := g.globalLit(); gl != "" {
-				guard = append(guard, gl)
-			}
-		}
+		guard := g.lits(ps)
 		var upd []string
 		used := map[string]bool{}
 		for range 1 + r.IntN(2) {
@@ -220,6 +200,23 @@ func (g *randGen) lit(v string, others []string) string {
 			}
 		}
 	}
+}
+
+// lits gives one or two literals over each of the process variables vs,
+// and one over the globals when vs is empty or by chance.
+func (g *randGen) lits(vs []string) []string {
+	var ls []string
+	for _, v := range vs {
+		for range 1 + g.r.IntN(2) {
+			ls = append(ls, g.lit(v, vs))
+		}
+	}
+	if len(vs) == 0 || g.r.Float64() < 0.3 {
+		if gl := g.globalLit(); gl != "" {
+			ls = append(ls, gl)
+		}
+	}
+	return ls
 }
 
 // globalLit is a literal about the globals, or "" when there are none.

@@ -232,41 +232,8 @@ func (e *engine) runOn(hit *node, model map[atom]int64, size int, ordered bool, 
 		return out
 	}
 	cx := &trace.Counterexample{Kind: state.KindInvariant, LoopStart: -1,
-		Params: map[string]int64{"processes": int64(size)}, Initial: decode(vals)}
+		Params: map[string]int64{"processes": int64(size)}, Initial: decode(vals), Processes: conc.Processes()}
 	states := [][]int64{vals}
-	holds := func(c *cube, vs []int64) bool {
-		get := func(a atom) int64 {
-			switch {
-			case a.isProc():
-				return int64(id[a.k()])
-			case a.local():
-				return vs[conc.Slot(e.sys.Vars[a.v()], id[a.k()])]
-			}
-			return vs[conc.Slot(e.sys.Vars[a.v()], 0)]
-		}
-		for _, l := range c.lits {
-			x := get(l.x)
-			y := int64(0)
-			if l.y != 0 {
-				y = get(l.y)
-			}
-			ok := false
-			switch l.op {
-			case opEq:
-				ok = x == y+l.c
-			case opNe:
-				ok = x != y+l.c
-			case opLe:
-				ok = x-y <= l.c
-			case opGe:
-				ok = x >= l.c
-			}
-			if !ok {
-				return false
-			}
-		}
-		return true
-	}
 	for nd := hit; nd.parent != nil; nd = nd.parent {
 		params := make([]int, len(nd.params))
 		for i, k := range nd.params {
@@ -281,7 +248,7 @@ func (e *engine) runOn(hit *node, model map[atom]int64, size int, ordered bool, 
 			if first == nil {
 				first = append([]int64(nil), next...)
 			}
-			if match == nil && holds(nd.parent.c, next) {
+			if match == nil && e.holdsIn(nd.parent.c.lits, conc, next, id) {
 				match = append([]int64(nil), next...)
 			}
 		})

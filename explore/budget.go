@@ -10,7 +10,9 @@ import (
 
 // LimitReached is the cause with which a Budget cancels a run's context: it
 // says which limit was reached, with the figure ("time limit 5s reached",
-// "memory limit 1 GB reached (1.2 GB in use)"). StopCause gives its text.
+// "memory limit 1 GB reached"), in the words of a search that stops at its
+// own limit, so that the reason is the same whichever sees it first.
+// StopCause gives its text.
 type LimitReached struct{ Msg string }
 
 func (l *LimitReached) Error() string { return l.Msg }
@@ -27,8 +29,9 @@ func LimitCause(ctx context.Context) *LimitReached {
 
 // Budget is what a whole run may spend, whatever its engine: the time from
 // Since (--time; a deadline computed once, so that each property has what
-// is left) and the memory the Go runtime holds (--memory; the solver
-// processes of the SMT-based engines are not counted). Zero is no limit.
+// is left) and the memory the run holds (--memory): the Go runtime's and,
+// on Linux, the resident memory of its child processes, the solvers of the
+// SMT-based engines. Zero is no limit.
 type Budget struct {
 	Time  time.Duration
 	Since time.Time // when Time started to run; the call of Bound when zero
@@ -54,7 +57,8 @@ func (b Budget) Search() Options {
 
 // Bound returns parent bounded by the budget: cancelled with a
 // *LimitReached cause at the deadline, or when the memory the Go runtime
-// holds (as MemorySampler reads it, every memoryEvery) reaches Memory.
+// holds (as MemorySampler reads it, every memoryEvery) and the resident
+// memory of the child processes (the solvers) reach Memory together.
 // stop ends the watch and releases the context. While the memory is
 // watched the runtime's soft limit is set to the same figure, so that the
 // collector works harder before garbage alone reaches the limit.
@@ -72,17 +76,18 @@ func (b Budget) Bound(parent context.Context) (ctx context.Context, stop func())
 
 // watchMemory is Bound's watch of the memory.
 func watchMemory(parent context.Context, limit int64, from string) (ctx context.Context, stop func()) {
-	name := FormatBytes(limit)
-	if from != "" {
-		name += " (" + from + ")"
-	}
 	ctx, cancel := context.WithCancelCause(parent)
 	old := debug.SetMemoryLimit(limit)
 	var sampler MemorySampler
 	reached := func() bool {
-		m := sampler.RuntimeBytes()
+		own, kids := sampler.RuntimeBytes(), childrenBytes()
+		m := own + kids
 		if m >= limit {
-			cancel(&LimitReached{fmt.Sprintf("memory limit %s reached (%s in use)", name, FormatBytes(m))})
+			why := memoryReached(limit, from)
+			if kids > 0 {
+				why += fmt.Sprintf(" (%s of it in solver processes)", FormatBytes(kids))
+			}
+			cancel(&LimitReached{why})
 		}
 		return m >= limit
 	}

@@ -46,8 +46,9 @@ func StopCause(ctx context.Context) string {
 	return cause.Error()
 }
 
-// memoryEvery is how often the search samples the runtime's memory figures
-// (cheap, but not free).
+// memoryEvery is how often a Budget and the parallel search, which watch
+// memory from a goroutine of their own, sample the runtime's memory
+// figures.
 const memoryEvery = 50 * time.Millisecond
 
 // MemorySampler reads how much memory the Go runtime holds from the system,
@@ -75,49 +76,29 @@ func (m *MemorySampler) RuntimeBytes() int64 {
 	return v[0] - v[1]
 }
 
-// pollMemory updates the memory estimate and gives the store what is left of
-// the memory limit, so that it refuses to grow past it.
-func (s *search) pollMemory() {
-	table := int64(len(s.store.table)) * 8
-	s.memory = s.sampler.RuntimeBytes() + table
-	if s.memory > s.memoryPeak {
-		s.memoryPeak = s.memory
-	}
-	if s.opts.MemoryLimit > 0 {
-		other := max(0, s.memory-s.store.Bytes())
-		s.store.SetLimit(max(1, s.opts.MemoryLimit-other))
-	}
-}
-
 // stopFull ends a search whose store cannot take another state.
 func (s *search) stopFull() {
-	if s.stop != "" {
-		return
+	if s.stop == "" {
+		s.stop = s.watch.Full()
 	}
-	if s.opts.MemoryLimit > 0 && s.store.Len() < MaxStates {
-		s.stop = memoryReason(s.opts, int64(s.store.Len()))
-		return
-	}
-	s.stop = fmt.Sprintf("state store full after %d states", s.store.Len())
 }
 
 // memoryReason is why a search that reached its memory limit stopped:
-// "memory limit 2 GB reached after 123 states", the limit followed by where
-// it comes from when it is the default.
+// "memory limit 2 GB (85% of physical memory) reached after 123 states",
+// as a Budget that cancels the search's context says it.
 func memoryReason(o Options, states int64) string {
-	return MemoryReason(o.MemoryLimit, o.MemoryLimitFrom, states)
+	return fmt.Sprintf("%s after %d states", memoryReached(o.MemoryLimit, o.MemoryLimitFrom), states)
 }
 
-// MemoryReason is the reason of any search that stopped at a memory limit
-// of limit bytes, from saying where a default limit comes from ("" for
-// --memory): "memory limit 2 GB (85% of physical memory) reached after 123
-// states".
-func MemoryReason(limit int64, from string, states int64) string {
+// memoryReached says that a memory limit of limit bytes is reached, with
+// where a default limit comes from (from; "" for --memory): "memory limit
+// 2 GB (85% of physical memory) reached".
+func memoryReached(limit int64, from string) string {
 	l := "memory limit " + FormatBytes(limit)
 	if from != "" {
 		l += " (" + from + ")"
 	}
-	return fmt.Sprintf("%s reached after %d states", l, states)
+	return l + " reached"
 }
 
 // report calls the progress callback.
@@ -129,8 +110,8 @@ func (s *search) report(now time.Time) {
 		Matched:     s.matched,
 		Transitions: s.transitions,
 		Depth:       s.depth,
-		MemoryBytes: s.memory,
-		Elapsed:     now.Sub(s.start),
+		MemoryBytes: s.watch.Memory(),
+		Elapsed:     now.Sub(s.watch.Start()),
 	}
 	if dt > 0 {
 		p.StatesPerSec = float64(n-s.lastStates) / dt

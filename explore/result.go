@@ -1,9 +1,6 @@
 package explore
 
 import (
-	"fmt"
-	"time"
-
 	"ftmc/state"
 	"ftmc/trace"
 )
@@ -16,13 +13,8 @@ func (s *search) result() trace.Result {
 		r.Verdict = trace.Violated
 		r.Kind = s.viol.kind
 		r.Counterexample = buildCounterexample(s.m, s.viol, s.store.Get)
-	case s.stop != "":
-		r.Verdict, r.Reason = trace.Unknown, s.stop
-	case s.truncated:
-		r.Verdict = trace.Unknown
-		r.Reason = fmt.Sprintf("depth limit %d reached after %d states: deeper states were not explored", s.opts.MaxDepth, s.store.Len())
 	default:
-		r.Verdict = trace.Holds
+		r.Verdict, r.Reason = Undecided(s.stop, s.truncated, s.opts.MaxDepth, s.store.Len())
 	}
 	return r
 }
@@ -32,27 +24,9 @@ func (s *search) complete() bool {
 }
 
 func (s *search) stats() trace.Stats {
-	el := time.Since(s.start)
-	s.pollMemory()
-	n := int64(s.store.Len())
-	st := trace.Stats{
-		States:      n,
-		Transitions: s.transitions,
-		Matched:     s.matched,
-		Expanded:    s.expanded,
-		Seconds:     el.Seconds(),
-		MemoryBytes: s.memoryPeak,
-		Depth:       s.depth,
-		VectorBytes: s.store.MaxVector(),
-		StoreBytes:  s.store.Bytes() + s.parents.bytes(),
-		Complete:    s.complete(),
-	}
-	if n > 0 {
-		st.BytesPerState = float64(st.StoreBytes) / float64(n)
-	}
-	if st.Seconds > 0 {
-		st.StatesPerSec = float64(n) / st.Seconds
-	}
+	st := s.watch.Stats(s.parents.bytes())
+	st.Transitions, st.Matched, st.Expanded, st.Depth = s.transitions, s.matched, s.expanded, s.depth
+	st.Complete = s.complete()
 	return st
 }
 
@@ -92,6 +66,7 @@ func buildCounterexample(m state.Model, v *violation, get func(Index) []byte) *t
 		c.Steps[k].Num = k + 1
 	}
 	c.Final = m.Decode(last)
+	c.Processes = state.Processes(m, vecs[0], last)
 	return c
 }
 

@@ -112,6 +112,7 @@ func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.
 	}
 	s := newSearch(ctx, m, opts)
 	defer s.store.Free()
+	defer s.watch.Close()
 	// A search whose time (counted from Since) is spent, or whose
 	// context is done, stops before it starts.
 	if s.poll(); s.stop != "" {
@@ -170,15 +171,10 @@ type search struct {
 	frames               []dfsFrame
 	next                 int // breadth-first: the next state to expand
 
-	start      time.Time
-	deadline   time.Time
+	watch      *Watch
 	budget     int
 	lastReport time.Time
 	lastStates int64
-	memory     int64 // last estimate of the process's memory
-	memoryPeak int64
-	lastMemory time.Time
-	sampler    MemorySampler
 }
 
 type dfsFrame struct {
@@ -193,10 +189,8 @@ func newSearch(ctx context.Context, m state.Model, opts Options) *search {
 	s := &search{ctx: ctx, m: m, opts: opts, store: NewStore(opts.ExpectedStates), budget: pollEvery}
 	s.checker, _ = m.(state.Checker)
 	s.visitCex = s.cexToVisited
-	s.start = time.Now()
-	s.lastReport = s.start
-	s.deadline = opts.Deadline(s.start)
-	s.pollMemory()
+	s.watch = NewWatch(ctx, s.store, opts)
+	s.lastReport = s.watch.Start()
 	return s
 }
 
@@ -393,22 +387,9 @@ func (s *search) dfs() {
 // poll checks the context, the clock and memory, and reports progress.
 func (s *search) poll() {
 	s.budget = pollEvery
-	if s.ctx.Err() != nil {
-		s.stop = fmt.Sprintf("%s after %d states", StopCause(s.ctx), s.store.Len())
-		return
-	}
 	now := time.Now()
-	if !s.deadline.IsZero() && now.After(s.deadline) {
-		s.stop = fmt.Sprintf("time limit %v reached after %d states", s.opts.TimeLimit, s.store.Len())
+	if s.stop = s.watch.Stop(now); s.stop != "" {
 		return
-	}
-	if now.Sub(s.lastMemory) >= memoryEvery {
-		s.lastMemory = now
-		s.pollMemory()
-		if s.opts.MemoryLimit > 0 && s.memory > s.opts.MemoryLimit {
-			s.stop = memoryReason(s.opts, int64(s.store.Len()))
-			return
-		}
 	}
 	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
 		s.report(now)

@@ -126,6 +126,10 @@ func (s *Store) Bytes() int64 {
 	return int64(len(s.table))*8 + s.fixed.bytes + s.vars.memory() + s.excBits.bytes() + s.excIdx.bytes()
 }
 
+// tableBytes is the memory of the hash table, which is mapped outside the
+// Go heap where the system allows (allocWords).
+func (s *Store) tableBytes() int64 { return int64(len(s.table)) * 8 }
+
 // SetLimit bounds the memory the store may hold (0: no bound). When a table
 // doubling would pass the bound, the table fills to 90% instead; when even
 // that or a new arena chunk does not fit, the store is full.

@@ -305,44 +305,16 @@ func (t *ftab) junction(op fop, fs []fid) fid {
 	}
 	// Syntactic implication: in a conjunction drop what another conjunct
 	// implies; in a disjunction drop what implies another disjunct.
-	if len(ks) > 1 && len(ks) <= 16 {
-		keep := ks[:0:0]
-		for i, k := range ks {
-			redundant := false
-			for j, o := range ks {
-				if i == j {
-					continue
-				}
-				var imp bool
-				if op == fAnd {
-					imp = t.implies(o, k)
-				} else {
-					imp = t.implies(k, o)
-				}
-				// Of two equivalent formulas keep the first.
-				if imp && (j < i || !(op == fAnd && t.implies(k, o) || op == fOr && t.implies(o, k))) {
-					redundant = true
-					break
-				}
-			}
-			if !redundant {
-				keep = append(keep, k)
-			}
+	ks = dropRedundant(ks, func(k, o fid, oFirst bool) bool {
+		// k is redundant next to o when o implies k (conjunction) or k
+		// implies o (disjunction); of two equivalent ones keep the first.
+		a, b := o, k
+		if op == fOr {
+			a, b = k, o
 		}
-		ks = keep
-	}
-	switch len(ks) {
-	case 0:
-		return unit
-	case 1:
-		return ks[0]
-	}
-	n := fnode{op: op, kids: ks, eventual: true, universal: true}
-	for _, k := range ks {
-		n.eventual = n.eventual && t.n(k).eventual
-		n.universal = n.universal && t.n(k).universal
-	}
-	return t.intern(n)
+		return t.implies(a, b) && (oFirst || !t.implies(b, a))
+	})
+	return t.node(op, ks, unit)
 }
 
 // stateAnd builds the conjunction that a tableau state stands for. Unlike
@@ -400,31 +372,44 @@ func (t *ftab) stateAnd(fs []fid) fid {
 		}
 		ks = keep
 	}
-	if len(ks) > 1 && len(ks) <= 16 {
-		keep := ks[:0:0]
-		for i, k := range ks {
-			redundant := false
-			if !t.n(k).promising {
-				for j, o := range ks {
-					if i != j && t.implies(o, k) && (j < i || t.n(o).promising || !t.implies(k, o)) {
-						redundant = true
-						break
-					}
-				}
-			}
-			if !redundant {
-				keep = append(keep, k)
+	ks = dropRedundant(ks, func(k, o fid, oFirst bool) bool {
+		// Of two equivalent conjuncts keep the first, or the one with
+		// promises.
+		return !t.n(k).promising && t.implies(o, k) && (oFirst || t.n(o).promising || !t.implies(k, o))
+	})
+	return t.node(fAnd, ks, idTrue)
+}
+
+// dropRedundant keeps the formulas k of ks for which no other formula o
+// makes k redundant; oFirst says o comes before k in ks. The check is
+// quadratic: beyond 16 formulas, all are kept.
+func dropRedundant(ks []fid, redundant func(k, o fid, oFirst bool) bool) []fid {
+	if len(ks) <= 1 || len(ks) > 16 {
+		return ks
+	}
+	keep := ks[:0:0]
+next:
+	for i, k := range ks {
+		for j, o := range ks {
+			if i != j && redundant(k, o, j < i) {
+				continue next
 			}
 		}
-		ks = keep
+		keep = append(keep, k)
 	}
+	return keep
+}
+
+// node builds the conjunction or disjunction op of ks, which are already
+// simplified: unit (true or false) for none, the formula itself for one.
+func (t *ftab) node(op fop, ks []fid, unit fid) fid {
 	switch len(ks) {
 	case 0:
-		return idTrue
+		return unit
 	case 1:
 		return ks[0]
 	}
-	n := fnode{op: fAnd, kids: ks, eventual: true, universal: true}
+	n := fnode{op: op, kids: ks, eventual: true, universal: true}
 	for _, k := range ks {
 		n.eventual = n.eventual && t.n(k).eventual
 		n.universal = n.universal && t.n(k).universal
@@ -512,15 +497,7 @@ func (t *ftab) eventually(f fid) fid {
 		return t.eventually(n.r) // F(a U b) = F b
 	case n.op == fAnd:
 		// F(a && u) = F a && u when u is both eventual and universal.
-		var rest, susp []fid
-		for _, k := range n.kids {
-			if kn := t.n(k); kn.eventual && kn.universal {
-				susp = append(susp, k)
-			} else {
-				rest = append(rest, k)
-			}
-		}
-		if len(susp) > 0 {
+		if susp, rest := t.suspendable(n.kids); len(susp) > 0 {
 			return t.and(append(susp, t.eventually(t.and(rest...)))...)
 		}
 	}
@@ -538,19 +515,24 @@ func (t *ftab) always(f fid) fid {
 		return t.always(n.r) // G(a V b) = G b
 	case n.op == fOr:
 		// G(a || u) = G a || u when u is both eventual and universal.
-		var rest, susp []fid
-		for _, k := range n.kids {
-			if kn := t.n(k); kn.eventual && kn.universal {
-				susp = append(susp, k)
-			} else {
-				rest = append(rest, k)
-			}
-		}
-		if len(susp) > 0 {
+		if susp, rest := t.suspendable(n.kids); len(susp) > 0 {
 			return t.or(append(susp, t.always(t.or(rest...)))...)
 		}
 	}
 	return t.intern(fnode{op: fAlways, l: f, universal: true, eventual: n.eventual})
+}
+
+// suspendable splits ks into the formulas that are both eventual and
+// universal (true at every step or at none) and the rest.
+func (t *ftab) suspendable(ks []fid) (susp, rest []fid) {
+	for _, k := range ks {
+		if kn := t.n(k); kn.eventual && kn.universal {
+			susp = append(susp, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	return susp, rest
 }
 
 func (t *ftab) until(a, b fid) fid {

@@ -461,29 +461,14 @@ func (p *parser) reference() *pnode {
 				return nil
 			}
 			b.WriteString("[" + p.exprText(idx, 0) + "]")
-		case p.is("."):
+		case p.is(".") || p.is("@") || p.is(":") && !p.tok.sp && strings.HasSuffix(b.String(), "]"):
+			punct := p.tok.text
 			p.next()
 			if p.tok.kind != tIdent {
-				p.errorf(p.tok.off, "expected a field name after '.', found %s", p.tok.describe())
+				p.errorf(p.tok.off, "expected %s after '%s', found %s", nameAfter[punct], punct, p.tok.describe())
 				return nil
 			}
-			b.WriteString("." + p.tok.text)
-			p.next()
-		case p.is("@"):
-			p.next()
-			if p.tok.kind != tIdent {
-				p.errorf(p.tok.off, "expected a label after '@', found %s", p.tok.describe())
-				return nil
-			}
-			b.WriteString("@" + p.tok.text)
-			p.next()
-		case p.is(":") && !p.tok.sp && strings.HasSuffix(b.String(), "]"):
-			p.next()
-			if p.tok.kind != tIdent {
-				p.errorf(p.tok.off, "expected a variable after ':', found %s", p.tok.describe())
-				return nil
-			}
-			b.WriteString(":" + p.tok.text)
+			b.WriteString(punct + p.tok.text)
 			p.next()
 		default:
 			return &pnode{kind: pLeaf, text: b.String(), off: off}
@@ -491,6 +476,10 @@ func (p *parser) reference() *pnode {
 	}
 	return nil
 }
+
+// nameAfter says what name follows the punctuation in a reference: a
+// field (a.f), a label (p@l) or a remote variable (p[0]:v).
+var nameAfter = map[string]string{".": "a field name", "@": "a label", ":": "a variable"}
 
 // Promela precedence of expression operators, for printing atoms.
 func exprPrec(op string) int {

@@ -80,6 +80,11 @@ func TestParseErrors(t *testing.T) {
 		{"a[1", `expected "]"`},
 		{"p\n && U", "f:4:5: expected a proposition"},
 		{"/* x", "comment not terminated"},
+		// A reference names a field, a label or a remote variable after
+		// its punctuation.
+		{"a.1", "f:3:4: expected a field name after '.', found "},
+		{"p@ == 1", "f:3:5: expected a label after '@', found "},
+		{"p[0]:(1)", "f:3:7: expected a variable after ':', found "},
 		{"99999999999999999999", "malformed number"},
 	} {
 		_, err := Parse(Pos{File: "f", Line: 3, Col: 2}, c.in)

@@ -48,18 +48,9 @@ func sinks(a *Automaton) ([]bool, bool) {
 func checkPrefix(ctx context.Context, m state.Model, a *Automaton, sink []bool, atoms []Predicate, opts Options) (trace.Result, trace.Stats, error) {
 	p := &productModel{m: m, a: a, sink: sink, atoms: atoms, failures: opts.Failures, fault: opts.Fault}
 	p.excl, _ = m.(Exclusive)
-	eo := explore.Options{
-		Order:            explore.BreadthFirst,
-		Property:         opts.Property,
-		TimeLimit:        opts.TimeLimit,
-		Since:            opts.Since,
-		MemoryLimit:      opts.MemoryLimit,
-		MemoryLimitFrom:  opts.MemoryLimitFrom,
-		MaxDepth:         opts.MaxDepth,
-		ExpectedStates:   opts.ExpectedStates,
-		Progress:         opts.Progress,
-		ProgressInterval: opts.ProgressInterval,
-	}
+	eo := opts.limits()
+	eo.Order, eo.Property, eo.MaxDepth, eo.ExpectedStates = explore.BreadthFirst, opts.Property, opts.MaxDepth, opts.ExpectedStates
+	eo.Progress, eo.ProgressInterval = opts.Progress, opts.ProgressInterval
 	if eo.Property == "" {
 		eo.Property = "ltl"
 	}
@@ -240,6 +231,12 @@ func (p *productModel) Explain(t state.Trans, from, to []byte) trace.Step {
 		step.Changes = trace.Diff(p.m.Decode(mf), p.m.Decode(mt))
 	}
 	return step
+}
+
+func (p *productModel) Processes(first, last []byte) []trace.Process {
+	mf, _ := p.split(first)
+	ml, _ := p.split(last)
+	return state.Processes(p.m, mf, ml)
 }
 
 func (p *productModel) Decode(v []byte) []trace.Var {

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"slices"
 	"time"
+	"unsafe"
 
 	"ftmc/explore"
 	"ftmc/state"
@@ -81,6 +82,12 @@ type Options struct {
 	// one second) with the search's figures.
 	Progress         func(explore.Progress)
 	ProgressInterval time.Duration
+}
+
+// limits are the search's limits in the words of the explicit search, whose
+// watch (explore.Watch) the product search shares.
+func (o Options) limits() explore.Options {
+	return explore.Options{TimeLimit: o.TimeLimit, Since: o.Since, MemoryLimit: o.MemoryLimit, MemoryLimitFrom: o.MemoryLimitFrom}
 }
 
 // Check searches the synchronous product of m and the automaton a (usually
@@ -251,13 +258,10 @@ type search struct {
 	failState         bool // set when the failure is a proposition's, not a step's
 	loopAt            int
 
-	start, deadline time.Time
-	budget          int
-	lastReport      time.Time
-	lastStates      int64
-	memory          int64
-	memoryPeak      int64
-	sampler         explore.MemorySampler
+	watch      *explore.Watch
+	budget     int
+	lastReport time.Time
+	lastStates int64
 }
 
 func newSearch(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, opts Options) *search {
@@ -270,15 +274,14 @@ func newSearch(ctx context.Context, m state.Model, a *Automaton, atoms []Predica
 	}
 	s.excl, _ = m.(Exclusive)
 	s.store = explore.NewStore(opts.ExpectedStates)
-	s.start = time.Now()
-	s.lastReport = s.start
-	s.deadline = explore.Options{TimeLimit: opts.TimeLimit, Since: opts.Since}.Deadline(s.start)
-	s.pollMemory()
+	s.watch = explore.NewWatch(ctx, s.store, opts.limits())
+	s.lastReport = s.watch.Start()
 	return s
 }
 
 func (s *search) run() (trace.Result, trace.Stats, error) {
 	defer s.store.Free()
+	defer s.watch.Close()
 	var inits [][]byte
 	err := s.m.Initial(func(v []byte) { inits = append(inits, append([]byte(nil), v...)) })
 	if err != nil {
@@ -510,10 +513,37 @@ func (s *search) expand(i explore.Index) {
 	}
 }
 
+// push expands state i and pushes it on stack, unless stack or the
+// successors' slices would grow past the memory limit: a slice that grows
+// is copied, and holds its old and new arrays for a moment, which took the
+// search 25% past a limit of 50 MB between two samples of the memory.
+// Then the search stops at the limit instead.
 func (s *search) push(stack []frame, i explore.Index, t state.Trans) []frame {
+	if !s.room(stack) {
+		s.stopFull()
+		return stack
+	}
 	first := len(s.succIdx)
 	s.expand(i)
 	return append(stack, frame{idx: i, tr: t, first: first, next: first, end: len(s.succIdx)})
+}
+
+// succSlack is how few free successor slots make room count the
+// successors' slices as about to grow.
+const succSlack = 256
+
+// room reports whether the memory limit leaves room for stack, and for
+// the successors' slices when they are nearly full, to grow (by a quarter,
+// as append grows a large slice, while the old array is still held).
+func (s *search) room(stack []frame) bool {
+	var grow int64
+	if len(stack) == cap(stack) {
+		grow += int64(cap(stack)) * int64(unsafe.Sizeof(frame{}))
+	}
+	if cap(s.succIdx)-len(s.succIdx) < succSlack {
+		grow += int64(cap(s.succIdx)) * int64(unsafe.Sizeof(explore.Index(0))+unsafe.Sizeof(state.Trans{}))
+	}
+	return grow == 0 || s.watch.Room(grow*5/4)
 }
 
 // pop drops the top frame and its successors.
@@ -642,55 +672,28 @@ func (s *search) closeCycle(inner bool, j explore.Index, t state.Trans) {
 }
 
 func (s *search) stopFull() {
-	if s.stop != "" {
-		return
+	if s.stop == "" {
+		s.stop = s.watch.Full()
 	}
-	if s.opts.MemoryLimit > 0 {
-		s.stop = explore.MemoryReason(s.opts.MemoryLimit, s.opts.MemoryLimitFrom, int64(s.store.Len()))
-		return
-	}
-	s.stop = fmt.Sprintf("state store full after %d states", s.store.Len())
 }
 
 func (s *search) poll() {
 	s.budget = 1 << 12
 	now := time.Now()
-	if s.ctx.Err() != nil && s.stop == "" {
-		s.stop = fmt.Sprintf("%s after %d states", explore.StopCause(s.ctx), s.store.Len())
-	}
-	if !s.deadline.IsZero() && now.After(s.deadline) && s.stop == "" {
-		s.stop = fmt.Sprintf("time limit %v reached after %d states", s.opts.TimeLimit, s.store.Len())
-	}
-	s.pollMemory()
-	if s.opts.MemoryLimit > 0 && s.memory > s.opts.MemoryLimit && s.stop == "" {
-		s.stop = explore.MemoryReason(s.opts.MemoryLimit, s.opts.MemoryLimitFrom, int64(s.store.Len()))
+	if s.stop == "" {
+		s.stop = s.watch.Stop(now)
 	}
 	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
 		n := int64(s.store.Len())
 		p := explore.Progress{
 			States: n, Matched: s.matched, Transitions: s.transitions,
-			Depth: int64(len(s.outer) + len(s.inner)), MemoryBytes: s.memory, Elapsed: now.Sub(s.start),
+			Depth: int64(len(s.outer) + len(s.inner)), MemoryBytes: s.watch.Memory(), Elapsed: now.Sub(s.watch.Start()),
 		}
 		if dt := now.Sub(s.lastReport).Seconds(); dt > 0 {
 			p.StatesPerSec = float64(n-s.lastStates) / dt
 		}
 		s.lastReport, s.lastStates = now, n
 		s.opts.Progress(p)
-	}
-}
-
-// pollMemory estimates the memory the process holds: the Go runtime's, plus
-// the store's hash table, which lives outside the Go heap.
-func (s *search) pollMemory() {
-	// The store's arena is in the Go heap and so counted twice: an
-	// overestimate on the safe side of a memory limit.
-	s.memory = s.sampler.RuntimeBytes() + s.store.Bytes()
-	if s.memory > s.memoryPeak {
-		s.memoryPeak = s.memory
-	}
-	if s.opts.MemoryLimit > 0 {
-		other := max(0, s.memory-s.store.Bytes())
-		s.store.SetLimit(max(1, s.opts.MemoryLimit-other))
 	}
 }
 
@@ -706,37 +709,16 @@ func (s *search) result() trace.Result {
 			r.Kind = s.failKind
 		}
 		r.Counterexample = s.counterexample()
-	case s.stop != "":
-		r.Verdict, r.Reason = trace.Unknown, s.stop
-	case s.truncated:
-		r.Verdict = trace.Unknown
-		r.Reason = fmt.Sprintf("depth limit %d reached after %d states: deeper states were not explored", s.opts.MaxDepth, s.store.Len())
 	default:
-		r.Verdict = trace.Holds
+		r.Verdict, r.Reason = explore.Undecided(s.stop, s.truncated, s.opts.MaxDepth, s.store.Len())
 	}
 	return r
 }
 
 func (s *search) stats() trace.Stats {
-	s.pollMemory()
-	n := int64(s.store.Len())
-	st := trace.Stats{
-		States:      n,
-		Transitions: s.transitions,
-		Matched:     s.matched,
-		Seconds:     time.Since(s.start).Seconds(),
-		MemoryBytes: s.memoryPeak,
-		Depth:       s.depth,
-		VectorBytes: s.store.MaxVector(),
-		StoreBytes:  s.store.Bytes() + int64(cap(s.flags)),
-		Complete:    s.complete(),
-	}
-	if n > 0 {
-		st.BytesPerState = float64(st.StoreBytes) / float64(n)
-	}
-	if st.Seconds > 0 {
-		st.StatesPerSec = float64(n) / st.Seconds
-	}
+	st := s.watch.Stats(int64(cap(s.flags)))
+	st.Transitions, st.Matched, st.Depth = s.transitions, s.matched, s.depth
+	st.Complete = s.complete()
 	return st
 }
 
@@ -783,6 +765,7 @@ func (s *search) counterexample() *trace.Counterexample {
 		c.LoopStart = len(c.Steps)
 	}
 	c.Final = s.m.Decode(models[last])
+	c.Processes = state.Processes(s.m, models[0], models[last])
 	switch {
 	case s.failKind != "" && !s.failState:
 		// The failing step has no successor: it is explained as a step

@@ -2,11 +2,14 @@ package ltl
 
 import (
 	"context"
+	"encoding/binary"
 	"math/rand"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
+	"ftmc/explore"
 	"ftmc/state"
 	"ftmc/trace"
 )
@@ -256,6 +259,35 @@ func TestCheckLimits(t *testing.T) {
 		if r := check(t, m, "[]!(x == 250)", preds, o); r.Verdict != trace.Unknown || r.Reason == "" {
 			t.Errorf("%s-limited safety search: %s (%s)", name, r.Verdict, r.Reason)
 		}
+	}
+}
+
+// TestCheckMemoryPeak: the nested depth-first search of a long chain,
+// whose stacks hold most of its memory, stops at its memory limit without
+// passing it: a stack asks for room before it grows.
+func TestCheckMemoryPeak(t *testing.T) {
+	chain := &gcModel{name: "chain", vars: []string{"x0", "x1", "x2", "x3"}, init: [][]byte{{0, 0, 0, 0}},
+		procs: [][]gcmd{{{name: "x++", act: func(s []byte) { binary.LittleEndian.PutUint32(s, binary.LittleEndian.Uint32(s)+1) }}}}}
+	f, err := Parse(Pos{}, "[]<>(x0 == 0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Translate(Not(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var sampler explore.MemorySampler
+	limit := sampler.RuntimeBytes() + 40e6
+	r, st, err := Check(context.Background(), chain, a, []Predicate{eq(0, 0)}, Options{MemoryLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "memory limit ") {
+		t.Fatalf("%s (%s), want unknown at the memory limit", r.Verdict, r.Reason)
+	}
+	if st.MemoryBytes > limit || st.States == 0 {
+		t.Errorf("memory peak %d with a limit of %d, after %d states", st.MemoryBytes, limit, st.States)
 	}
 }
 

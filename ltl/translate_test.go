@@ -41,31 +41,6 @@ func randLasso(rng *rand.Rand) Lasso {
 	return w
 }
 
-// valuation maps a word over testAtoms onto an automaton's own atom order.
-func remap(w Lasso, atoms []string) Lasso {
-	pos := map[string]int{}
-	for i, a := range testAtoms {
-		pos[a] = i
-	}
-	conv := func(v uint64) uint64 {
-		var r uint64
-		for i, a := range atoms {
-			if v&(1<<pos[a]) != 0 {
-				r |= 1 << i
-			}
-		}
-		return r
-	}
-	var out Lasso
-	for _, v := range w.Prefix {
-		out.Prefix = append(out.Prefix, conv(v))
-	}
-	for _, v := range w.Loop {
-		out.Loop = append(out.Loop, conv(v))
-	}
-	return out
-}
-
 func TestTranslateSemantics(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	formulas := 3000
@@ -98,7 +73,7 @@ func TestTranslateSemantics(t *testing.T) {
 			if got := s.Holds(w, testAtoms); got != want {
 				t.Fatalf("Simplify(%s) = %s: on %v it is %v, the formula %v", f, s, w, got, want)
 			}
-			if got := a.Accepts(remap(w, a.Atoms)); got != want {
+			if got := a.Accepts(onto(w, testAtoms, a.Atoms)); got != want {
 				t.Fatalf("Translate(%s): on %v the automaton says %v, the formula %v\n%s", f, w, got, want, a)
 			}
 		}

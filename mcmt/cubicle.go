@@ -109,15 +109,8 @@ func (p *parser) cubType() {
 
 func (p *parser) cubSort() system.Sort {
 	t := p.ident("a type (bool, int, proc or a declared type)")
-	switch t.text {
-	case "bool":
-		return sortBool
-	case "int":
-		return sortInt
-	case "proc":
-		return sortProc
-	case "real":
-		p.failAt(t, "real-valued variables are not supported")
+	if s, ok := p.builtinSort(t, "variables", "bool", "int", "proc"); ok {
+		return s
 	}
 	for _, e := range p.sys.Enums {
 		if e.Name == t.text {
@@ -151,11 +144,7 @@ func (p *parser) cubParams() []string {
 }
 
 func (p *parser) cubQuant(kw token) *system.Quant {
-	vars := p.cubParams()
-	p.expect("{", "before the formula")
-	body := p.form(p.cubExpr(), vars)
-	p.expect("}", "after the formula")
-	return &system.Quant{Name: kw.doc, Vars: vars, Body: body, Pos: kw.pos}
+	return p.quant(kw, p.cubParams(), p.cubExpr)
 }
 
 func (p *parser) cubTransition() {
@@ -317,10 +306,7 @@ func (p *parser) cubUnary() *pexpr {
 	t := p.peek()
 	switch {
 	case p.is("not"):
-		p.next()
-		p.nest(t)
-		defer p.unnest()
-		return p.mk(t, "not", p.cubUnary())
+		return p.prefix(p.next(), "not", p.cubUnary)
 	case p.is("forall_other"):
 		p.next()
 		v := p.ident("a process variable after forall_other")
@@ -331,74 +317,11 @@ func (p *parser) cubUnary() *pexpr {
 	case p.is("exists_other") || p.is("forall") || p.is("exists") || p.is("if") || p.is("let"):
 		p.failAt(t, "%s is not supported", t.text)
 	}
-	e := p.cubSum()
-	if t := p.peek(); t.kind == tPunct {
-		if op, ok := cmpOps[t.text]; ok && t.text != "!=" {
-			p.next()
-			e = p.mk(t, op, e, p.cubSum())
-		}
-	}
-	return e
+	// Cubicle writes <> for "not equal": != is not one of its operators.
+	return p.comparison(p.cubPrimary, "!=")
 }
 
-// cubSum reads a + b - c ...: each operator is a level of the tree.
-func (p *parser) cubSum() *pexpr {
-	e := p.cubPrimary()
-	levels := 0
-	defer func() { p.depth -= levels }()
-	for p.is("+") || p.is("-") {
-		t := p.next()
-		p.nest(t)
-		levels++
-		e = p.mk(t, t.text, e, p.cubPrimary())
-	}
-	return e
-}
-
-func (p *parser) cubPrimary() *pexpr {
-	t := p.peek()
-	switch {
-	case t.kind == tNum:
-		p.next()
-		e := p.mk(t, "num")
-		e.num = t.num
-		return e
-	case p.is("-"):
-		p.next()
-		p.nest(t)
-		defer p.unnest()
-		return p.mk(t, "neg", p.cubPrimary())
-	case p.is("("):
-		p.next()
-		e := p.cubExpr()
-		p.expect(")", "to close the parenthesis")
-		return e
-	case p.is("true") || p.is("false"):
-		p.next()
-		e := p.mk(t, "bool")
-		if t.text == "true" {
-			e.num = 1
-		}
-		return e
-	case t.kind == tIdent && !isCubKeyword(t.text):
-		p.next()
-		if p.accept("[") {
-			idx := p.ident("a process variable as index")
-			if p.is(",") {
-				p.failAt(p.peek(), "multi-dimensional arrays are not supported")
-			}
-			p.expect("]", "after the index")
-			e := p.mk(t, "read")
-			e.name, e.index = t.text, idx.text
-			return e
-		}
-		e := p.mk(t, "name")
-		e.name = t.text
-		return e
-	}
-	p.failAt(t, "expected a term or formula, found %s", t)
-	return nil
-}
+func (p *parser) cubPrimary() *pexpr { return p.primary(p.cubExpr, isCubKeyword, true) }
 
 func isCubKeyword(s string) bool {
 	switch s {

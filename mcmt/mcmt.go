@@ -71,15 +71,8 @@ func propertyName(doc string) string {
 
 func (p *parser) mcmtSort() system.Sort {
 	t := p.ident("a type (bool, int, nat)")
-	switch t.text {
-	case "bool":
-		return sortBool
-	case "int":
-		return sortInt
-	case "nat":
-		return system.Sort{Kind: system.Int, HasLo: true}
-	case "real":
-		p.failAt(t, "real-valued arrays are not supported")
+	if s, ok := p.builtinSort(t, "arrays", "bool", "int", "nat"); ok {
+		return s
 	}
 	p.failAt(t, "expected a type (bool, int, nat), found %s", t)
 	return system.Sort{}
@@ -182,11 +175,7 @@ func (p *parser) mcmtVars(allowed ...string) (exist, univ []string) {
 
 func (p *parser) mcmtQuant(kw token, kind string) *system.Quant {
 	exist, univ := p.mcmtVars(kind)
-	vars := append(exist, univ...)
-	p.expect("{", "before the formula")
-	body := p.form(p.mcmtExpr(), vars)
-	p.expect("}", "after the formula")
-	return &system.Quant{Name: kw.doc, Vars: vars, Body: body, Pos: kw.pos}
+	return p.quant(kw, append(exist, univ...), p.mcmtExpr)
 }
 
 func (p *parser) mcmtTransition() {
@@ -415,92 +404,14 @@ func (p *parser) mcmtExpr() *pexpr {
 
 func (p *parser) mcmtAnd() *pexpr { return p.chain("AND", "and", p.mcmtNot) }
 
-// chain reads operands separated by the token tok as one n-ary node op
-// (an operand alone as itself), so that a long chain is one level deep.
-func (p *parser) chain(tok, op string, operand func() *pexpr) *pexpr {
-	e := operand()
-	if !p.is(tok) {
-		return e
-	}
-	x := p.mk(p.peek(), op, e)
-	for p.accept(tok) {
-		x.args = append(x.args, operand())
-	}
-	return x
-}
-
 func (p *parser) mcmtNot() *pexpr {
 	if p.is("NOT") {
-		t := p.next()
-		p.nest(t)
-		defer p.unnest()
-		return p.mk(t, "not", p.mcmtNot())
+		return p.prefix(p.next(), "not", p.mcmtNot)
 	}
-	e := p.mcmtSum()
-	if t := p.peek(); t.kind == tPunct {
-		if op, ok := cmpOps[t.text]; ok {
-			p.next()
-			e = p.mk(t, op, e, p.mcmtSum())
-		}
-	}
-	return e
+	return p.comparison(p.mcmtPrimary, "")
 }
 
-// mcmtSum reads a + b - c ...: each operator is a level of the tree.
-func (p *parser) mcmtSum() *pexpr {
-	e := p.mcmtPrimary()
-	levels := 0
-	defer func() { p.depth -= levels }()
-	for p.is("+") || p.is("-") {
-		t := p.next()
-		p.nest(t)
-		levels++
-		e = p.mk(t, t.text, e, p.mcmtPrimary())
-	}
-	return e
-}
-
-func (p *parser) mcmtPrimary() *pexpr {
-	t := p.peek()
-	switch {
-	case t.kind == tNum:
-		p.next()
-		e := p.mk(t, "num")
-		e.num = t.num
-		return e
-	case p.is("-"):
-		p.next()
-		p.nest(t)
-		defer p.unnest()
-		return p.mk(t, "neg", p.mcmtPrimary())
-	case p.is("("):
-		p.next()
-		e := p.mcmtExpr()
-		p.expect(")", "to close the parenthesis")
-		return e
-	case p.is("true") || p.is("false"):
-		p.next()
-		e := p.mk(t, "bool")
-		if t.text == "true" {
-			e.num = 1
-		}
-		return e
-	case t.kind == tIdent && !isMCMTKeyword(t.text):
-		p.next()
-		if p.accept("[") {
-			idx := p.ident("a process variable as index")
-			p.expect("]", "after the index")
-			e := p.mk(t, "read")
-			e.name, e.index = t.text, idx.text
-			return e
-		}
-		e := p.mk(t, "name")
-		e.name = t.text
-		return e
-	}
-	p.failAt(t, "expected a term or formula, found %s", t)
-	return nil
-}
+func (p *parser) mcmtPrimary() *pexpr { return p.primary(p.mcmtExpr, isMCMTKeyword, false) }
 
 func isMCMTKeyword(s string) bool {
 	switch s {

@@ -150,15 +150,8 @@ func (p *parser) unknownKeyword(t token) {
 
 func (p *parser) mcmt1Sort() system.Sort {
 	t := p.ident("a type (bool, int, nat or a :smt type)")
-	switch t.text {
-	case "bool":
-		return sortBool
-	case "int":
-		return sortInt
-	case "nat":
-		return system.Sort{Kind: system.Int, HasLo: true}
-	case "real":
-		p.failAt(t, "real-valued arrays are not supported")
+	if s, ok := p.builtinSort(t, "arrays", "bool", "int", "nat"); ok {
+		return s
 	}
 	if c, ok := p.consts["type "+t.text]; ok {
 		return c.Sort
@@ -249,33 +242,17 @@ func (p *parser) sexpr(aliases map[string]string) *pexpr {
 	defer p.unnest()
 	switch {
 	case t.kind == tNum:
-		p.next()
-		e := p.mk(t, "num")
-		e.num = t.num
-		return e
+		return p.constant(p.next())
 	case t.kind == tIdent:
 		p.next()
 		if t.text == "true" || t.text == "false" {
-			e := p.mk(t, "bool")
-			if t.text == "true" {
-				e.num = 1
-			}
-			return e
+			return p.constant(t)
 		}
 		name := t.text
 		if a, ok := aliases[name]; ok {
 			name = a
 		}
-		if p.accept("[") {
-			idx := p.ident("a process variable as index")
-			p.expect("]", "after the index")
-			e := p.mk(t, "read")
-			e.name, e.index = name, idx.text
-			return e
-		}
-		e := p.mk(t, "name")
-		e.name = name
-		return e
+		return p.variable(t, name, false)
 	case p.is("("):
 		p.next()
 		op := p.next()

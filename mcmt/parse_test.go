@@ -144,6 +144,16 @@ func TestErrors(t *testing.T) {
 		{"a.cub", LangCubicle, "var x : int", `a.cub:1:5: expected a variable name starting with a capital letter, found "x"`},
 		{"a.cub", LangCubicle, "type t = A | B\narray P[proc] : t\nunsafe (i) { P[i] = True }", "a.cub:3:19: cannot compare P[i] (t) with true (bool)"},
 		{"a.cub", LangCubicle, "var X : int\nunsafe () { X = 1 }\ntransition t () { X := . + 1 }", `a.cub:3:26: expected ; or } after an update, found "+"`},
+		// The syntaxes share the reading of terms and types, each with
+		// its own words: Cubicle has more dimensions and declared types,
+		// MCMT nat, and neither real.
+		{"a.cub", LangCubicle, "array A[proc] : bool\nunsafe (i j) { A[i,j] = True }", "a.cub:2:19: multi-dimensional arrays are not supported"},
+		{"a.mcmt", LangMCMT, "local bool s [nat]\nunsafe (existential x:nat) { (s[x,x] = true) }", `a.mcmt:2:34: expected "]" after the index, found ","`},
+		{"a.in", LangMCMT1, ":index nat\n:local a bool\n:u_cnj (= a[z1 z1] true)", `a.in:3:16: expected "]" after the index, found "z1"`},
+		{"a.cub", LangCubicle, "var X : real", "a.cub:1:9: real-valued variables are not supported"},
+		{"a.in", LangMCMT1, ":index nat\n:local a real", "a.in:2:10: real-valued arrays are not supported"},
+		{"a.cub", LangCubicle, "var X : nat", "a.cub:1:9: unknown type nat"},
+		{"a.mcmt", LangMCMT, "local proc s [nat]", `a.mcmt:1:7: expected a type (bool, int, nat), found "proc"`},
 		// An invalid byte is named, not printed raw.
 		{"a.cub", LangCubicle, "var X : int\n\xff", "a.cub:2:1: unexpected byte 0xff (the file is not UTF-8 text)"},
 		{"a.cub", LangCubicle, "var X : int\n\u00e9", "a.cub:2:1: unexpected character 'é'"},

@@ -133,6 +133,28 @@ func (p *parser) number(what string) int64 {
 	return t.num
 }
 
+// builtinSorts are the sorts every syntax names alike; each lists those it
+// knows.
+var builtinSorts = map[string]system.Sort{
+	"bool": sortBool,
+	"int":  sortInt,
+	"nat":  {Kind: system.Int, HasLo: true},
+	"proc": sortProc,
+}
+
+// builtinSort gives the sort t names when it is one of names; it refuses
+// real-valued what (variables, arrays) by name, and reports false for
+// another name, which the syntax's own types may define.
+func (p *parser) builtinSort(t token, what string, names ...string) (system.Sort, bool) {
+	if slices.Contains(names, t.text) {
+		return builtinSorts[t.text], true
+	}
+	if t.text == "real" {
+		p.failAt(t, "real-valued %s are not supported", what)
+	}
+	return system.Sort{}, false
+}
+
 // pexpr is an expression as written, before names are resolved and terms
 // are told apart from formulas.
 type pexpr struct {
@@ -147,6 +169,122 @@ type pexpr struct {
 
 func (p *parser) mk(t token, op string, args ...*pexpr) *pexpr {
 	return &pexpr{op: op, args: args, pos: t.pos, off: t.off}
+}
+
+// The expressions below the logical operators are written alike in
+// Cubicle and MCMT: each syntax passes its own operands to these.
+
+// chain reads operands separated by the token tok as one n-ary node op
+// (an operand alone as itself), so that a long chain is one level deep.
+func (p *parser) chain(tok, op string, operand func() *pexpr) *pexpr {
+	e := operand()
+	if !p.is(tok) {
+		return e
+	}
+	x := p.mk(p.peek(), op, e)
+	for p.accept(tok) {
+		x.args = append(x.args, operand())
+	}
+	return x
+}
+
+// prefix reads the operand of the prefix operator t, already read, as the
+// node op, one level of nesting deeper.
+func (p *parser) prefix(t token, op string, operand func() *pexpr) *pexpr {
+	p.nest(t)
+	defer p.unnest()
+	return p.mk(t, op, operand())
+}
+
+// comparison reads a sum and, when a comparison operator other than
+// except follows, the sum it is compared with.
+func (p *parser) comparison(primary func() *pexpr, except string) *pexpr {
+	e := p.sum(primary)
+	if t := p.peek(); t.kind == tPunct && t.text != except {
+		if op, ok := cmpOps[t.text]; ok {
+			p.next()
+			e = p.mk(t, op, e, p.sum(primary))
+		}
+	}
+	return e
+}
+
+// sum reads a + b - c ...: each operator is a level of the tree.
+func (p *parser) sum(primary func() *pexpr) *pexpr {
+	e := primary()
+	levels := 0
+	defer func() { p.depth -= levels }()
+	for p.is("+") || p.is("-") {
+		t := p.next()
+		p.nest(t)
+		levels++
+		e = p.mk(t, t.text, e, primary())
+	}
+	return e
+}
+
+// primary reads a number, -x, a parenthesized expr, true, false, a name
+// or a[i]. Names for which keyword holds are not terms; Cubicle's arrays
+// may have more dimensions (a[i, j]), which multiDim refuses by name.
+func (p *parser) primary(expr func() *pexpr, keyword func(string) bool, multiDim bool) *pexpr {
+	t := p.peek()
+	switch {
+	case t.kind == tNum || p.is("true") || p.is("false"):
+		return p.constant(p.next())
+	case p.is("-"):
+		return p.prefix(p.next(), "neg", func() *pexpr { return p.primary(expr, keyword, multiDim) })
+	case p.is("("):
+		p.next()
+		e := expr()
+		p.expect(")", "to close the parenthesis")
+		return e
+	case t.kind == tIdent && !keyword(t.text):
+		p.next()
+		return p.variable(t, t.text, multiDim)
+	}
+	p.failAt(t, "expected a term or formula, found %s", t)
+	return nil
+}
+
+// constant gives the node of t, a number, true or false.
+func (p *parser) constant(t token) *pexpr {
+	if t.kind == tNum {
+		e := p.mk(t, "num")
+		e.num = t.num
+		return e
+	}
+	e := p.mk(t, "bool")
+	if t.text == "true" {
+		e.num = 1
+	}
+	return e
+}
+
+// variable reads the index, if any, after t, the name of a variable (as
+// name) already read: a[i] is a read of the array a, a alone its name.
+func (p *parser) variable(t token, name string, multiDim bool) *pexpr {
+	if p.accept("[") {
+		idx := p.ident("a process variable as index")
+		if multiDim && p.is(",") {
+			p.failAt(p.peek(), "multi-dimensional arrays are not supported")
+		}
+		p.expect("]", "after the index")
+		e := p.mk(t, "read")
+		e.name, e.index = name, idx.text
+		return e
+	}
+	e := p.mk(t, "name")
+	e.name = name
+	return e
+}
+
+// quant reads a formula in braces over vars: the initial, unsafe or
+// invariant formula that kw starts.
+func (p *parser) quant(kw token, vars []string, expr func() *pexpr) *system.Quant {
+	p.expect("{", "before the formula")
+	body := p.form(expr(), vars)
+	p.expect("}", "after the formula")
+	return &system.Quant{Name: kw.doc, Vars: vars, Body: body, Pos: kw.pos}
 }
 
 var cmpOps = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}

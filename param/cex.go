@@ -85,6 +85,7 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 	}
 	cex := &trace.Counterexample{Params: params, LoopStart: -1}
 	cex.Initial = decodeVars(m.f, k, x)
+	cex.Processes = m.f.Processes(k)
 	sched := schedule{}
 	for _, fr := range w.frames {
 		for _, group := range [][]flow{fr.deltas, fr.accs} {
@@ -386,4 +387,13 @@ func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
 		return err
 	}
 	return nil
+}
+
+// Processes are the lifelines of the product's counterexamples: the
+// instance's locations (ta.File.Processes), with the counts of the first
+// configuration.
+func (p *product) Processes(first, last []byte) []trace.Process {
+	a, _ := split(first)
+	b, _ := split(last)
+	return p.in.Processes(a, b)
 }

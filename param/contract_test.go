@@ -10,14 +10,12 @@ import (
 
 	"ftmc/internal/testenv"
 	"ftmc/smt"
-	"ftmc/ta"
 	"ftmc/trace"
 )
 
-// receiveTA is the shape PIA abstractions of receive steps produce: a
-// process moves through abstract local states p0, p1, p2 as it receives
-// messages (no update, rising guards) and decides from any of them.
-const receiveTA = `skel Proc {
+// receiveHead is what receiveTA and fairTA share: the declarations and the
+// receive steps.
+const receiveHead = `skel Proc {
   local pc;
   shared nsnt, ndec;
   parameters N, T;
@@ -29,7 +27,12 @@ const receiveTA = `skel Proc {
     1: p0 -> p1 when (nsnt >= 1) do { unchanged(nsnt, ndec); };
     2: p1 -> p2 when (nsnt >= T + 1) do { unchanged(nsnt, ndec); };
     3: p0 -> p2 when (nsnt >= T + 1) do { unchanged(nsnt, ndec); };
-    4: p0 -> d when (nsnt >= N - T) do { ndec' == ndec + 1; unchanged(nsnt); };
+`
+
+// receiveTA is the shape PIA abstractions of receive steps produce: a
+// process moves through abstract local states p0, p1, p2 as it receives
+// messages (no update, rising guards) and decides from any of them.
+const receiveTA = receiveHead + `    4: p0 -> d when (nsnt >= N - T) do { ndec' == ndec + 1; unchanged(nsnt); };
     5: p1 -> d when (nsnt >= N - T) do { ndec' == ndec + 1; unchanged(nsnt); };
     6: p2 -> d when (nsnt >= N - T && nsnt >= 2) do { ndec' == ndec + 1; unchanged(nsnt); };
     7: p1 -> p1 when (true) do { unchanged(nsnt, ndec); };
@@ -44,13 +47,7 @@ const receiveTA = `skel Proc {
 
 func TestContractReceiveChain(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	f, err := ta.Parse("receive.ta", []byte(receiveTA))
-	if err == nil {
-		err = ta.Check(f)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := checked(t, "receive.ta", receiveTA)
 	ctx := context.Background()
 	rules := func(spec string) []string {
 		s, _ := f.SpecByName(spec)
@@ -171,17 +168,7 @@ func TestContractImplies(t *testing.T) {
   specifications (0) { s: [](b == 0); }
 }
 `
-	f, err := ta.Parse("imp.ta", []byte(src))
-	if err == nil {
-		err = ta.Check(f)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := prepare(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, m := prepared(t, "imp.ta", src)
 	c := &contraction{ctx: context.Background(), f: f, m: m, conjIdx: map[string]int{}, impl: map[[2]int]bool{}, boundGeq: map[string]bool{}}
 	s, err := smt.New(context.Background(), smt.Options{})
 	if err != nil {
@@ -230,19 +217,7 @@ func TestContractImplies(t *testing.T) {
 // produce: every message is eventually received ([](<>(...)) of one
 // condition per location), so a process stays in p0, p1 or p2 only while
 // it has received everything there is.
-const fairTA = `skel Proc {
-  local pc;
-  shared nsnt, ndec;
-  parameters N, T;
-  assumptions (0) { N > 3 * T; T >= 1; }
-  locations (0) { v: [0]; p0: [1]; p1: [2]; p2: [3]; d: [4]; }
-  inits (0) { v == N; p0 == 0; p1 == 0; p2 == 0; d == 0; nsnt == 0; ndec == 0; }
-  rules (0) {
-    0: v -> p0 when (true) do { nsnt' == nsnt + 1; unchanged(ndec); };
-    1: p0 -> p1 when (nsnt >= 1) do { unchanged(nsnt, ndec); };
-    2: p1 -> p2 when (nsnt >= T + 1) do { unchanged(nsnt, ndec); };
-    3: p0 -> p2 when (nsnt >= T + 1) do { unchanged(nsnt, ndec); };
-    4: p2 -> d when (nsnt >= N - T) do { ndec' == ndec + 1; unchanged(nsnt); };
+const fairTA = receiveHead + `    4: p2 -> d when (nsnt >= N - T) do { ndec' == ndec + 1; unchanged(nsnt); };
     5: p0 -> p0 when (true) do { unchanged(nsnt, ndec); };
     6: p1 -> p1 when (true) do { unchanged(nsnt, ndec); };
     7: p2 -> p2 when (nsnt < N - T) do { unchanged(nsnt, ndec); };
@@ -263,13 +238,7 @@ const fairTA = `skel Proc {
 // whole automaton (lazy and early are violated: a process may stay in p1).
 func TestContractFairness(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	f, err := ta.Parse("fair.ta", []byte(fairTA))
-	if err == nil {
-		err = ta.Check(f)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := checked(t, "fair.ta", fairTA)
 	ctx := context.Background()
 	want := map[string]trace.Verdict{"term": trace.Holds, "lazy": trace.Violated, "seen": trace.Violated, "early": trace.Violated}
 	for _, spec := range []string{"term", "lazy", "seen", "early"} {

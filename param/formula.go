@@ -98,6 +98,8 @@ type conj struct {
 
 const maxCases = 64
 
+var errTooManyCases = fmt.Errorf("the negated specification has more than %d disjuncts", maxCases)
+
 // cases splits a formula into disjuncts of conjunctions.
 func cases(t *tform) ([][]conj, error) {
 	switch t.op {
@@ -113,28 +115,11 @@ func cases(t *tform) ([][]conj, error) {
 			out = append(out, cs...)
 		}
 		if len(out) > maxCases {
-			return nil, fmt.Errorf("the negated specification has more than %d disjuncts", maxCases)
+			return nil, errTooManyCases
 		}
 		return out, nil
 	case '&':
-		out := [][]conj{{}}
-		for _, k := range t.kids {
-			cs, err := cases(k)
-			if err != nil {
-				return nil, err
-			}
-			var next [][]conj
-			for _, a := range out {
-				for _, b := range cs {
-					next = append(next, append(append([]conj(nil), a...), b...))
-				}
-			}
-			out = next
-			if len(out) > maxCases {
-				return nil, fmt.Errorf("the negated specification has more than %d disjuncts", maxCases)
-			}
-		}
-		return out, nil
+		return conjCases(t.kids, cases)
 	case 'F':
 		cs, err := cases(t.kids[0])
 		if err != nil {
@@ -151,6 +136,29 @@ func cases(t *tform) ([][]conj, error) {
 	return nil, fmt.Errorf("unexpected formula")
 }
 
+// conjCases splits the conjunction of kids into cases, each kid split by
+// split: a case per choice of one case of every kid.
+func conjCases(kids []*tform, split func(*tform) ([][]conj, error)) ([][]conj, error) {
+	out := [][]conj{{}}
+	for _, k := range kids {
+		cs, err := split(k)
+		if err != nil {
+			return nil, err
+		}
+		var next [][]conj
+		for _, a := range out {
+			for _, b := range cs {
+				next = append(next, append(append([]conj(nil), a...), b...))
+			}
+		}
+		out = next
+		if len(out) > maxCases {
+			return nil, errTooManyCases
+		}
+	}
+	return out, nil
+}
+
 func gcases(t *tform) ([][]conj, error) {
 	switch t.op {
 	case 'p':
@@ -158,21 +166,7 @@ func gcases(t *tform) ([][]conj, error) {
 	case 'G':
 		return gcases(t.kids[0])
 	case '&':
-		out := [][]conj{{}}
-		for _, k := range t.kids {
-			cs, err := gcases(k)
-			if err != nil {
-				return nil, err
-			}
-			var next [][]conj
-			for _, a := range out {
-				for _, b := range cs {
-					next = append(next, append(append([]conj(nil), a...), b...))
-				}
-			}
-			out = next
-		}
-		return out, nil
+		return conjCases(t.kids, gcases)
 	case 'F':
 		// G F q: every infinite run of an acyclic automaton ends in one
 		// configuration that self-loops repeat, so q holds infinitely

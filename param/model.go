@@ -316,28 +316,22 @@ func negate(b *bexpr) *bexpr {
 	return b
 }
 
-func mkAnd(x, y *bexpr) *bexpr {
-	switch {
-	case x.op == 'f' || y.op == 'f':
-		return bFalse
-	case x.op == 't':
-		return y
-	case y.op == 't':
-		return x
-	}
-	return &bexpr{op: 'a', kids: []*bexpr{x, y}}
-}
+func mkAnd(x, y *bexpr) *bexpr { return mkJoin('a', bTrue, bFalse, x, y) }
 
-func mkOr(x, y *bexpr) *bexpr {
+func mkOr(x, y *bexpr) *bexpr { return mkJoin('o', bFalse, bTrue, x, y) }
+
+// mkJoin builds x op y, for the connective op with the unit and the zero
+// (the value that decides it) given.
+func mkJoin(op byte, unit, zero, x, y *bexpr) *bexpr {
 	switch {
-	case x.op == 't' || y.op == 't':
-		return bTrue
-	case x.op == 'f':
+	case x.op == zero.op || y.op == zero.op:
+		return zero
+	case x.op == unit.op:
 		return y
-	case y.op == 'f':
+	case y.op == unit.op:
 		return x
 	}
-	return &bexpr{op: 'o', kids: []*bexpr{x, y}}
+	return &bexpr{op: op, kids: []*bexpr{x, y}}
 }
 
 func (m *model) atomOf(sh, bound ta.Lin) int {

@@ -3,6 +3,7 @@ package param
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -404,19 +405,12 @@ func TestNoRunIsUnknown(t *testing.T) {
 // int64: replaying it refuses schedules and counters that would wrap
 // around, instead of a wrapped step count that passes the bound.
 func TestReplayLargeValues(t *testing.T) {
-	f, err := ta.Parse("big.ta", []byte(`skel P { local pc; shared x; parameters N;
+	f, m := prepared(t, "big.ta", `skel P { local pc; shared x; parameters N;
   assumptions (0) { N > 0; }
   locations (0) { a: [0]; b: [1]; }
   inits (0) { a + b == N; x == 0; }
   rules (0) { 0: a -> b when (true) do { x' == x + 2; }; }
-  specifications (0) { s: [](b == 0); } }`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := prepare(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+  specifications (0) { s: [](b == 0); } }`)
 	const max = 9223372036854775807
 	for _, c := range []struct {
 		name    string
@@ -495,19 +489,12 @@ func (a *answering) UnsatCore(context.Context) ([]string, error) { return nil, n
 // has a run leaves the question open (the search then goes on, and a holds
 // becomes unknown), never a claim either way; the solver is left as found.
 func TestNoRunUndecided(t *testing.T) {
-	f, err := ta.Parse("u.ta", []byte(`skel P { local pc; shared x; parameters N;
+	_, m := prepared(t, "u.ta", `skel P { local pc; shared x; parameters N;
   assumptions (0) { N > 1; }
   locations (0) { a: [0]; b: [1]; }
   inits (0) { a == N; b == 0; x == 0; }
   rules (0) { 0: a -> b when (x >= 0) do { x' == x + 1; }; }
-  specifications (0) { s: [](b == 0); } }`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := prepare(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+  specifications (0) { s: [](b == 0); } }`)
 	s := &answering{status: smt.Unknown}
 	none, undecided, q := noRuns(context.Background(), s, m)
 	if none != "" || undecided != "incomplete" || q != 1 || s.depth != 0 {
@@ -599,5 +586,62 @@ func TestImpliedEventually(t *testing.T) {
 	lcs, err := specCases(s.Formula)
 	if err != nil || len(lcs) != 1 || len(lcs[0].loopGs) != 2 {
 		t.Fatalf("fair: %v, %d cases", err, len(lcs))
+	}
+}
+
+// checked parses and checks the model src, failing the test on an error.
+func checked(t *testing.T, name, src string) *ta.File {
+	t.Helper()
+	f, err := ta.Parse(name, []byte(src))
+	if err == nil {
+		err = ta.Check(f)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// prepared is checked with the model prepared.
+func prepared(t *testing.T, name, src string) (*ta.File, *model) {
+	t.Helper()
+	f := checked(t, name, src)
+	m, err := prepare(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, m
+}
+
+// A negated specification splits into at most maxCases disjuncts, however
+// they arise: a wide disjunction or a conjunction of disjunctions.
+func TestCasesBounded(t *testing.T) {
+	prop := func(i int) *tform { return &tform{op: 'p', p: &ta.Ident{Name: fmt.Sprint("x", i)}} }
+	or := func(n int) *tform {
+		d := &tform{op: '|'}
+		for i := range n {
+			d.kids = append(d.kids, prop(i))
+		}
+		return d
+	}
+	and := func(kids ...*tform) *tform { return &tform{op: '&', kids: kids} }
+	for _, tc := range []struct {
+		name string
+		f    *tform
+		want int // cases; 0: too many
+	}{
+		{"wide disjunction", or(maxCases), maxCases},
+		{"wider disjunction", or(maxCases + 1), 0},
+		{"product", and(or(2), or(2), or(2), or(2), or(2), or(2)), 64},
+		{"larger product", and(or(2), or(2), or(2), or(2), or(2), or(2), or(2)), 0},
+		{"always of a conjunction", &tform{op: 'G', kids: []*tform{and(prop(0), prop(1), prop(2))}}, 1},
+	} {
+		cs, err := cases(tc.f)
+		switch {
+		case tc.want == 0 && (err == nil || !strings.Contains(err.Error(), "more than 64 disjuncts")):
+			t.Errorf("%s: %d cases, error %v; want too many", tc.name, len(cs), err)
+		case tc.want > 0 && (err != nil || len(cs) != tc.want):
+			t.Errorf("%s: %d cases, error %v; want %d", tc.name, len(cs), err, tc.want)
+		}
 	}
 }

@@ -154,11 +154,7 @@ func Extract(ctx context.Context, prog *promela.Program, opts Options) (*Result,
 	for _, t := range ths {
 		res.Thresholds = append(res.Thresholds, x.linText(t))
 	}
-	for _, d := range prog.LTL {
-		if !isJustice(d) {
-			res.Specs = append(res.Specs, d.FormulaName())
-		}
-	}
+	res.Specs = Specs(prog)
 	for _, ord := range orders {
 		c, err := x.extractCase(ord)
 		if err != nil {
@@ -167,6 +163,18 @@ func Extract(ctx context.Context, prog *promela.Program, opts Options) (*Result,
 		res.Cases = append(res.Cases, c)
 	}
 	return res, nil
+}
+
+// Specs are the names of the specifications of prog: its ltl blocks that
+// are not fairness assumptions (isJustice).
+func Specs(prog *promela.Program) []string {
+	var names []string
+	for _, d := range prog.LTL {
+		if !isJustice(d) {
+			names = append(names, d.FormulaName())
+		}
+	}
+	return names
 }
 
 // isJustice tells the ltl blocks that ByMC assumes for every property:
@@ -277,12 +285,15 @@ func (x *extractor) conjSMT(cs []cons) string {
 }
 
 // smtCond renders an assumption over the parameters.
-func (x *extractor) smtCond(e promela.Expr) (string, error) {
+func (x *extractor) smtCond(e promela.Expr) (string, error) { return x.paramCond(e, x.bfSMT) }
+
+// paramCond renders an assumption over the parameters with render.
+func (x *extractor) paramCond(e promela.Expr, render func(*bf) string) (string, error) {
 	b, err := x.cond(e, nil, nil, false)
 	if err != nil {
 		return "", err
 	}
-	return x.bfSMT(b), nil
+	return render(b), nil
 }
 
 func (x *extractor) bfSMT(b *bf) string {

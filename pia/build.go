@@ -286,13 +286,7 @@ func (b *caseBuilder) locator(names []string) func(map[string]int64, map[string]
 }
 
 // taCond renders an assumption over the parameters in .ta syntax.
-func (x *extractor) taCond(e promela.Expr) (string, error) {
-	bb, err := x.cond(e, nil, nil, false)
-	if err != nil {
-		return "", err
-	}
-	return x.bfText(bb), nil
-}
+func (x *extractor) taCond(e promela.Expr) (string, error) { return x.paramCond(e, x.bfText) }
 
 func (x *extractor) bfText(b *bf) string {
 	join := func(op string) func(...string) string {
@@ -322,11 +316,7 @@ func (sp *specs) ltl(e promela.Expr, pos bool) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			op := "[]"
-			if e.Op == promela.EVENTUALLY {
-				op = "<>"
-			}
-			return op + "(" + t + ")", nil
+			return e.Op.String() + "(" + t + ")", nil
 		case promela.NOT:
 			t, err := sp.ltl(e.X, !pos)
 			if err != nil {
@@ -347,8 +337,7 @@ func (sp *specs) ltl(e promela.Expr, pos bool) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			op := map[promela.Token]string{promela.LAND: "&&", promela.LOR: "||", promela.IMPLIES: "->"}[e.Op]
-			return "(" + a + ") " + op + " (" + c + ")", nil
+			return binaryText(a, e.Op, c), nil
 		case promela.EQUIV:
 			a1, err := sp.ltl(e.X, true)
 			if err != nil {
@@ -453,25 +442,13 @@ func (sp *specs) atom(e promela.Expr, under bool) (string, error) {
 	case *promela.BinaryExpr:
 		switch e.Op {
 		case promela.LAND, promela.LOR:
-			a, err := sp.atom(e.X, under)
+			a, c, err := both(e, func(x promela.Expr) (string, error) { return sp.atom(x, under) })
 			if err != nil {
 				return "", err
 			}
-			c, err := sp.atom(e.Y, under)
-			if err != nil {
-				return "", err
-			}
-			op := "&&"
-			if e.Op == promela.LOR {
-				op = "||"
-			}
-			return "(" + a + ") " + op + " (" + c + ")", nil
+			return binaryText(a, e.Op, c), nil
 		case promela.EQL, promela.NEQ, promela.LSS, promela.LEQ, promela.GTR, promela.GEQ:
-			a, err := sp.garith(e.X)
-			if err != nil {
-				return "", err
-			}
-			c, err := sp.garith(e.Y)
+			a, c, err := both(e, sp.garith)
 			if err != nil {
 				return "", err
 			}
@@ -530,11 +507,7 @@ func (sp *specs) garith(e promela.Expr) (lin, error) {
 	case *promela.BinaryExpr:
 		switch e.Op {
 		case promela.ADD, promela.SUB:
-			a, err := sp.garith(e.X)
-			if err != nil {
-				return lin{}, err
-			}
-			b, err := sp.garith(e.Y)
+			a, b, err := both(e, sp.garith)
 			if err != nil {
 				return lin{}, err
 			}
@@ -543,11 +516,7 @@ func (sp *specs) garith(e promela.Expr) (lin, error) {
 			}
 			return a.sub(b)
 		case promela.MUL:
-			a, err := sp.garith(e.X)
-			if err != nil {
-				return lin{}, err
-			}
-			b, err := sp.garith(e.Y)
+			a, b, err := both(e, sp.garith)
 			if err != nil {
 				return lin{}, err
 			}
@@ -614,6 +583,21 @@ func (sp *specs) quantified(e *promela.CallExpr, under bool) (string, error) {
 		return "false", nil
 	}
 	return strings.Join(parts, " || "), nil
+}
+
+// both translates the operands of e with f, the left one first, and stops
+// at the first error.
+func both[T any](e *promela.BinaryExpr, f func(promela.Expr) (T, error)) (x, y T, err error) {
+	if x, err = f(e.X); err != nil {
+		return x, y, err
+	}
+	y, err = f(e.Y)
+	return x, y, err
+}
+
+// binaryText writes the binary operator op (&&, ||, ->) between a and c.
+func binaryText(a string, op promela.Token, c string) string {
+	return "(" + a + ") " + op.String() + " (" + c + ")"
 }
 
 func notText(t string) string {

@@ -401,28 +401,22 @@ func mkCons(c cons) *bf {
 	return &bf{op: 'c', c: c}
 }
 
-func bAnd(a, b *bf) *bf {
-	switch {
-	case a.op == 'f' || b.op == 'f':
-		return bFalse
-	case a.op == 't':
-		return b
-	case b.op == 't':
-		return a
-	}
-	return &bf{op: '&', kids: []*bf{a, b}}
-}
+func bAnd(a, b *bf) *bf { return bJoin('&', bTrue, bFalse, a, b) }
 
-func bOr(a, b *bf) *bf {
+func bOr(a, b *bf) *bf { return bJoin('|', bFalse, bTrue, a, b) }
+
+// bJoin builds a op b, for the connective op with the unit and the zero
+// (the value that decides it) given.
+func bJoin(op byte, unit, zero, a, b *bf) *bf {
 	switch {
-	case a.op == 't' || b.op == 't':
-		return bTrue
-	case a.op == 'f':
+	case a.op == zero.op || b.op == zero.op:
+		return zero
+	case a.op == unit.op:
 		return b
-	case b.op == 'f':
+	case b.op == unit.op:
 		return a
 	}
-	return &bf{op: '|', kids: []*bf{a, b}}
+	return &bf{op: op, kids: []*bf{a, b}}
 }
 
 // cmp builds a op b (negated when neg).

@@ -123,12 +123,7 @@ var builtinNames = [...]string{
 	BuiltinSome: "some", BuiltinCard: "card",
 }
 
-func (b Builtin) String() string {
-	if int(b) < len(builtinNames) && builtinNames[b] != "" {
-		return builtinNames[b]
-	}
-	return "builtin(" + itoa(int(b)) + ")"
-}
+func (b Builtin) String() string { return enumName(b, builtinNames[:], "builtin") }
 
 // CallExpr is a call of a builtin function: len(c), empty(c), nempty(c),
 // full(c), nfull(c), enabled(e), pc_value(e), eval(e), and ByMC's all(e),

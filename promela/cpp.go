@@ -787,13 +787,7 @@ func (p *preprocessor) directive(f *ppFile) {
 			p.errorf(hash, "#%s without #if", name)
 			break
 		}
-		top := &f.conds[len(f.conds)-1]
-		if top.inElse {
-			p.errorf(hash, "#%s after #else", name)
-		}
-		if name == "else" {
-			top.inElse = true
-		}
+		p.branch(&f.conds[len(f.conds)-1], hash, name)
 		// The group before was being used: skip to the #endif.
 		sc.skipLine()
 		p.skipGroup(f)
@@ -1009,6 +1003,17 @@ func (p *preprocessor) include(f *ppFile, hash Pos) {
 	p.errorf(argPos, "cannot find include file %q", clip.Text(name))
 }
 
+// branch records the start of the #elif or #else (name) at hash in the
+// group top: after its #else, that is an error.
+func (p *preprocessor) branch(top *ppCond, hash Pos, name string) {
+	if top.inElse {
+		p.errorf(hash, "#%s after #else", name)
+	}
+	if name == "else" {
+		top.inElse = true
+	}
+}
+
 // skipGroup skips the lines of a group that a conditional directive left
 // out, up to the directive that ends it or starts a group to use.
 func (p *preprocessor) skipGroup(f *ppFile) {
@@ -1047,11 +1052,8 @@ func (p *preprocessor) skipGroup(f *ppFile) {
 				break
 			}
 			top := &f.conds[len(f.conds)-1]
-			if top.inElse {
-				p.errorf(hash, "#%s after #else", name)
-			}
+			p.branch(top, hash, name)
 			if name == "else" {
-				top.inElse = true
 				if !top.taken {
 					top.taken = true
 					sc.skipLine()
@@ -1154,15 +1156,10 @@ func (e *ifEval) cond() (int64, bool) {
 		return c, ok
 	}
 	e.i++
-	a, ok := e.cond()
+	a, ok := e.condThen(COLON)
 	if !ok {
 		return 0, false
 	}
-	if e.peek() != COLON {
-		e.errAt("expected ':'")
-		return 0, false
-	}
-	e.i++
 	b, ok := e.cond()
 	if !ok {
 		return 0, false
@@ -1173,30 +1170,19 @@ func (e *ifEval) cond() (int64, bool) {
 	return b, true
 }
 
-func ifPrec(t Token) int {
-	switch t {
-	case LOR:
-		return 1
-	case LAND:
-		return 2
-	case OR:
-		return 3
-	case XOR:
-		return 4
-	case AND:
-		return 5
-	case EQL, NEQ:
-		return 6
-	case LSS, LEQ, GTR, GEQ:
-		return 7
-	case SHL, SHR:
-		return 8
-	case ADD, SUB:
-		return 9
-	case MUL, QUO, REM:
-		return 10
+// condThen reads a conditional expression and the token end after it
+// (the ':' of c ? a : b, a closing parenthesis).
+func (e *ifEval) condThen(end Token) (int64, bool) {
+	x, ok := e.cond()
+	if !ok {
+		return 0, false
 	}
-	return 0
+	if e.peek() != end {
+		e.errAt("expected '" + end.String() + "'")
+		return 0, false
+	}
+	e.i++
+	return x, true
 }
 
 func (e *ifEval) binary(prec int) (int64, bool) {
@@ -1206,7 +1192,9 @@ func (e *ifEval) binary(prec int) (int64, bool) {
 	}
 	for {
 		op := e.peek()
-		q := ifPrec(op)
+		// Promela's precedence, which is C's (its temporal operators
+		// and implication are never scanned).
+		q := opPrec(op)
 		if q < prec || q == 0 {
 			return x, true
 		}
@@ -1244,16 +1232,7 @@ func (e *ifEval) unary() (int64, bool) {
 		return e.ts[e.i-1].val, true
 	case LPAREN:
 		e.i++
-		x, ok := e.cond()
-		if !ok {
-			return 0, false
-		}
-		if e.peek() != RPAREN {
-			e.errAt("expected ')'")
-			return 0, false
-		}
-		e.i++
-		return x, true
+		return e.condThen(RPAREN)
 	}
 	e.errAt("expected a number or '('")
 	return 0, false

@@ -41,6 +41,7 @@ func TestPreprocess(t *testing.T) {
 		{"if defined forms", "#define A 0\n#if defined A && defined(A) && !defined B\nyes\n#endif", "yes", nil},
 		{"if undefined name is 0", "#if UNDEFINED\nno\n#else\nyes\n#endif", "yes", nil},
 		{"if ternary and ops", "#if (1 ? 2 : 3) == 2 && (5 >> 1) == 2 && (~0 == -1) && (3 ^ 1) == 2 && (6 & 3 | 8) == 10\nyes\n#endif", "yes", nil},
+		{"if precedence", "#if 2 + 3 * 4 == 14 && (1 | 6 & 3) == 3 && 1 << 1 + 1 == 4 && 8 >> 1 < 5 && 1 ^ 3 & 2 == 3 && (1 || 0 && 0)\nyes\n#else\nno\n#endif", "yes", nil},
 		{"elif chain", "#define V 2\n#if V == 1\none\n#elif V == 2\ntwo\n#elif V == 2\nagain\n#else\nother\n#endif", "two", nil},
 		{"else after skipped", "#if 0\nno\n#elif 0\nno\n#else\nyes\n#endif", "yes", nil},
 		{"nested skipped", "#if 0\n#if 1\nno\n#else\nno\n#endif\nno\n#else\nyes\n#endif", "yes", nil},
@@ -135,5 +136,26 @@ func TestPreprocessErrorsAreListed(t *testing.T) {
 	}
 	if got := list.List[0].Error(); got != "t.pml:1:1: #if without #endif" {
 		t.Errorf("first error %q", got)
+	}
+}
+
+// An #if expression that does not parse is an error at the token where the
+// expression goes wrong; a branch after #else is one at its '#'.
+func TestPreprocessIfErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"#if 1 ? 2 3\n#endif", "t.pml:1:11: expected ':' in #if expression, found number 3"},
+		{"#if (1 + 2\n#endif", "t.pml:1:10: expected ')' in #if expression, found end of line"},
+		{"#if (1 ? 2)\n#endif", "t.pml:1:11: expected ':' in #if expression, found ')'"},
+		{"#if 1 +\n#endif", "t.pml:1:7: expected a number or '(' in #if expression, found end of line"},
+		{"#if 1 / (2 - 2)\n#endif", "t.pml:1:7: division by zero in #if expression"},
+		// A second #else, or an #elif after #else, whether the group
+		// before is used or skipped.
+		{"#if 1\n#else\n#else\n#endif", "t.pml:3:1: #else after #else"},
+		{"#if 0\n#else\n#elif 1\n#endif", "t.pml:3:1: #elif after #else"},
+	} {
+		_, err := Preprocess("t.pml", []byte(tc.src), Options{})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%q: error %v, want %s", tc.src, err, tc.want)
+		}
 	}
 }

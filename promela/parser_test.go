@@ -62,6 +62,7 @@ func TestParseStatements(t *testing.T) {
 		{"{ x = 1 } unless { y = 2 }", "{ ... } unless { ... }\n { ... }\n   x = 1\n { ... }\n   y = 2\n"},
 		{"assert(x == 1)", "assert(x == 1)\n"},
 		{`printf("x=%d\n", x)`, `printf("x=%d\n", x)` + "\n"},
+		{"printm(x + 1)", "printm(x + 1)\n"},
 		{"select(i : 1 .. 3)", "select(i : 1 .. 3)\n"},
 		{"for (i : 1 .. 3) { x++ }", "for (i : 1 .. 3)\n  x++\n"},
 		{"for (i in a) { x++ }", "for (i in a)\n  x++\n"},

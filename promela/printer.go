@@ -219,9 +219,7 @@ func StmtString(s Stmt) string {
 		b.WriteString(" unless ")
 		b.WriteString(StmtString(s.Escape))
 	case *AssertStmt:
-		b.WriteString("assert(")
-		writeExpr(&b, s.X, 0)
-		b.WriteByte(')')
+		writeCall(&b, "assert", s.X)
 	case *PrintfStmt:
 		b.WriteString("printf(\"")
 		b.WriteString(s.Format)
@@ -232,16 +230,11 @@ func StmtString(s Stmt) string {
 		}
 		b.WriteByte(')')
 	case *PrintmStmt:
-		b.WriteString("printm(")
-		writeExpr(&b, s.X, 0)
-		b.WriteByte(')')
+		writeCall(&b, "printm", s.X)
 	case *SelectStmt:
 		b.WriteString("select(")
 		writeExpr(&b, s.Var, 0)
-		b.WriteString(" : ")
-		writeExpr(&b, s.Lo, 0)
-		b.WriteString(" .. ")
-		writeExpr(&b, s.Hi, 0)
+		writeRange(&b, s.Lo, s.Hi)
 		b.WriteByte(')')
 	case *ForStmt:
 		b.WriteString("for (")
@@ -250,10 +243,7 @@ func StmtString(s Stmt) string {
 			b.WriteString(" in ")
 			writeExpr(&b, s.In, 0)
 		} else {
-			b.WriteString(" : ")
-			writeExpr(&b, s.Lo, 0)
-			b.WriteString(" .. ")
-			writeExpr(&b, s.Hi, 0)
+			writeRange(&b, s.Lo, s.Hi)
 		}
 		b.WriteByte(')')
 	case *InlineStmt:
@@ -280,13 +270,9 @@ func StmtString(s Stmt) string {
 		b.WriteByte(' ')
 		writeList(&b, s.Chans)
 	case *AssumeStmt:
-		b.WriteString("assume(")
-		writeExpr(&b, s.X, 0)
-		b.WriteByte(')')
+		writeCall(&b, "assume", s.X)
 	case *HavocStmt:
-		b.WriteString("havoc(")
-		writeExpr(&b, s.X, 0)
-		b.WriteByte(')')
+		writeCall(&b, "havoc", s.X)
 	default:
 		b.WriteString("<?>")
 	}
@@ -301,4 +287,22 @@ func typeNameString(t *TypeName) string {
 		return "mtype:" + t.Sub.Name
 	}
 	return t.Kind.String()
+}
+
+// writeCall writes a statement written as a call with one argument, as
+// assert(x).
+func writeCall(b *strings.Builder, name string, x Expr) {
+	b.WriteString(name)
+	b.WriteByte('(')
+	writeExpr(b, x, 0)
+	b.WriteByte(')')
+}
+
+// writeRange writes the range of select and for after their variable:
+// " : lo .. hi".
+func writeRange(b *strings.Builder, lo, hi Expr) {
+	b.WriteString(" : ")
+	writeExpr(b, lo, 0)
+	b.WriteString(" .. ")
+	writeExpr(b, hi, 0)
 }

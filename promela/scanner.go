@@ -257,110 +257,34 @@ func (s *scanner) peekByte(c byte) bool {
 	return false
 }
 
+// operators1 gives the token of each operator of one byte, operators2 the
+// operators of two bytes by their first byte: the scanner reads what
+// tokenNames spells, from + to \.
+var operators1, operators2 = func() (one [0x80]Token, two [0x80][]Token) {
+	for t := ADD; t <= BACKSLASH; t++ {
+		switch op := tokenNames[t]; len(op) {
+		case 1:
+			one[op[0]] = t
+		case 2:
+			two[op[0]] = append(two[op[0]], t)
+		}
+	}
+	return one, two
+}()
+
 func (s *scanner) scanOperator(c byte) Token {
-	switch c {
-	case '+':
-		if s.peekByte('+') {
-			return INC
+	if c < 0x80 {
+		if s.off < len(s.src) {
+			for _, t := range operators2[c] {
+				if tokenNames[t][1] == s.src[s.off] {
+					s.off++
+					return t
+				}
+			}
 		}
-		return ADD
-	case '-':
-		if s.peekByte('>') {
-			return ARROW
+		if t := operators1[c]; t != ILLEGAL {
+			return t
 		}
-		if s.peekByte('-') {
-			return DEC
-		}
-		return SUB
-	case '*':
-		return MUL
-	case '/':
-		return QUO
-	case '%':
-		return REM
-	case '&':
-		if s.peekByte('&') {
-			return LAND
-		}
-		return AND
-	case '|':
-		if s.peekByte('|') {
-			return LOR
-		}
-		return OR
-	case '^':
-		return XOR
-	case '~':
-		return TILDE
-	case '<':
-		if s.peekByte('<') {
-			return SHL
-		}
-		if s.peekByte('=') {
-			return LEQ
-		}
-		return LSS
-	case '>':
-		if s.peekByte('>') {
-			return SHR
-		}
-		if s.peekByte('=') {
-			return GEQ
-		}
-		return GTR
-	case '=':
-		if s.peekByte('=') {
-			return EQL
-		}
-		return ASSIGN
-	case '!':
-		if s.peekByte('=') {
-			return NEQ
-		}
-		if s.peekByte('!') {
-			return SEND2
-		}
-		return NOT
-	case '?':
-		if s.peekByte('?') {
-			return QUEST2
-		}
-		return QUEST
-	case ';':
-		return SEMI
-	case ':':
-		if s.peekByte(':') {
-			return SEP
-		}
-		return COLON
-	case '.':
-		if s.peekByte('.') {
-			return DOTDOT
-		}
-		return DOT
-	case ',':
-		return COMMA
-	case '@':
-		return AT
-	case '(':
-		return LPAREN
-	case ')':
-		return RPAREN
-	case '[':
-		return LBRACK
-	case ']':
-		return RBRACK
-	case '{':
-		return LBRACE
-	case '}':
-		return RBRACE
-	case '#':
-		if s.peekByte('#') {
-			return HASHHASH
-		}
-		return HASH
-	case '\\':
-		return BACKSLASH
 	}
 	if c >= 0x80 {
 		// Swallow the rest of a UTF-8 sequence so that it is one error.
@@ -431,16 +355,7 @@ func (s *scanner) restOfLine() string {
 		c := s.src[s.off]
 		if c == '"' || c == '\'' {
 			start := s.off
-			s.off++
-			for s.off < len(s.src) && s.src[s.off] != c && s.src[s.off] != '\n' {
-				if s.src[s.off] == '\\' && s.off+1 < len(s.src) && s.src[s.off+1] != '\n' {
-					s.off++
-				}
-				s.off++
-			}
-			if s.off < len(s.src) && s.src[s.off] == c {
-				s.off++
-			}
+			s.skipQuoted()
 			b = append(b, s.src[start:s.off]...)
 			continue
 		}
@@ -451,6 +366,23 @@ func (s *scanner) restOfLine() string {
 		b = b[:len(b)-1]
 	}
 	return string(b)
+}
+
+// skipQuoted skips the string or character constant whose quote is at
+// s.off, up to its closing quote (escapes included) or the end of the
+// line, leniently: it reports no error.
+func (s *scanner) skipQuoted() {
+	c := s.src[s.off]
+	s.off++
+	for s.off < len(s.src) && s.src[s.off] != c && s.src[s.off] != '\n' {
+		if s.src[s.off] == '\\' && s.off+1 < len(s.src) && s.src[s.off+1] != '\n' {
+			s.off++
+		}
+		s.off++
+	}
+	if s.off < len(s.src) && s.src[s.off] == c {
+		s.off++
+	}
 }
 
 // skipToDirective skips whole lines (of a group that #if left out) until a
@@ -484,16 +416,7 @@ func (s *scanner) skipToDirective() bool {
 				continue
 			}
 			if c == '"' || c == '\'' {
-				s.off++
-				for s.off < len(s.src) && s.src[s.off] != c && s.src[s.off] != '\n' {
-					if s.src[s.off] == '\\' && s.off+1 < len(s.src) && s.src[s.off+1] != '\n' {
-						s.off++
-					}
-					s.off++
-				}
-				if s.off < len(s.src) && s.src[s.off] == c {
-					s.off++
-				}
+				s.skipQuoted()
 				continue
 			}
 			s.off++

@@ -266,11 +266,14 @@ var tokenNames = [...]string{
 
 // String returns the token's spelling (for operators and keywords) or a
 // description (for identifiers, numbers, strings).
-func (t Token) String() string {
-	if int(t) < len(tokenNames) && tokenNames[t] != "" {
-		return tokenNames[t]
+func (t Token) String() string { return enumName(t, tokenNames[:], "token") }
+
+// enumName is the name of v in names, or kind(v) for a value without one.
+func enumName[T ~uint8](v T, names []string, kind string) string {
+	if int(v) < len(names) && names[v] != "" {
+		return names[v]
 	}
-	return "token(" + itoa(int(t)) + ")"
+	return kind + "(" + itoa(int(v)) + ")"
 }
 
 // IsKeyword reports whether t is a Promela keyword.

@@ -184,12 +184,7 @@ var symKindNames = [...]string{
 	SymAtomic: "atomic proposition", SymPredef: "predefined name",
 }
 
-func (k SymKind) String() string {
-	if int(k) < len(symKindNames) {
-		return symKindNames[k]
-	}
-	return "symkind(" + itoa(int(k)) + ")"
-}
+func (k SymKind) String() string { return enumName(k, symKindNames[:], "symkind") }
 
 // Predef identifies a predefined name.
 type Predef uint8

@@ -32,15 +32,10 @@ func (f inspector) Visit(n Node) Visitor {
 // called with nil.
 func Inspect(n Node, f func(Node) bool) { Walk(inspector(f), n) }
 
-func walkExprs(v Visitor, xs []Expr) {
-	for _, x := range xs {
-		Walk(v, x)
-	}
-}
-
-func walkStmts(v Visitor, ss []Stmt) {
-	for _, s := range ss {
-		Walk(v, s)
+// walkList walks the nodes of a list in order.
+func walkList[N Node](v Visitor, ns []N) {
+	for _, n := range ns {
+		Walk(v, n)
 	}
 }
 
@@ -63,13 +58,13 @@ func walkChildren(v Visitor, n Node) {
 		Walk(v, n.X)
 		Walk(v, n.Sel)
 	case *CallExpr:
-		walkExprs(v, n.Args)
+		walkList(v, n.Args)
 	case *RunExpr:
 		Walk(v, n.Proc)
-		walkExprs(v, n.Args)
+		walkList(v, n.Args)
 	case *PollExpr:
 		Walk(v, n.Chan)
-		walkExprs(v, n.Args)
+		walkList(v, n.Args)
 	case *RemoteRef:
 		Walk(v, n.Proc)
 		if n.Index != nil {
@@ -91,20 +86,16 @@ func walkChildren(v Visitor, n Node) {
 		Walk(v, n.X)
 	case *SendStmt:
 		Walk(v, n.Chan)
-		walkExprs(v, n.Args)
+		walkList(v, n.Args)
 	case *RecvStmt:
 		Walk(v, n.Chan)
-		walkExprs(v, n.Args)
+		walkList(v, n.Args)
 	case *Option:
-		walkStmts(v, n.Stmts)
+		walkList(v, n.Stmts)
 	case *IfStmt:
-		for _, o := range n.Options {
-			Walk(v, o)
-		}
+		walkList(v, n.Options)
 	case *DoStmt:
-		for _, o := range n.Options {
-			Walk(v, o)
-		}
+		walkList(v, n.Options)
 	case *ElseStmt, *BreakStmt:
 	case *GotoStmt:
 		Walk(v, n.Label)
@@ -112,7 +103,7 @@ func walkChildren(v Visitor, n Node) {
 		Walk(v, n.Label)
 		Walk(v, n.Stmt)
 	case *Block:
-		walkStmts(v, n.Stmts)
+		walkList(v, n.Stmts)
 	case *BlockStmt:
 		Walk(v, n.Body)
 	case *AtomicStmt:
@@ -125,7 +116,7 @@ func walkChildren(v Visitor, n Node) {
 	case *AssertStmt:
 		Walk(v, n.X)
 	case *PrintfStmt:
-		walkExprs(v, n.Args)
+		walkList(v, n.Args)
 	case *PrintmStmt:
 		Walk(v, n.X)
 	case *SelectStmt:
@@ -143,14 +134,12 @@ func walkChildren(v Visitor, n Node) {
 		Walk(v, n.Body)
 	case *InlineStmt:
 		Walk(v, n.Name)
-		walkExprs(v, n.Args)
+		walkList(v, n.Args)
 		Walk(v, n.Body)
 	case *DeclStmt:
-		for _, d := range n.Vars {
-			Walk(v, d)
-		}
+		walkList(v, n.Vars)
 	case *XStmt:
-		walkExprs(v, n.Chans)
+		walkList(v, n.Chans)
 	case *AssumeStmt:
 		Walk(v, n.X)
 	case *HavocStmt:
@@ -168,7 +157,7 @@ func walkChildren(v Visitor, n Node) {
 		if n.Init != nil {
 			Walk(v, n.Init)
 		}
-		walkExprs(v, n.InitList)
+		walkList(v, n.InitList)
 		if n.Chan != nil {
 			Walk(v, n.Chan)
 		}
@@ -181,25 +170,17 @@ func walkChildren(v Visitor, n Node) {
 		}
 	case *ChanInit:
 		Walk(v, n.Cap)
-		for _, f := range n.Fields {
-			Walk(v, f)
-		}
+		walkList(v, n.Fields)
 	case *DeclGroup:
-		for _, d := range n.Vars {
-			Walk(v, d)
-		}
+		walkList(v, n.Vars)
 	case *MtypeDecl:
 		if n.Sub != nil {
 			Walk(v, n.Sub)
 		}
-		for _, id := range n.Names {
-			Walk(v, id)
-		}
+		walkList(v, n.Names)
 	case *TypedefDecl:
 		Walk(v, n.Name)
-		for _, f := range n.Fields {
-			Walk(v, f)
-		}
+		walkList(v, n.Fields)
 	case *ProcDecl:
 		if n.Count != nil {
 			Walk(v, n.Count)
@@ -207,9 +188,7 @@ func walkChildren(v Visitor, n Node) {
 		if n.Name != nil {
 			Walk(v, n.Name)
 		}
-		for _, d := range n.Params {
-			Walk(v, d)
-		}
+		walkList(v, n.Params)
 		if n.Provided != nil {
 			Walk(v, n.Provided)
 		}
@@ -221,22 +200,16 @@ func walkChildren(v Visitor, n Node) {
 		Walk(v, n.Formula)
 	case *InlineDecl:
 		Walk(v, n.Name)
-		for _, id := range n.Params {
-			Walk(v, id)
-		}
+		walkList(v, n.Params)
 	case *SymbolicDecl:
 		Walk(v, n.Type)
-		for _, id := range n.Names {
-			Walk(v, id)
-		}
+		walkList(v, n.Names)
 	case *AssumeDecl:
 		Walk(v, n.X)
 	case *AtomicPropDecl:
 		Walk(v, n.Name)
 		Walk(v, n.X)
 	case *Program:
-		for _, d := range n.Decls {
-			Walk(v, d)
-		}
+		walkList(v, n.Decls)
 	}
 }

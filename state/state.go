@@ -85,3 +85,19 @@ type Model interface {
 type Checker interface {
 	Check(s []byte) (kind, msg string, bad bool)
 }
+
+// ProcessLister is an optional interface: a model that knows the
+// processes of its runs lists those of the run from state first to state
+// last, as the lifelines of its charts (trace.Counterexample.Processes).
+type ProcessLister interface {
+	Processes(first, last []byte) []trace.Process
+}
+
+// Processes is what m lists of the run from first to last, or nil when m
+// is not a ProcessLister.
+func Processes(m Model, first, last []byte) []trace.Process {
+	if pl, ok := m.(ProcessLister); ok {
+		return pl.Processes(first, last)
+	}
+	return nil
+}

@@ -253,17 +253,31 @@ func (r *Rule) String() string {
 func (r *Rule) Short() string { return r.From + " -> " + r.To }
 
 // Step is the counterexample step in which rule r fires times times (0:
-// once). A counter system does not tell its processes apart, so every step
-// moves processes of the one process type: its pid is 0, its process the
-// automaton's processes, and its one event is the rule with its source and
-// target locations, which a chart draws on that single lifeline.
+// once). A counter system does not tell its processes apart, so no one
+// process moves (pid -1, its process the automaton's processes): the step's
+// event moves processes from the rule's source location to its target,
+// which a chart draws as an arrow between the locations' lifelines
+// (Processes), and Rule names the rule.
 func (f *File) Step(r *Rule, times int64) trace.Step {
-	text := r.Name() + ": " + r.Short()
-	if times > 1 {
-		text += fmt.Sprintf(" x %d", times)
+	return trace.Step{Pid: -1, Proc: f.ProcessType(), Rule: r.Name(), Stmt: r.Short(), File: f.Path, Line: r.Pos.Line, Multiplicity: times,
+		Events: []trace.Event{{Type: "move", Msg: r.Name(), From: r.From, To: r.To, Partner: -1}}}
+}
+
+// Processes are the lifelines of a counterexample of the automaton: its
+// locations, with how many processes each holds at the start (counts, by
+// location index; a location beyond counts holds none), grouped under the
+// automaton's processes. A location empty at the start is drawn only when
+// a step moves processes into it.
+func (f *File) Processes(counts []int64) []trace.Process {
+	out := make([]trace.Process, len(f.Locations))
+	for i, l := range f.Locations {
+		var n int64
+		if i < len(counts) {
+			n = counts[i]
+		}
+		out[i] = trace.Process{Pid: i, Name: l.Name, Role: trace.RoleLocation, Group: f.ProcessType(), Count: n, Optional: n == 0}
 	}
-	return trace.Step{Pid: 0, Proc: f.ProcessType(), Stmt: r.Short(), File: f.Path, Line: r.Pos.Line, Multiplicity: times,
-		Events: []trace.Event{{Type: "local", Text: text, Partner: -1}}}
+	return out
 }
 
 // ProcessType names the automaton's processes in counterexamples: "NAME
@@ -273,17 +287,4 @@ func (f *File) ProcessType() string {
 		return "processes"
 	}
 	return f.Name + " processes"
-}
-
-// StepRule is the name of the rule that a step made by Step fires ("r1",
-// or "r1+r2" for a contracted path of rules), or "" for another step.
-func StepRule(st trace.Step) string {
-	if len(st.Events) != 1 || st.Events[0].Type != "local" {
-		return ""
-	}
-	name, _, ok := strings.Cut(st.Events[0].Text, ": ")
-	if !ok {
-		return ""
-	}
-	return name
 }

@@ -48,3 +48,22 @@ func TestParseFileBounded(t *testing.T) {
 		t.Errorf("ParseFile(/dev/zero): %v", err)
 	}
 }
+
+// Deep nesting is refused at the level past the bound, for every way of
+// nesting (parentheses, prefix operators, unary minus), not by running out
+// of stack.
+func TestNestingBounded(t *testing.T) {
+	const deep = 5000
+	for _, tc := range []struct{ name, expr string }{
+		{"parentheses", strings.Repeat("(", deep) + "1" + strings.Repeat(")", deep)},
+		{"negation", strings.Repeat("! ", deep) + "true"},
+		{"eventually", strings.Repeat("<> ", deep) + "true"},
+		{"minus", strings.Repeat("- ", deep) + "1"},
+	} {
+		src := "skel P { local pc; shared x; assumptions (1) { " + tc.expr + "; } }"
+		_, err := Parse("d.ta", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), "expression nested too deeply") {
+			t.Errorf("%s: got %.200v, want expression nested too deeply", tc.name, err)
+		}
+	}
+}

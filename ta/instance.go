@@ -377,6 +377,16 @@ func (in *Instance) Explain(t state.Trans, from, to []byte) trace.Step {
 	return in.f.Step(r, 0)
 }
 
+// Processes are the automaton's locations (File.Processes), with the
+// counts of first.
+func (in *Instance) Processes(first, last []byte) []trace.Process {
+	counts := make([]int64, in.nloc)
+	for i := range counts {
+		counts[i] = in.get(first, i)
+	}
+	return in.f.Processes(counts)
+}
+
 func (in *Instance) Decode(s []byte) []trace.Var {
 	out := make([]trace.Var, 0, in.nloc+in.nsh)
 	for i, l := range in.f.Locations {

@@ -2,6 +2,7 @@ package ta
 
 import (
 	"context"
+	"slices"
 	"strconv"
 
 	"ftmc/internal/readfile"
@@ -153,18 +154,10 @@ func (p *parser) file() *File {
 			seen[kw] = pos
 		}
 		switch kw {
-		case "local":
+		case "local", "shared", "parameters", "unknowns":
 			p.next()
-			f.Locals = append(f.Locals, p.declList()...)
-		case "shared":
-			p.next()
-			f.Shared = append(f.Shared, p.declList()...)
-		case "parameters":
-			p.next()
-			f.Params = append(f.Params, p.declList()...)
-		case "unknowns":
-			p.next()
-			f.Unknowns = append(f.Unknowns, p.declList()...)
+			list := map[string]*[]Decl{"local": &f.Locals, "shared": &f.Shared, "parameters": &f.Params, "unknowns": &f.Unknowns}[kw]
+			*list = append(*list, p.declList()...)
 		case "define":
 			p.next()
 			name, npos := p.ident("a macro name")
@@ -333,53 +326,55 @@ func (p *parser) rule() *Rule {
 func (p *parser) expr() Expr {
 	p.depth++
 	defer func() { p.depth-- }()
-	if p.depth > maxDepth {
-		p.errorf(p.tok.pos, "expression nested too deeply")
+	if p.tooDeep(p.tok.pos) {
 		return &IntLit{Pos: p.tok.pos}
 	}
-	x := p.or()
-	for !p.failed() && p.isOp("->") {
-		pos := p.tok.pos
-		p.next()
-		y := p.or()
-		x = &Binary{Pos: pos, Op: "->", X: x, Y: y}
-	}
-	return x
+	return p.chain(p.or, "->")
 }
 
-func (p *parser) or() Expr {
-	x := p.and()
-	for !p.failed() && p.isOp("||") {
-		pos := p.tok.pos
-		p.next()
-		x = &Binary{Pos: pos, Op: "||", X: x, Y: p.and()}
-	}
-	return x
-}
+func (p *parser) or() Expr { return p.chain(p.and, "||") }
 
-func (p *parser) and() Expr {
-	x := p.prefix()
-	for !p.failed() && p.isOp("&&") {
-		pos := p.tok.pos
-		p.next()
-		x = &Binary{Pos: pos, Op: "&&", X: x, Y: p.prefix()}
-	}
-	return x
-}
+func (p *parser) and() Expr { return p.chain(p.prefix, "&&") }
 
 func (p *parser) prefix() Expr {
 	if p.isOp("!") || p.isOp("<>") || p.isOp("[]") {
-		op, pos := p.tok.text, p.tok.pos
-		p.next()
-		p.depth++
-		defer func() { p.depth-- }()
-		if p.depth > maxDepth {
-			p.errorf(pos, "expression nested too deeply")
-			return &IntLit{Pos: pos}
-		}
-		return &Unary{Pos: pos, Op: op, X: p.prefix()}
+		return p.unaryOp(p.prefix)
 	}
 	return p.cmp()
+}
+
+// chain reads operands separated by the operators ops, left-associative.
+func (p *parser) chain(operand func() Expr, ops ...string) Expr {
+	x := operand()
+	for !p.failed() && p.tok.kind == tOp && slices.Contains(ops, p.tok.text) {
+		op, pos := p.tok.text, p.tok.pos
+		p.next()
+		x = &Binary{Pos: pos, Op: op, X: x, Y: operand()}
+	}
+	return x
+}
+
+// unaryOp reads the prefix operator at hand and its operand, one level of
+// nesting deeper.
+func (p *parser) unaryOp(operand func() Expr) Expr {
+	op, pos := p.tok.text, p.tok.pos
+	p.next()
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.tooDeep(pos) {
+		return &IntLit{Pos: pos}
+	}
+	return &Unary{Pos: pos, Op: op, X: operand()}
+}
+
+// tooDeep reports, at pos, an expression nested more than maxDepth levels
+// (the depth the caller has just counted).
+func (p *parser) tooDeep(pos Pos) bool {
+	if p.depth > maxDepth {
+		p.errorf(pos, "expression nested too deeply")
+		return true
+	}
+	return false
 }
 
 func (p *parser) cmp() Expr {
@@ -395,37 +390,13 @@ func (p *parser) cmp() Expr {
 	return x
 }
 
-func (p *parser) sum() Expr {
-	x := p.product()
-	for !p.failed() && (p.isOp("+") || p.isOp("-")) {
-		op, pos := p.tok.text, p.tok.pos
-		p.next()
-		x = &Binary{Pos: pos, Op: op, X: x, Y: p.product()}
-	}
-	return x
-}
+func (p *parser) sum() Expr { return p.chain(p.product, "+", "-") }
 
-func (p *parser) product() Expr {
-	x := p.unary()
-	for !p.failed() && p.isOp("*") {
-		pos := p.tok.pos
-		p.next()
-		x = &Binary{Pos: pos, Op: "*", X: x, Y: p.unary()}
-	}
-	return x
-}
+func (p *parser) product() Expr { return p.chain(p.unary, "*") }
 
 func (p *parser) unary() Expr {
 	if p.isOp("-") {
-		pos := p.tok.pos
-		p.next()
-		p.depth++
-		defer func() { p.depth-- }()
-		if p.depth > maxDepth {
-			p.errorf(pos, "expression nested too deeply")
-			return &IntLit{Pos: pos}
-		}
-		return &Unary{Pos: pos, Op: "-", X: p.unary()}
+		return p.unaryOp(p.unary)
 	}
 	return p.primary()
 }

@@ -285,3 +285,29 @@ func TestInstanceOverflow(t *testing.T) {
 		t.Errorf("Eval: 0 - -(2^63-1) fits: %v", err)
 	}
 }
+
+// The declaration sections may come in any order and more than once; each
+// adds to its own list.
+func TestParseDeclarations(t *testing.T) {
+	f, err := Parse("d.ta", []byte("skel P { local pc; shared x, y; parameters N; unknowns u; local q; shared z; locations (1) { a: [0; 0]; } }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(ds []Decl) string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Name)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tc := range []struct{ what, got, want string }{
+		{"locals", names(f.Locals), "pc q"},
+		{"shared", names(f.Shared), "x y z"},
+		{"parameters", names(f.Params), "N"},
+		{"unknowns", names(f.Unknowns), "u"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.what, tc.got, tc.want)
+		}
+	}
+}

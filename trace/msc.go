@@ -2,7 +2,6 @@ package trace
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,25 +16,29 @@ import (
 // The rules, which front ends rely on:
 //
 //   - Every process that exists in the run gets a lifeline, idle or not:
-//     the processes that take a drawn step, and those the final state
-//     holds (Promela's Decode names them P[pid]@, with their location)
-//     unless they have ended. A process whose steps draw nothing and that
-//     has ended or is not in the final state (Promela's init, after it
-//     started the others) gets none; Undrawn lists its steps.
+//     the processes the front end lists (Counterexample.Processes), except
+//     those marked Optional (a Promela process at its end, a location empty
+//     at the start) unless a step draws on them, and the processes of
+//     steps that draw something. A process whose steps draw nothing and
+//     that is optional or not listed (Promela's init, after it started the
+//     others) gets none; Undrawn lists its steps. A counterexample without
+//     the list (a report written before it existed) gets the lifelines of
+//     the processes whose steps draw something, named by their steps (with
+//     their pids under the names that several share).
 //     Lifelines are ordered by group, groups by their smallest pid, and
-//     inside a group by pid. Step.Group names the group; processes with no
-//     group stand alone. Promela front ends take the group from a proctype
-//     parameter named node, and give its value (the final state's P[pid]:node
-//     for processes that take no step): a group that is a bare number is
-//     drawn as "node N".
-//   - Front ends without Promela's processes give each step the process
-//     that moves and an event to draw: a threshold automaton's counter
-//     system does not tell processes apart, so its steps are on one
-//     lifeline named after the automaton's processes, each step a local
-//     event naming the rule with its source and target locations; an
-//     array-based system's step is on the lifeline of the process index the
-//     transition is instantiated with (named "#N"), its event the
-//     transition's name.
+//     inside a group by pid. Process.Group (else Step.Group) names the
+//     group; processes with no group stand alone. The Promela front end
+//     takes the group from a proctype parameter named node: a group that
+//     is a bare number is drawn as "node N".
+//   - A Promela process is named by its proctype, with its pid under the
+//     name; an array-based system's process index by "#N", the step's
+//     event the transition's name. A threshold automaton's counter system
+//     does not tell processes apart: its lifelines are its locations
+//     (with how many processes are there at the start), grouped under the
+//     automaton's processes, and a step's "move" event is an arrow from
+//     the location the processes leave to the one they enter, labelled
+//     with the rule and how many move ("r3 x 2"); a rule that stays in
+//     its location is a box there.
 //   - An event of type "recv" happens on the lifeline of the step's process,
 //     except in a rendezvous (a step that also sends on the same channel),
 //     where it happens on the sender's Partner.
@@ -55,11 +58,11 @@ import (
 //     small mark on its lifeline (RowQuiet), so that no step number goes
 //     missing; otherwise every step without events is drawn as an
 //     annotation with its statement.
-//   - A local event "drop MSG to GROUP" (a model that drops a message to a
-//     full channel says so) is drawn as a dropped message: an arrow towards
-//     the group's receiving lifeline that ends in a cross.
+//   - A send marked Event.Dropped (the model dropped a message to a full
+//     channel) is drawn towards its destination, ending in a cross.
 //   - The failure is marked where it happens: an assertion or run-time
-//     error by a box on the lifeline of the last step, an invalid end state
+//     error by a box on the lifeline of the last step (where it drew last,
+//     for a step that moves no one process), an invalid end state
 //     (a deadlock) at the end of every lifeline; a band at the bottom says
 //     what went wrong.
 type Chart struct {
@@ -92,10 +95,13 @@ type ChartGroup struct {
 	First, Last int    // lifeline indexes, inclusive
 }
 
-// A Lifeline is one process.
+// A Lifeline is one process, or one location of a threshold automaton.
 type Lifeline struct {
-	Pid   int
-	Proc  string
+	Pid  int
+	Proc string // its name: a proctype, "#N", a location
+	// Note is drawn under the name: "pid N" for a process, how many
+	// processes a location holds at the start.
+	Note  string
 	Group int // index into Chart.Groups
 }
 
@@ -303,60 +309,63 @@ func joinAnd(xs []string) string {
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
-var (
-	dropRe     = regexp.MustCompile(`^drop (.+) to (.+)$`)
-	procLocRe  = regexp.MustCompile(`^(.+)\[(\d+)\]@$`)
-	procNodeRe = regexp.MustCompile(`^(.+)\[(\d+)\]:node$`)
-)
-
-// A chartProc is what a chart knows about a process.
+// A chartProc is what a chart knows about a lifeline.
 type chartProc struct {
-	proc, group string
-	ended       bool // at its end in the final state
-	final       bool // in the final state
+	name, group, note string
+	listed            bool // in Counterexample.Processes
+	optional          bool // drawn only when a step draws on it
 }
 
-// chartProcs collects the processes of a run: those that take steps, and
-// those that the final state names (P[pid]@ = location, P[pid]:node =
-// group).
-func chartProcs(cx *Counterexample) map[int]*chartProc {
-	procs := map[int]*chartProc{}
+// chartProcs collects the lifelines of a run, by pid: those the front end
+// lists (Counterexample.Processes), then the processes of steps it does
+// not list (a report written before the list existed), named by their
+// steps. Locations are referred to by name; locPid gives each its pid (a
+// location not listed gets one after every other pid).
+func chartProcs(cx *Counterexample) (procs map[int]*chartProc, locPid map[string]int) {
+	procs = map[int]*chartProc{}
+	locPid = map[string]int{}
+	next := 0
+	for _, p := range cx.Processes {
+		cp := &chartProc{name: p.Name, group: p.Group, listed: true, optional: p.Optional}
+		switch p.Role {
+		case RoleLocation:
+			cp.note = fmt.Sprintf("%d at start", p.Count)
+			locPid[p.Name] = p.Pid
+		case RoleIndex:
+		default:
+			cp.note = fmt.Sprintf("pid %d", p.Pid)
+		}
+		procs[p.Pid] = cp
+		next = max(next, p.Pid+1)
+	}
 	for _, s := range cx.Steps {
+		next = max(next, s.Pid+1)
 		if _, ok := procs[s.Pid]; !ok {
-			procs[s.Pid] = &chartProc{proc: s.Proc, group: s.Group}
+			procs[s.Pid] = &chartProc{name: s.Proc, group: s.Group}
 		}
 	}
-	get := func(name, pid string) *chartProc {
-		n, err := strconv.Atoi(pid)
-		if err != nil {
-			return nil
-		}
-		p := procs[n]
-		if p == nil {
-			p = &chartProc{proc: name}
-			procs[n] = p
-		}
-		return p
-	}
-	for _, v := range cx.Final {
-		if m := procLocRe.FindStringSubmatch(v.Name); m != nil {
-			if p := get(m[1], m[2]); p != nil {
-				p.final = true
-				p.ended = v.Value == "end"
+	for _, s := range cx.Steps {
+		for _, ev := range s.Events {
+			if ev.Type != "move" {
+				continue
 			}
-		} else if m := procNodeRe.FindStringSubmatch(v.Name); m != nil {
-			if p := get(m[1], m[2]); p != nil && p.group == "" {
-				p.group = v.Value
+			for _, l := range []string{ev.From, ev.To} {
+				if _, ok := locPid[l]; !ok && l != "" {
+					locPid[l] = next
+					procs[next] = &chartProc{name: l, group: s.Proc}
+					next++
+				}
 			}
 		}
 	}
-	return procs
+	return procs, locPid
 }
 
 // NewChart lays out cx. title is drawn above the chart (e.g. the model).
 func NewChart(cx *Counterexample, title string) *Chart {
 	c := &Chart{Title: title, LoopRow: -1, Kind: cx.Label(), Message: cx.Message}
 	c.Deadlock = cx.Kind == "invalid end state"
+	procs, locPid := chartProcs(cx)
 
 	marked := false
 	for _, s := range cx.Steps {
@@ -374,6 +383,7 @@ func NewChart(cx *Counterexample, title string) *Chart {
 		kind  RowKind
 		ev    Event
 		text  string
+		move  bool // a move's send and receive: one message, not matched by channel
 		first bool
 	}
 	var items []item
@@ -395,13 +405,30 @@ func NewChart(cx *Counterexample, title string) *Chart {
 					pid = p
 				}
 				items = append(items, item{step: i, pid: pid, kind: RowRecv, ev: ev})
-			case "local":
-				text := localText(ev.Text)
-				if m := dropRe.FindStringSubmatch(text); m != nil {
-					items = append(items, item{step: i, pid: s.Pid, kind: RowSend, ev: Event{Type: "send", Msg: m[1], Partner: -1, Dropped: true, Text: m[2]}})
-					continue
+			case "move":
+				// Processes leave one location's lifeline for another's:
+				// an arrow labelled with the rule and how many move, or a
+				// box for a rule that stays in its location.
+				text := ev.Msg
+				if s.Multiplicity > 1 {
+					text += fmt.Sprintf(" x %d", s.Multiplicity)
 				}
-				items = append(items, item{step: i, pid: s.Pid, kind: RowLocal, text: text})
+				from, ok := locPid[ev.From]
+				to, ok2 := locPid[ev.To]
+				switch {
+				case !ok && !ok2:
+					items = append(items, item{step: i, pid: s.Pid, kind: RowLocal, text: text})
+				case !ok2 || from == to:
+					items = append(items, item{step: i, pid: from, kind: RowLocal, text: text})
+				case !ok:
+					items = append(items, item{step: i, pid: to, kind: RowLocal, text: text})
+				default:
+					ev := Event{Type: "send", Msg: text, Partner: to}
+					items = append(items, item{step: i, pid: from, kind: RowSend, ev: ev, move: true},
+						item{step: i, pid: to, kind: RowRecv, ev: ev, move: true})
+				}
+			case "local":
+				items = append(items, item{step: i, pid: s.Pid, kind: RowLocal, text: localText(ev.Text)})
 			}
 		}
 		last := i == len(cx.Steps)-1
@@ -427,16 +454,21 @@ func NewChart(cx *Counterexample, title string) *Chart {
 			if badPrefix {
 				text = "violated whatever follows"
 			}
-			items = append(items, item{step: i, pid: s.Pid, kind: RowFail, text: text})
+			// A step that moves no one process (a threshold automaton's)
+			// fails where it drew last.
+			pid := s.Pid
+			if pid < 0 && len(items) > n0 {
+				pid = items[len(items)-1].pid
+			}
+			items = append(items, item{step: i, pid: pid, kind: RowFail, text: text})
 		}
 		if len(items) > n0 {
 			items[n0].first = true
 		}
 	}
 
-	// Lifelines: every process that draws something or is still there at
-	// the end, grouped. The steps of the others are listed.
-	procs := chartProcs(cx)
+	// Lifelines: every process that draws something or that the front end
+	// lists as there, grouped. The steps of the others are listed.
 	pids := map[int]bool{}
 	for _, it := range items {
 		if it.kind != RowQuiet {
@@ -444,7 +476,7 @@ func NewChart(cx *Counterexample, title string) *Chart {
 		}
 	}
 	for pid, p := range procs {
-		if pid >= 0 && p.final && !p.ended {
+		if p.listed && !p.optional {
 			pids[pid] = true
 		}
 	}
@@ -502,23 +534,33 @@ func NewChart(cx *Counterexample, title string) *Chart {
 			c.Groups = append(c.Groups, ChartGroup{Name: k.name, First: i})
 		}
 		c.Groups[len(c.Groups)-1].Last = i
-		proc := ""
+		ll := Lifeline{Pid: pid, Group: len(c.Groups) - 1}
 		if p := procs[pid]; p != nil {
-			proc = p.proc
+			ll.Proc, ll.Note = p.name, p.note
 		}
-		if proc == "" {
-			proc = "pid " + strconv.Itoa(pid)
+		if ll.Proc == "" {
+			ll.Proc = "pid " + strconv.Itoa(pid)
+			ll.Note = ""
 		}
-		c.Lifelines = append(c.Lifelines, Lifeline{Pid: pid, Proc: proc, Group: len(c.Groups) - 1})
+		c.Lifelines = append(c.Lifelines, ll)
 		lineOf[pid] = i
+	}
+	// Processes that are not listed and share a name are told apart by
+	// their pids.
+	names := map[string]int{}
+	for _, ll := range c.Lifelines {
+		names[ll.Proc]++
+	}
+	for i, ll := range c.Lifelines {
+		if p := procs[ll.Pid]; p != nil && !p.listed && ll.Pid >= 0 && names[ll.Proc] > 1 {
+			c.Lifelines[i].Note = fmt.Sprintf("pid %d", ll.Pid)
+		}
 	}
 
 	// Channel readers, for messages whose receive is not in the run.
 	reader := map[string]int{}
-	recvs := map[int]int{}
 	for _, it := range items {
-		if it.kind == RowRecv {
-			recvs[lineOf[it.pid]]++
+		if it.kind == RowRecv && !it.move {
 			if _, ok := reader[it.ev.Chan]; !ok && it.ev.Chan != "" {
 				reader[it.ev.Chan] = lineOf[it.pid]
 			}
@@ -528,14 +570,15 @@ func NewChart(cx *Counterexample, title string) *Chart {
 	// Pass 2: rows and messages.
 	type mkey struct{ ch, msg string }
 	pending := map[mkey][]int{}
+	lastMove := -1
 	for _, it := range items {
 		s := cx.Steps[it.step]
 		if it.step == cx.LoopStart && c.LoopRow < 0 {
 			c.LoopRow = len(c.Rows)
 		}
 		row := Row{Step: s.Num, FirstOfStep: it.first, Kind: it.kind, Lifeline: lineOf[it.pid], Text: it.text, Msg: -1}
-		switch it.kind {
-		case RowSend:
+		switch {
+		case it.kind == RowSend:
 			m := Message{Label: it.ev.Msg, Chan: it.ev.Chan, From: row.Lifeline, To: -1, SendRow: len(c.Rows), RecvRow: -1, Dropped: it.ev.Dropped, Num: len(c.Messages) + 1}
 			if it.ev.Failed {
 				m.Failed, m.Why = true, it.ev.Text
@@ -544,9 +587,6 @@ func NewChart(cx *Counterexample, title string) *Chart {
 				if l, ok := lineOf[it.ev.Partner]; ok {
 					m.To = l
 				}
-			}
-			if m.To < 0 && it.ev.Dropped && it.ev.Text != "" {
-				m.To = c.groupReceiver(it.ev.Text, recvs)
 			}
 			if m.To < 0 {
 				if l, ok := reader[m.Chan]; ok && m.Chan != "" {
@@ -561,11 +601,19 @@ func NewChart(cx *Counterexample, title string) *Chart {
 				row.Text = "not sent"
 			}
 			c.Messages = append(c.Messages, m)
-			if !m.Dropped && !m.Failed {
+			switch {
+			case it.move:
+				lastMove = row.Msg
+			case !m.Dropped && !m.Failed:
 				k := mkey{m.Chan, m.Label}
 				pending[k] = append(pending[k], row.Msg)
 			}
-		case RowRecv:
+		case it.kind == RowRecv && it.move:
+			row.Msg = lastMove
+			m := &c.Messages[row.Msg]
+			m.To = row.Lifeline
+			m.RecvRow = len(c.Rows)
+		case it.kind == RowRecv:
 			k := mkey{it.ev.Chan, it.ev.Msg}
 			if q := pending[k]; len(q) > 0 {
 				row.Msg = q[0]
@@ -583,25 +631,6 @@ func NewChart(cx *Counterexample, title string) *Chart {
 		c.Rows = append(c.Rows, row)
 	}
 	return c
-}
-
-// groupReceiver returns the lifeline of the named group that receives
-// messages in the run (the most often), else the group's last lifeline, or
-// -1 when no lifeline of the group is drawn.
-func (c *Chart) groupReceiver(name string, recvs map[int]int) int {
-	for _, g := range c.Groups {
-		if g.Name != name && GroupLabel(g.Name) != name {
-			continue
-		}
-		best := g.Last
-		for l := g.First; l <= g.Last; l++ {
-			if recvs[l] > recvs[best] {
-				best = l
-			}
-		}
-		return best
-	}
-	return -1
 }
 
 // GroupLabel is how a group is named in a chart: "node N" for a group

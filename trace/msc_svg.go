@@ -57,8 +57,12 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 		x := g.x(i)
 		w := g.col - 24
 		p(`<rect x="%.1f" y="%d" width="%.1f" height="%d" rx="3" fill="#f6f6f6" stroke="#333"/>`+"\n", x-w/2, g.headY, w, svgHeadH)
-		p(`<text x="%.1f" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n", x, g.headY+15, xmlEscape(ll.Proc))
-		p(`<text x="%.1f" y="%d" text-anchor="middle" font-size="10" fill="#555">pid %d</text>`+"\n", x, g.headY+28, ll.Pid)
+		if ll.Note == "" {
+			p(`<text x="%.1f" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n", x, g.headY+21, xmlEscape(ll.Proc))
+		} else {
+			p(`<text x="%.1f" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n", x, g.headY+15, xmlEscape(ll.Proc))
+			p(`<text x="%.1f" y="%d" text-anchor="middle" font-size="10" fill="#555">%s</text>`+"\n", x, g.headY+28, xmlEscape(ll.Note))
+		}
 		p(`<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#999" stroke-dasharray="4 3"/>`+"\n", x, g.headY+svgHeadH, x, g.endY)
 	}
 

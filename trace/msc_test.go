@@ -47,7 +47,7 @@ func ring() *Counterexample {
 	add(0, 1, "aya[1]?held[0]", recv("aya[1]", "ARE_YOU_ALIVE"), send("iaa[5]", "I_AM_ALIVE"))
 	add(2, 0, "aya[1]!ARE_YOU_ALIVE", send("aya[1]", "ARE_YOU_ALIVE"))
 	add(2, 1, "iaa[5]?held[2]", recv("iaa[5]", "I_AM_ALIVE"))
-	add(2, 0, "aya[1]!ARE_YOU_ALIVE", send("aya[1]", "ARE_YOU_ALIVE"), local("drop ARE_YOU_ALIVE to node 0"))
+	add(2, 0, "aya[1]!ARE_YOU_ALIVE", send("aya[1]", "ARE_YOU_ALIVE"), Event{Type: "send", Chan: "aya[1]", Msg: "ARE_YOU_ALIVE", Partner: 2, Dropped: true})
 	add(0, 0, "received", Event{Type: "local", Text: "dummy", Partner: -1})
 	steps[len(steps)-1].Events = nil // a step without events
 	return &Counterexample{Kind: "invalid end state", Steps: steps, LoopStart: -1}
@@ -103,7 +103,7 @@ func TestChartMessagesMatched(t *testing.T) {
 		{2, 6, true, "I_AM_ALIVE"},     // node 0 answers the first probe
 		{5, 2, false, "ARE_YOU_ALIVE"}, // third probe: in flight
 		{5, 2, false, "ARE_YOU_ALIVE"}, // the fourth: in flight
-		{5, 2, false, "ARE_YOU_ALIVE"}, // and the dropped one (drop event)
+		{5, 2, false, "ARE_YOU_ALIVE"}, // and the dropped one
 	}
 	if len(got) != len(want) {
 		t.Fatalf("messages:\n got %+v\nwant %+v", got, want)
@@ -484,17 +484,23 @@ func TestChartLifelinesOfEveryProcess(t *testing.T) {
 		t.Errorf("legend %q does not name init's step", l)
 	}
 
-	// Without a final state, the processes that take drawn steps; with
-	// one, also those still there at the end, grouped by their node
-	// parameter, but not those that ended.
+	// Without a process list, the processes that take drawn steps; with
+	// one, also those it lists, grouped by their node parameter, but not
+	// the optional ones (at their end) that draw nothing.
 	cx = &Counterexample{Kind: "assertion", LoopStart: -1, Steps: []Step{
 		{Num: 1, Pid: 0, Proc: ":init:", Stmt: "run A(0)"},
 		{Num: 2, Pid: 3, Proc: "A", Group: "1", Stmt: "c!1", Events: []Event{{Type: "send", Chan: "c", Msg: "1", Partner: -1}}},
 	}}
 	if c := NewChart(cx, ""); len(c.Lifelines) != 2 {
-		t.Errorf("lifelines %+v without a final state, want init's and A's", c.Lifelines)
+		t.Errorf("lifelines %+v without a process list, want init's and A's", c.Lifelines)
 	}
-	cx.Final = []Var{{":init:[0]@", "end"}, {"A[1]@", "line 3 (state 2)"}, {"A[1]:node", "0"}, {"B[2]@", "end"}, {"A[3]@", "line 3 (state 2)"}, {"A[3]:node", "1"}, {"C[4]@", "line 9 (state 1)"}, {"queue 1 (c)", "[1]"}}
+	cx.Processes = []Process{
+		{Pid: 0, Name: ":init:", Role: RoleProcess, Optional: true},
+		{Pid: 1, Name: "A", Role: RoleProcess, Group: "0"},
+		{Pid: 2, Name: "B", Role: RoleProcess, Optional: true},
+		{Pid: 3, Name: "A", Role: RoleProcess, Group: "1"},
+		{Pid: 4, Name: "C", Role: RoleProcess},
+	}
 	c = NewChart(cx, "")
 	heads = nil
 	for _, l := range c.Lifelines {
@@ -764,5 +770,118 @@ func TestChartBadPrefix(t *testing.T) {
 	WriteCounterexample(&b, cx)
 	if !strings.HasPrefix(b.String(), "counterexample: bad prefix: every run") {
 		t.Errorf("text starts %q", b.String()[:40])
+	}
+}
+
+// taRun is a threshold automaton's schedule as the front end writes it:
+// its locations as lifelines (SE and AC empty at the start, V1 empty and
+// never entered), steps that move processes between them, one of them
+// twice at once, a rule that stays in its location, and the violation.
+func taRun() *Counterexample {
+	move := func(num int, rule, from, to string, times int64) Step {
+		return Step{Num: num, Pid: -1, Proc: "ST processes", Rule: rule, Stmt: from + " -> " + to, Multiplicity: times,
+			Events: []Event{{Type: "move", Msg: rule, From: from, To: to, Partner: -1}}}
+	}
+	return &Counterexample{Kind: "invariant", LoopStart: -1,
+		Processes: []Process{
+			{Pid: 0, Name: "V0", Role: RoleLocation, Group: "ST processes", Count: 3},
+			{Pid: 1, Name: "V1", Role: RoleLocation, Group: "ST processes", Optional: true},
+			{Pid: 2, Name: "SE", Role: RoleLocation, Group: "ST processes", Optional: true},
+			{Pid: 3, Name: "AC", Role: RoleLocation, Group: "ST processes", Optional: true},
+		},
+		Steps: []Step{
+			move(1, "r1", "V0", "SE", 2),
+			move(2, "r6", "SE", "SE", 0),
+			move(3, "r4", "SE", "AC", 0),
+		}}
+}
+
+// A threshold automaton's chart: a lifeline per location the run uses,
+// under the automaton's processes, with its count at the start and no
+// pid; each move an arrow from its source to its target labelled with the
+// rule (and how many move); a rule that stays is a box; the violation is
+// where the last step drew.
+func TestChartThresholdAutomaton(t *testing.T) {
+	c := NewChart(taRun(), "st.ta")
+	var heads []string
+	for _, l := range c.Lifelines {
+		heads = append(heads, fmt.Sprintf("%s/%s/%s", c.Groups[l.Group].Name, l.Proc, l.Note))
+	}
+	if got, want := strings.Join(heads, " "), "ST processes/V0/3 at start ST processes/SE/0 at start ST processes/AC/0 at start"; got != want {
+		t.Errorf("lifelines %s, want %s", got, want)
+	}
+	var arrows []string
+	for _, m := range c.Messages {
+		arrows = append(arrows, fmt.Sprintf("%s->%s %s received=%v", c.Lifelines[m.From].Proc, c.Lifelines[m.To].Proc, m.Label, m.RecvRow >= 0))
+	}
+	if got, want := strings.Join(arrows, ", "), "V0->SE r1 x 2 received=true, SE->AC r4 received=true"; got != want {
+		t.Errorf("arrows %s, want %s", got, want)
+	}
+	var rows []string
+	for _, r := range c.Rows {
+		rows = append(rows, fmt.Sprintf("%d:%d@%s %s", r.Step, r.Kind, c.Lifelines[r.Lifeline].Proc, r.Text))
+	}
+	want := []string{
+		fmt.Sprintf("1:%d@V0 ", RowSend), fmt.Sprintf("1:%d@SE ", RowRecv),
+		fmt.Sprintf("2:%d@SE r6", RowLocal),
+		fmt.Sprintf("3:%d@SE ", RowSend), fmt.Sprintf("3:%d@AC ", RowRecv), fmt.Sprintf("3:%d@AC invariant", RowFail),
+	}
+	if strings.Join(rows, "|") != strings.Join(want, "|") {
+		t.Errorf("rows\n%q\nwant\n%q", rows, want)
+	}
+	var b bytes.Buffer
+	if err := c.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "pid") {
+		t.Errorf("the text chart names a pid:\n%s", b.String())
+	}
+	b.Reset()
+	if err := c.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "pid") {
+		t.Errorf("the SVG chart names a pid:\n%s", b.String())
+	}
+}
+
+// A counterexample without a process list (a report written before it
+// existed) is drawn from its steps: the processes whose steps draw
+// something, named by their steps, with their pids where names repeat; a
+// threshold automaton's locations are named by its moves; a drop that an
+// older front end wrote as a local event is a box.
+func TestChartWithoutProcessList(t *testing.T) {
+	cx, title := fdRun(t, "fd-overflow-R-SPLIT-1")
+	cx.Processes = nil
+	c := NewChart(cx, title)
+	var heads []string
+	for _, l := range c.Lifelines {
+		heads = append(heads, fmt.Sprintf("%s/%s/%s", GroupLabel(c.Groups[l.Group].Name), l.Proc, l.Note))
+	}
+	// Node 0's tasks and node 1's Task2 take no step that draws.
+	if got, want := strings.Join(heads, " "), "node 1/Task1/pid 3 node 2/Task1/pid 5 node 2/Task2/"; got != want {
+		t.Errorf("lifelines %s, want %s", got, want)
+	}
+
+	ta := taRun()
+	ta.Processes = nil
+	c = NewChart(ta, "")
+	heads = nil
+	for _, l := range c.Lifelines {
+		heads = append(heads, fmt.Sprintf("%s/%s/%s", c.Groups[l.Group].Name, l.Proc, l.Note))
+	}
+	if got, want := strings.Join(heads, " "), "ST processes/V0/ ST processes/SE/ ST processes/AC/"; got != want {
+		t.Errorf("threshold automaton: lifelines %s, want %s", got, want)
+	}
+	if len(c.Messages) != 2 || c.Messages[0].Label != "r1 x 2" {
+		t.Errorf("threshold automaton: messages %+v, want the two moves", c.Messages)
+	}
+
+	old := &Counterexample{Kind: "assertion", LoopStart: -1, Steps: []Step{
+		{Num: 1, Pid: 1, Proc: "T", Group: "0", Stmt: "printf", Events: []Event{{Type: "local", Text: "drop PING to node 1", Partner: -1}}},
+	}}
+	c = NewChart(old, "")
+	if len(c.Messages) != 0 || len(c.Rows) < 1 || c.Rows[0].Kind != RowLocal || c.Rows[0].Text != "drop PING to node 1" {
+		t.Errorf("an old drop: rows %+v, messages %+v; want a box with its text", c.Rows, c.Messages)
 	}
 }

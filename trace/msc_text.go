@@ -81,7 +81,7 @@ func (c *Chart) WriteText(w io.Writer) error {
 	writeLine(bw, line)
 	line = blank(width)
 	for i, l := range c.Lifelines {
-		putCentered(line, center(i), fmt.Sprintf("pid %d", l.Pid), textStepW+i*col, textStepW+(i+1)*col-1)
+		putCentered(line, center(i), l.Note, textStepW+i*col, textStepW+(i+1)*col-1)
 	}
 	writeLine(bw, line)
 	writeLine(bw, c.textBars(width, center))

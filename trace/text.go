@@ -181,6 +181,8 @@ func eventText(e Event) string {
 		if e.Partner >= 0 {
 			s += fmt.Sprintf(" (from pid %d)", e.Partner)
 		}
+	case "move":
+		s = fmt.Sprintf("* %s: %s -> %s", e.Msg, e.From, e.To)
 	default:
 		s = "* " + e.Text
 		if e.Text == "" {

@@ -194,9 +194,29 @@ func TestEventTextFailedSend(t *testing.T) {
 		{Event{Type: "send", Chan: "aya[2]", Msg: "ARE_YOU_ALIVE", Partner: 4, Failed: true, Text: "full"}, "aya[2]!ARE_YOU_ALIVE (to pid 4) (not sent: aya[2] full)"},
 		{Event{Type: "send", Chan: "c", Msg: "1", Partner: -1, Failed: true}, "c!1 (not sent)"},
 		{Event{Type: "send", Chan: "c", Msg: "1", Partner: 2}, "c!1 (to pid 2)"},
+		{Event{Type: "send", Chan: "c", Msg: "1", Partner: 2, Dropped: true}, "c!1 (to pid 2) (dropped)"},
+		{Event{Type: "move", Msg: "r1", From: "V0", To: "SE", Partner: -1}, "* r1: V0 -> SE"},
 	} {
 		if got := eventText(tc.ev); got != tc.want {
 			t.Errorf("eventText(%+v) = %q, want %q", tc.ev, got, tc.want)
 		}
+	}
+}
+
+// A report keeps its counterexample's processes and the steps' rules and
+// moves through JSON.
+func TestReportRoundTripProcesses(t *testing.T) {
+	cx := taRun()
+	var b bytes.Buffer
+	if err := WriteJSON(&b, &Report{Model: "st.ta", Verdicts: []Result{{Property: "p", Verdict: Violated, Counterexample: cx}}}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ParseReport("r.json", b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rep.Verdicts[0].Counterexample
+	if fmt.Sprintf("%+v", got.Processes) != fmt.Sprintf("%+v", cx.Processes) || fmt.Sprintf("%+v", got.Steps) != fmt.Sprintf("%+v", cx.Steps) {
+		t.Errorf("round trip:\n%+v\n%+v\nwant\n%+v\n%+v", got.Processes, got.Steps, cx.Processes, cx.Steps)
 	}
 }

@@ -91,6 +91,40 @@ type Counterexample struct {
 	LoopStart int `json:"loop_start"`
 	// Final is the last state's named values (the deadlocked or failing state).
 	Final []Var `json:"final,omitempty"`
+	// Processes are the lifelines a chart draws, as the front end knows
+	// them; a report written before the field existed has none, and a
+	// chart then draws the processes that take steps.
+	Processes []Process `json:"processes,omitempty"`
+}
+
+// Roles of a Process: what a lifeline stands for.
+const (
+	// RoleProcess is a Promela process: Name is its proctype.
+	RoleProcess = "process"
+	// RoleIndex is a process index of an array-based system: Name is "#N".
+	RoleIndex = "index"
+	// RoleLocation is a location of a threshold automaton: a counter
+	// system does not tell its processes apart, so its lifelines are the
+	// locations, and a step moves processes from one to another.
+	RoleLocation = "location"
+)
+
+// Process is one lifeline of a counterexample's chart.
+type Process struct {
+	// Pid is how steps and events refer to the lifeline (Step.Pid,
+	// Event.Partner); a location is referred to by its Name.
+	Pid  int    `json:"pid"`
+	Name string `json:"name"`
+	Role string `json:"role"`
+	// Group is the lifeline group the process belongs to (the node a
+	// Promela task belongs to; a threshold automaton's processes).
+	Group string `json:"group,omitempty"`
+	// Optional marks a lifeline drawn only when a step draws on it: a
+	// Promela process at its end in the final state, a location empty at
+	// the start.
+	Optional bool `json:"optional,omitempty"`
+	// Count is, for a location, how many processes are there at the start.
+	Count int64 `json:"count,omitempty"`
 }
 
 // Label names what the counterexample shows: its Kind, except for an
@@ -112,6 +146,10 @@ type Step struct {
 	File  string `json:"file,omitempty"`
 	Line  int    `json:"line,omitempty"`
 	Stmt  string `json:"stmt,omitempty"` // the statement or rule, as written
+	// Rule names the rule or transition the step fires: a threshold
+	// automaton's rule ("r1", or "r1+r2" for a contracted path of rules),
+	// an array-based system's transition.
+	Rule string `json:"rule,omitempty"`
 	// Multiplicity is how often the rule fired in this step (accelerated
 	// threshold-automaton schedules); 0 means once.
 	Multiplicity int64   `json:"multiplicity,omitempty"`
@@ -120,17 +158,27 @@ type Step struct {
 	Note         string  `json:"note,omitempty"`    // failure message on the last step, etc.
 }
 
-// Event is something a chart draws: a message sent or received, or a local
-// event of a process (suspect q, crash, timeout).
+// Event is something a chart draws: a message sent (or dropped) or
+// received, processes moving between the locations of a threshold
+// automaton, or a local event of a process (suspect q, crash, timeout).
 type Event struct {
-	Type string `json:"type"` // "send", "recv", "local"
+	Type string `json:"type"` // "send", "recv", "move", "local"
 	Chan string `json:"chan,omitempty"`
-	Msg  string `json:"msg,omitempty"` // message contents, e.g. "ALIVE,2"
+	// Msg is a message's contents ("ALIVE,2"), or the rule of a move
+	// ("r1").
+	Msg string `json:"msg,omitempty"`
 	// Partner is the pid at the other end when the front end knows it
 	// (rendezvous, or a channel with a single reader), else -1.
-	Partner int    `json:"partner"`
-	Text    string `json:"text,omitempty"` // label of a local event; why a Failed send failed ("full")
-	Dropped bool   `json:"dropped,omitempty"`
+	Partner int `json:"partner"`
+	// From and To are, for a move, the locations its processes leave and
+	// enter (the Names of Processes with RoleLocation); Step.Multiplicity
+	// says how many processes move.
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+	Text string `json:"text,omitempty"` // label of a local event; why a Failed send failed ("full")
+	// Dropped marks a message lost when it was sent (a model that drops
+	// what does not fit in a full channel).
+	Dropped bool `json:"dropped,omitempty"`
 	// Failed marks a send that the failing step was about to make and did
 	// not: the statement before it failed (assert(nfull(c)); c!m with c
 	// full). Text says why.

@@ -352,11 +352,12 @@ func (l *limits) register(fs *flag.FlagSet) {
 
 // budget is what the run may spend by these limits, --time counted from
 // since (from Bound's call when zero). Without --memory on the command
-// line (fs) it is check's default memory limit, which also becomes
-// l.memory for the searches that take the limit themselves.
+// line (fs; nil when there is none) it is check's default memory limit,
+// which also becomes l.memory for the searches that take the limit
+// themselves. This is the one place of that default.
 func (l *limits) budget(fs *flag.FlagSet, since time.Time) explore.Budget {
 	b := explore.Budget{Time: l.time, Since: since, Memory: int64(l.memory)}
-	if !flagGiven(fs, "memory") {
+	if fs == nil || !flagGiven(fs, "memory") {
 		b.Memory, b.MemoryFrom = defaultMemoryLimit(1)
 		l.memory = byteSize(b.Memory)
 	}

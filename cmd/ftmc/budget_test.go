@@ -68,6 +68,30 @@ func TestCheckTATimeCoversTheRun(t *testing.T) {
 	}
 }
 
+// TestCheckTAStatsIncomplete: the statistics of ftmc check MODEL.ta
+// --param are complete only when every search is: a safety specification
+// checked in full and a liveness one stopped by --time make an incomplete
+// run, and the stopped search has its figures.
+func TestCheckTAStatsIncomplete(t *testing.T) {
+	model := filepath.Join("..", "..", "examples", "threshold", "st-byz.ta")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rep, code, stderr := runFtmc(ctx, []string{"check", model, "--param", "N=600,T=199,F=199", "unforg", "relay", "--time", "1s"})
+	if rep == nil || code != trace.ExitUnknown || len(rep.Verdicts) != 2 {
+		t.Fatalf("exit %d, want 3 and two verdicts:\n%s", code, stderr)
+	}
+	unforg, relay := rep.Verdicts[0], rep.Verdicts[1]
+	if unforg.Verdict != trace.Holds {
+		t.Errorf("unforg: %s, want holds", describe(unforg))
+	}
+	if relay.Verdict != trace.Unknown || relay.Stats == nil || relay.Stats.Complete || relay.Stats.States == 0 {
+		t.Fatalf("relay: %s, %+v; want unknown with the statistics reached", describe(relay), relay.Stats)
+	}
+	if rep.Stats.Complete || rep.Stats.States < relay.Stats.States {
+		t.Errorf("the run's statistics %+v: want incomplete, with relay's states", rep.Stats)
+	}
+}
+
 // TestVerifyMemoryBudget: verify with a memory limit below what the process
 // holds ends unknown with the memory limit as the reason, on a threshold
 // automaton (the schema engine) and on a Cubicle model (backward

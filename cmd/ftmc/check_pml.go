@@ -5,10 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"runtime/debug"
-	"time"
 
-	"ftmc/explore"
 	"ftmc/internal/readfile"
 	"ftmc/promela"
 	"ftmc/promela/compile"
@@ -53,20 +50,17 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 }
 
 // load reads, instantiates and compiles the model. Errors are printed;
-// the returned code is then the exit code. The run's limits (--time,
-// --memory, an interrupt) bound the reading too: a reading they stop ends
-// with verdict unknown (exit 3). The searches have what is left of --time.
+// the returned code is then the exit code. The run's context (its budget,
+// an interrupt) bounds the reading too: a reading it stops ends with
+// verdict unknown (exit 3). The searches have what is left.
 func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 	popts := promela.Options{Defines: c.defines.Map()}
 	if len(c.params) > 0 {
 		popts.Params = map[string]int64(c.params)
 	}
-	ctx, stop := c.readingContext(e)
-	popts.Context = ctx
+	popts.Context = e.ctx
 	prog, err := promela.Load(c.path, popts)
-	stopped := readingStopped(e, ctx, err)
-	stop()
-	if stopped {
+	if readingStopped(e, err) {
 		return nil, nil, trace.ExitUnknown
 	}
 	if err != nil {
@@ -90,40 +84,12 @@ func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 	return prog, m, -1
 }
 
-// readingContext is the run's context bounded by --time and --memory, for
-// reading the model; stop ends the watch of the memory.
-func (c *pmlCheck) readingContext(e *env) (ctx context.Context, stop func()) {
-	ctx, cancel := timeBound(e.ctx, c.opts.since, c.opts.limits.time)
-	memory, from := int64(c.opts.limits.memory), ""
-	if !c.opts.memoryGiven() {
-		memory, from = defaultMemoryLimit(1)
-	}
-	if memory <= 0 {
-		return ctx, cancel
-	}
-	// The reading keeps the collector's soft limit as it is: the watch
-	// sets it to the limit, and near it the collector runs without end
-	// while the reading's memory is live.
-	old := debug.SetMemoryLimit(-1)
-	ctx, unwatch := explore.Budget{Memory: memory, MemoryFrom: from}.Bound(ctx)
-	debug.SetMemoryLimit(old)
-	return ctx, func() { unwatch(); cancel() }
-}
-
-// timeBound is ctx bounded by a --time of t (none when 0) counted from
-// since.
-func timeBound(ctx context.Context, since time.Time, t time.Duration) (context.Context, context.CancelFunc) {
-	if t <= 0 {
-		return ctx, func() {}
-	}
-	bound, stop := explore.Budget{Time: t, Since: since}.Bound(ctx)
-	return bound, stop
-}
-
 // readingStopped reports whether the reading of the model failed because
-// ctx is done (a limit, an interrupt), and then says so: while reading
-// which file (stoppedReading), or where in the model the reading stopped.
-func readingStopped(e *env, ctx context.Context, err error) bool {
+// the run's context is done (a limit, an interrupt), and then says so:
+// while reading which file (stoppedReading), or where in the model the
+// reading stopped.
+func readingStopped(e *env, err error) bool {
+	ctx := e.ctx
 	if err == nil || ctx.Err() == nil {
 		return false
 	}
@@ -183,6 +149,9 @@ func checkPromela(e *env, args []string) int {
 	if c == nil {
 		return code
 	}
+	ctx, stop := c.opts.bound(e.ctx)
+	defer stop()
+	e = e.within(ctx)
 	prog, m, code := c.load(e)
 	if m == nil {
 		return code

@@ -55,10 +55,12 @@ func checkTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2
 	}
+	// The budget bounds the whole run: the reading and every
+	// specification, each of which has what is left.
+	ctx, stop := opts.bound(e.ctx)
+	defer stop()
 	path := pos[0]
-	ctx, cancel := timeBound(e.ctx, opts.since, opts.limits.time)
 	f, err := ta.ParseFileContext(ctx, path)
-	cancel()
 	if stoppedReading(e, "ftmc check", err) {
 		return trace.ExitUnknown
 	}
@@ -85,7 +87,7 @@ func checkTA(e *env, args []string) int {
 		return 2
 	}
 	defer stopProfile()
-	res, err := param.CheckInstance(e.ctx, f, vals, specs, so)
+	res, err := param.CheckInstance(ctx, f, vals, specs, so)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -72,33 +74,42 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 // searchOptions checks the flags and turns them into the engine's options.
 func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	var so explore.Options
-	if o.bfs && o.dfs {
+	switch {
+	case o.bfs && o.dfs:
 		return so, fmt.Errorf("--bfs and --dfs exclude each other")
+	case o.limits.time < 0 || o.limits.memory < 0 || o.depth < 0:
+		return so, fmt.Errorf("--time, --memory and --depth must not be negative")
+	case o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers:
+		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
 	}
+	// The run's budget, which also bounds its context (bound): each
+	// search watches the memory of its store's table itself.
+	so = o.budget().Search()
 	if o.dfs {
 		so.Order = explore.DepthFirst
 	}
-	if o.limits.time < 0 || o.limits.memory < 0 || o.depth < 0 {
-		return so, fmt.Errorf("--time, --memory and --depth must not be negative")
-	}
-	so.TimeLimit = o.limits.time
-	so.Since = o.since
-	so.MemoryLimit = int64(o.limits.memory)
-	if !o.memoryGiven() {
-		so.MemoryLimit, so.MemoryLimitFrom = defaultMemoryLimit(1)
-	}
 	so.MaxDepth = o.depth
-	if o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers {
-		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
-	}
 	so.Workers = o.limits.jobs
 	return so, nil
 }
 
-// memoryGiven reports whether the command line set --memory (0 included,
-// which means no limit).
-func (o *explicitOptions) memoryGiven() bool {
-	return o.flags != nil && flagGiven(o.flags, "memory")
+// budget is what the whole check may spend (limits.budget): --time from
+// the reading of the command line, --memory or check's default.
+func (o *explicitOptions) budget() explore.Budget {
+	return o.limits.budget(o.flags, o.since)
+}
+
+// bound is ctx bounded by the check's budget, for the whole run: the
+// reading of the model and every search, each of which has what is left.
+// The collector's soft limit stays as it is: the watch would set it to the
+// limit, and near it the collector runs without end while the reading's
+// memory is live. The searches keep their own memory, whose hash tables
+// are outside the Go heap, under the limit themselves (explore.Watch).
+func (o *explicitOptions) bound(ctx context.Context) (context.Context, func()) {
+	old := debug.SetMemoryLimit(-1)
+	ctx, stop := o.budget().Bound(ctx)
+	debug.SetMemoryLimit(old)
+	return ctx, stop
 }
 
 // runExplicit searches the states of m, prints the report (statistics, the

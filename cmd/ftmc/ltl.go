@@ -278,14 +278,11 @@ func addStats(total *trace.Stats, st trace.Stats, first bool) {
 // own (macros, named propositions, remote references). Errors in the
 // formula point into it ("--ltl-formula:1:col").
 func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *compile.Model, string, int) {
-	ctx, stop := c.readingContext(e)
-	src, err := readfile.ReadContext(ctx, c.path, readfile.ModelLimit, "model file")
-	if readingStopped(e, ctx, err) {
-		stop()
+	src, err := readfile.ReadContext(e.ctx, c.path, readfile.ModelLimit, "model file")
+	if readingStopped(e, err) {
 		return nil, nil, "", trace.ExitUnknown
 	}
 	if err != nil {
-		stop()
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return nil, nil, "", trace.ExitUsage
 	}
@@ -304,11 +301,9 @@ func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *c
 	if len(c.params) > 0 {
 		popts.Params = map[string]int64(c.params)
 	}
-	popts.Context = ctx
+	popts.Context = e.ctx
 	prog, err := promela.Parse(c.path, []byte(text), popts)
-	stopped := readingStopped(e, ctx, err)
-	stop()
-	if stopped {
+	if readingStopped(e, err) {
 		return nil, nil, "", trace.ExitUnknown
 	}
 	if err == nil {

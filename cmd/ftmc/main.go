@@ -42,6 +42,13 @@ type env struct {
 	terminal bool
 }
 
+// within is e with the run's context ctx (bounded by the run's budget).
+func (e *env) within(ctx context.Context) *env {
+	w := *e
+	w.ctx = ctx
+	return &w
+}
+
 func main() {
 	ctx, stop := signalContext()
 	defer stop()

@@ -204,6 +204,10 @@ func TestReportJSONSchema(t *testing.T) {
 			if r.code == trace.ExitViolated && !strings.Contains(out, `"counterexample"`) {
 				t.Errorf("ftmc %s --json: no counterexample to check against the schema", name)
 			}
+			// Every front end lists the processes its charts draw.
+			if r.code == trace.ExitViolated && !strings.Contains(out, `"processes"`) {
+				t.Errorf("ftmc %s --json: the counterexample lists no processes", name)
+			}
 			for _, e := range schemaErrors(schema, []byte(out)) {
 				t.Errorf("ftmc %s --json: %s", name, e)
 			}

@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
+	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -310,13 +313,22 @@ func TestTraceReportFormat(t *testing.T) {
 }
 
 // svgChart is what a reader of a chart in SVG sees: the lifelines' heads
-// (their labels), the local events' boxes and the failure's box, in the
-// order drawn, and how many lifelines are drawn.
+// (their labels, and what is written under them), the groups' names, the
+// local events' boxes and the failure's box (and the band's first line),
+// in the order drawn, how many
+// lifelines are drawn, and the arrows of received messages (from and to
+// lifeline labels) with the messages' labels.
 type svgChart struct {
 	lifelines int
 	heads     []string
+	notes     []string
+	groups    []string
 	events    []string
 	fails     []string
+	arrows    []string // "FROM -> TO", received messages, in the order sent
+	labels    []string // the messages' labels, in the order sent
+	eventsOn  []string // the lifeline label each event's box is centred on
+	crossed   int      // messages dropped or not sent: dashed red lines
 }
 
 func readSVGChart(t *testing.T, path string) svgChart {
@@ -327,7 +339,20 @@ func readSVGChart(t *testing.T, path string) svgChart {
 	}
 	var c svgChart
 	d := xml.NewDecoder(bytes.NewReader(data))
-	var box string // the fill of the last rectangle, which the next text labels
+	var box string // the fill of the last rectangle, which the next texts label
+	var texts int  // texts since that rectangle
+	var lifeX []float64
+	type line struct{ x1, x2 float64 }
+	var arrows []line
+	var boxX float64 // the centre of the last rectangle
+	var eventX []float64
+	num := func(s string) float64 {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%s: %q is not a number", path, s)
+		}
+		return x
+	}
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -346,35 +371,74 @@ func readSVGChart(t *testing.T, path string) svgChart {
 		}
 		switch el.Name.Local {
 		case "line":
+			box = ""
 			if attr["stroke-dasharray"] == "4 3" {
 				c.lifelines++
+				lifeX = append(lifeX, num(attr["x1"]))
+			}
+			if attr["marker-end"] == "url(#arrow)" {
+				arrows = append(arrows, line{num(attr["x1"]), num(attr["x2"])})
+			}
+			if attr["stroke"] == "#c0392b" && attr["stroke-dasharray"] == "5 3" {
+				c.crossed++
 			}
 		case "rect":
-			box = attr["fill"]
+			box, texts = attr["fill"], 0
+			boxX = num(attr["x"]) + num(attr["width"])/2
 		case "text":
 			var text string
 			if err := d.DecodeElement(&text, &el); err != nil {
 				t.Fatal(err)
 			}
-			switch box {
-			case "#f6f6f6":
+			texts++
+			switch {
+			case box == "#f6f6f6" && texts == 1:
 				c.heads = append(c.heads, text)
-			case "#fff7d6":
+			case box == "#f6f6f6" && texts == 2:
+				c.notes = append(c.notes, text)
+			case box == "#e8eef9":
+				c.groups = append(c.groups, text)
+			case box == "#fff7d6" && texts == 1:
 				c.events = append(c.events, text)
-			case "#fde2e2":
+				eventX = append(eventX, boxX)
+			case box == "#fde2e2" && texts == 1:
 				c.fails = append(c.fails, text)
+			case attr["font-size"] == "11" && attr["stroke"] == "":
+				c.labels = append(c.labels, text)
 			}
+		default:
 			box = ""
 		}
+	}
+	// An arrow goes from the lifeline at its start to the one at its end.
+	head := func(x float64) string {
+		best := -1
+		for i, lx := range lifeX {
+			if best < 0 || math.Abs(lx-x) < math.Abs(lifeX[best]-x) {
+				best = i
+			}
+		}
+		if best < 0 || best >= len(c.heads) {
+			return "?"
+		}
+		return c.heads[best]
+	}
+	for _, a := range arrows {
+		c.arrows = append(c.arrows, head(a.x1)+" -> "+head(a.x2))
+	}
+	for _, x := range eventX {
+		c.eventsOn = append(c.eventsOn, head(x))
 	}
 	return c
 }
 
 // TestTraceMSCThresholdAutomaton draws the counterexample of a threshold
 // automaton's instance, from check's --msc and from the trail through ftmc
-// trace: one lifeline for the automaton's processes, one event per step
-// naming the rule with its source and target locations, the last step
-// included, then the violation.
+// trace, and the schedule ftmc verify finds: the lifelines are the
+// locations the run uses, under the automaton's processes, with how many
+// processes each holds at the start (never a pid); each step is an arrow
+// from the rule's source location to its target, labelled with the rule,
+// the last step included, then the violation where it ends.
 func TestTraceMSCThresholdAutomaton(t *testing.T) {
 	dir := t.TempDir()
 	trail, svg := filepath.Join(dir, "t.json"), filepath.Join(dir, "c.svg")
@@ -387,55 +451,82 @@ func TestTraceMSCThresholdAutomaton(t *testing.T) {
 	if _, errs, code := runCmd("trace", trail, "--msc", svg2); code != 0 {
 		t.Fatalf("trace: exit %d: %s", code, errs)
 	}
-	paths := []string{svg, svg2}
-	// The schedule ftmc verify finds for every instance, on a smaller
-	// model: the same chart, with the steps that schedule takes.
-	if _, err := exec.LookPath("z3"); err == nil {
-		out, errs, code := runCmd("verify", model, "unforg", "--json")
-		if code != trace.ExitViolated {
-			t.Fatalf("verify: exit %d: %s", code, errs)
-		}
-		report, svg3 := filepath.Join(dir, "v.json"), filepath.Join(dir, "v.svg")
-		if err := os.WriteFile(report, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, errs, code := runCmd("trace", report, "--msc", svg3); code != 0 {
-			t.Fatalf("trace: exit %d: %s", code, errs)
-		}
-		rep, err := trace.ParseReport("stdout", []byte(out))
-		if err != nil || rep.Verdicts[0].Counterexample == nil {
-			t.Fatalf("verify: no counterexample (%v)", err)
-		}
-		c := readSVGChart(t, svg3)
-		steps := rep.Verdicts[0].Counterexample.Steps
-		if c.lifelines != 1 || len(c.heads) != 1 || c.heads[0] != "StByz processes" || len(c.events) != len(steps) {
-			t.Fatalf("verify's schedule: %d lifelines, heads %q, events %q; want one, StByz processes, one event per step of %d", c.lifelines, c.heads, c.events, len(steps))
-		}
-		for i, s := range steps {
-			if !strings.Contains(c.events[i], ": "+s.Stmt) {
-				t.Errorf("verify's schedule: event %d is %q, want the rule of step %d [%s]", i, c.events[i], s.Num, s.Stmt)
-			}
+	// The instance has N - F = 2 correct processes, both in V0 (unforg's
+	// premise: none in V1); the run moves one to SE, the other to AC.
+	for _, path := range []string{svg, svg2} {
+		c := readSVGChart(t, path)
+		got := fmt.Sprintf("lifelines %d, heads %q, notes %q, groups %q, arrows %q, labels %q, events %q, fails %q",
+			c.lifelines, c.heads, c.notes, c.groups, c.arrows, c.labels, c.events, c.fails)
+		want := fmt.Sprintf("lifelines %d, heads %q, notes %q, groups %q, arrows %q, labels %q, events %q, fails %q",
+			3, []string{"V0", "SE", "AC"}, []string{"2 at start", "0 at start", "0 at start"}, []string{"StByz processes"},
+			[]string{"V0 -> SE", "V0 -> AC"}, []string{"r1", "r2"}, []string(nil), []string{"invariant", "invariant: unforg: reached !(AC == 0)"})
+		if got != want {
+			t.Errorf("%s:\n got %s\nwant %s", filepath.Base(path), got, want)
 		}
 	}
-	for _, path := range paths {
-		c := readSVGChart(t, path)
-		if c.lifelines != 1 || len(c.heads) != 1 || c.heads[0] != "StByz processes" {
-			t.Errorf("%s: %d lifelines, heads %q; want one, StByz processes", filepath.Base(path), c.lifelines, c.heads)
+	// A lasso of the instance (check --param's search for a liveness
+	// specification): its loop, a rule that stays in V0, is a box there.
+	lasso := filepath.Join(dir, "l.svg")
+	relay := filepath.Join("..", "..", "examples", "threshold", "st-byz-n-ge-3t.ta")
+	if _, errs, code := runCmd("check", relay, "--param", "N=3,T=1,F=1", "relay", "--msc", lasso); code != trace.ExitViolated {
+		t.Fatalf("check relay: exit %d: %s", code, errs)
+	}
+	c := readSVGChart(t, lasso)
+	got := fmt.Sprintf("heads %q, notes %q, arrows %q, labels %q, events %q on %q", c.heads, c.notes, c.arrows, c.labels, c.events, c.eventsOn)
+	want := fmt.Sprintf("heads %q, notes %q, arrows %q, labels %q, events %q on %q", []string{"V0", "V1", "SE", "AC"},
+		[]string{"1 at start", "1 at start", "0 at start", "0 at start"}, []string{"V1 -> SE", "SE -> AC"}, []string{"r0", "r4"}, []string{"r5"}, []string{"V0"})
+	if got != want {
+		t.Errorf("relay's lasso:\n got %s\nwant %s", got, want)
+	}
+
+	// The schedule ftmc verify finds for every instance: an arrow per
+	// step, from the rule's source to its target, with the rule's name
+	// (and how many processes move, when more than one).
+	testenv.NeedBinary(t, "z3")
+	out, errs, code := runCmd("verify", model, "unforg", "--json")
+	if code != trace.ExitViolated {
+		t.Fatalf("verify: exit %d: %s", code, errs)
+	}
+	report, svg3 := filepath.Join(dir, "v.json"), filepath.Join(dir, "v.svg")
+	if err := os.WriteFile(report, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCmd("trace", report, "--msc", svg3); code != 0 {
+		t.Fatalf("trace: exit %d: %s", code, errs)
+	}
+	rep, err := trace.ParseReport("stdout", []byte(out))
+	if err != nil || rep.Verdicts[0].Counterexample == nil {
+		t.Fatalf("verify: no counterexample (%v)", err)
+	}
+	cx := rep.Verdicts[0].Counterexample
+	var arrows, labels []string
+	for _, s := range cx.Steps {
+		arrows = append(arrows, s.Stmt)
+		label := s.Rule
+		if s.Multiplicity > 1 {
+			label += fmt.Sprintf(" x %d", s.Multiplicity)
 		}
-		want := []string{"r1: V0 -> SE", "r2: V0 -> AC"}
-		if strings.Join(c.events, "|") != strings.Join(want, "|") {
-			t.Errorf("%s: events %q, want %q", filepath.Base(path), c.events, want)
-		}
-		if len(c.fails) == 0 || c.fails[0] != "invariant" {
-			t.Errorf("%s: failure boxes %q, want invariant", filepath.Base(path), c.fails)
+		labels = append(labels, label)
+	}
+	c = readSVGChart(t, svg3)
+	if len(cx.Steps) == 0 || strings.Join(c.arrows, "|") != strings.Join(arrows, "|") || strings.Join(c.labels, "|") != strings.Join(labels, "|") {
+		t.Errorf("verify's schedule: arrows %q, labels %q; want one per step %q, %q", c.arrows, c.labels, arrows, labels)
+	}
+	if len(c.groups) != 1 || c.groups[0] != "StByz processes" || len(c.fails) == 0 || c.fails[0] != "invariant" {
+		t.Errorf("verify's schedule: groups %q, failure %q; want StByz processes, invariant", c.groups, c.fails)
+	}
+	for i, h := range c.heads {
+		if i >= len(c.notes) || !strings.HasSuffix(c.notes[i], " at start") {
+			t.Errorf("verify's schedule: lifeline %s has notes %q, want its count at the start", h, c.notes)
 		}
 	}
 }
 
 // TestTraceMSCMCMT draws the counterexample of an array-based system: one
 // lifeline per process index, labelled with it as the transitions name
-// it, and one event per step, the transition's name, on the lifeline of
-// the process it is instantiated with, the last step included.
+// it (and nothing under it: no pid), and one event per step, the
+// transition's name, on the lifeline of the process it is instantiated
+// with, the last step included.
 func TestTraceMSCMCMT(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	dir := t.TempDir()
@@ -453,6 +544,11 @@ func TestTraceMSCMCMT(t *testing.T) {
 		if cx == nil || len(cx.Steps) == 0 {
 			t.Fatalf("verify %q: no counterexample", extra)
 		}
+		// The run replayed from backward reachability, and the bounded
+		// instance's, list the instance's process indexes.
+		if fmt.Sprintf("%+v", cx.Processes) != "[{Pid:0 Name:#0 Role:index Group: Optional:false Count:0} {Pid:1 Name:#1 Role:index Group: Optional:false Count:0}]" {
+			t.Errorf("verify: processes %+v, want #0 and #1", cx.Processes)
+		}
 		report, svg := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.svg")
 		if err := os.WriteFile(report, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
@@ -461,15 +557,22 @@ func TestTraceMSCMCMT(t *testing.T) {
 			t.Fatalf("trace: exit %d: %s", code, errs)
 		}
 		c := readSVGChart(t, svg)
-		if c.lifelines != 2 || strings.Join(c.heads, ",") != "#0,#1" {
-			t.Errorf("verify %q: %d lifelines, heads %q; want #0,#1", extra, c.lifelines, c.heads)
+		if c.lifelines != 2 || strings.Join(c.heads, ",") != "#0,#1" || len(c.notes) != 0 {
+			t.Errorf("verify %q: %d lifelines, heads %q, notes %q; want #0,#1 alone", extra, c.lifelines, c.heads, c.notes)
 		}
-		var want []string
+		var want, on []string
 		for _, s := range cx.Steps {
 			want = append(want, strings.SplitN(s.Stmt, "(", 2)[0])
+			on = append(on, fmt.Sprintf("#%d", s.Pid))
+			if s.Rule != want[len(want)-1] {
+				t.Errorf("verify %q: step %d fires %q, want its transition %q", extra, s.Num, s.Rule, want[len(want)-1])
+			}
 		}
-		if strings.Join(c.events, ",") != strings.Join(want, ",") {
-			t.Errorf("verify %q: events %q, want one per step %q", extra, c.events, want)
+		if strings.Join(c.events, ",") != strings.Join(want, ",") || strings.Join(c.eventsOn, ",") != strings.Join(on, ",") {
+			t.Errorf("verify %q: events %q on %q, want one per step %q on %q", extra, c.events, c.eventsOn, want, on)
+		}
+		if s := strings.Join(on, ","); !strings.Contains(s, "#0") || !strings.Contains(s, "#1") {
+			t.Errorf("verify %q: the steps are all on %s, want both processes to move", extra, s)
 		}
 		if len(c.fails) == 0 || c.fails[0] != "invariant" {
 			t.Errorf("verify %q: failure boxes %q, want invariant", extra, c.fails)
@@ -506,13 +609,107 @@ func TestVerifyTrailMSC(t *testing.T) {
 			continue
 		}
 		c := readSVGChart(t, svg)
-		if n := len(rep.Verdicts[0].Counterexample.Steps); c.lifelines == 0 || len(c.events) != n || len(c.fails) == 0 {
-			t.Errorf("verify %q: chart with %d lifelines, events %q, failure %q; want one event per step of %d and the failure", args, c.lifelines, c.events, c.fails, n)
+		// A step of these runs draws one event (a transition) or one
+		// arrow (a rule moving processes).
+		if n := len(rep.Verdicts[0].Counterexample.Steps); c.lifelines == 0 || len(c.events)+len(c.arrows) != n || len(c.fails) == 0 {
+			t.Errorf("verify %q: chart with %d lifelines, events %q, arrows %q, failure %q; want one event or arrow per step of %d and the failure", args, c.lifelines, c.events, c.arrows, c.fails, n)
 		}
 	}
 	// A trail that cannot be written is bad input, before the search.
 	_, errs, code := runCmd("verify", "--trail", filepath.Join(t.TempDir(), "no", "t.json"), filepath.Join(ex, "mcmt", "lock_bug.cub"))
 	if code != trace.ExitUsage || !strings.Contains(errs, "--trail") {
 		t.Errorf("unwritable --trail: exit %d, stderr %q", code, errs)
+	}
+}
+
+// ftmc trace draws the report of an earlier ftmc, whose counterexample
+// lists no processes and whose front ends wrote a dropped message as a
+// local event and a threshold automaton's step as an event of one
+// lifeline "pid 0": from its steps, a lifeline for each process that
+// takes a step that draws, the old events as boxes, no pid for a name
+// that no other lifeline has.
+func TestTraceOldReport(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(testenv.RepoRoot(t), "examples", "failure-detectors", "strong-accuracy.pml")
+	trail, svg := filepath.Join(dir, "new.json"), filepath.Join(dir, "new.svg")
+	_, errs, code := runCmd("check", model, "-D", "PROP=SA", "-D", "CHAN=I", "-D", "ORDER=FIFO", "-D", "BUF=1", "--quiet", "--trail", trail, "--msc", svg)
+	if code != trace.ExitViolated {
+		t.Fatalf("check: exit %d: %s", code, errs)
+	}
+	c := readSVGChart(t, svg)
+	if c.lifelines != 6 || c.crossed != 2 {
+		t.Fatalf("the new report's chart: %d lifelines, %d dropped messages; want 6 and 2", c.lifelines, c.crossed)
+	}
+	data, err := os.ReadFile(trail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What an earlier ftmc wrote: no process list, a drop as a local
+	// event.
+	var rep map[string]any
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	cx := rep["verdicts"].([]any)[0].(map[string]any)["counterexample"].(map[string]any)
+	if _, ok := cx["processes"]; !ok {
+		t.Fatal("the new report lists no processes")
+	}
+	delete(cx, "processes")
+	drops := 0
+	for _, s := range cx["steps"].([]any) {
+		evs, _ := s.(map[string]any)["events"].([]any)
+		for _, e := range evs {
+			ev := e.(map[string]any)
+			if ev["dropped"] == true {
+				drops++
+				for k := range ev {
+					delete(ev, k)
+				}
+				ev["type"], ev["partner"], ev["text"] = "local", -1, "drop I_AM_ALIVE to node 2"
+			}
+		}
+	}
+	if drops != 2 {
+		t.Fatalf("%d drops in the report, want 2", drops)
+	}
+	old, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldReport, oldSVG := filepath.Join(dir, "old.json"), filepath.Join(dir, "old.svg")
+	if err := os.WriteFile(oldReport, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCmd("trace", oldReport, "--msc", oldSVG); code != 0 {
+		t.Fatalf("trace of the old report: exit %d: %s", code, errs)
+	}
+	c = readSVGChart(t, oldSVG)
+	dropBoxes := 0
+	for _, e := range c.events {
+		if strings.HasPrefix(e, "drop ") {
+			dropBoxes++
+		}
+	}
+	// Node 0's tasks take no step that draws.
+	if c.lifelines != 4 || c.crossed != 0 || dropBoxes != 2 {
+		t.Errorf("the old report's chart: %d lifelines, %d dropped messages, events %q; want 4, none, two drop boxes", c.lifelines, c.crossed, c.events)
+	}
+
+	// A threshold automaton's schedule of an earlier ftmc.
+	ta := `{"format": "ftmc-report/1", "model": "st.ta", "verdicts": [{"property": "unforg", "verdict": "violated", "counterexample":
+	{"kind": "invariant", "loop_start": -1, "steps": [
+	{"num": 1, "pid": 0, "proc": "StByz processes", "stmt": "V0 -> SE", "events": [{"type": "local", "partner": -1, "text": "r1: V0 -> SE"}]},
+	{"num": 2, "pid": 0, "proc": "StByz processes", "stmt": "V0 -> AC", "events": [{"type": "local", "partner": -1, "text": "r2: V0 -> AC"}]}]}}],
+	"stats": {"states": 1, "transitions": 0, "seconds": 0, "memory_bytes": 0, "complete": true}}`
+	taReport, taSVG := filepath.Join(dir, "ta.json"), filepath.Join(dir, "ta.svg")
+	if err := os.WriteFile(taReport, []byte(ta), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCmd("trace", taReport, "--msc", taSVG); code != 0 {
+		t.Fatalf("trace of the old schedule: exit %d: %s", code, errs)
+	}
+	c = readSVGChart(t, taSVG)
+	if strings.Join(c.heads, ",") != "StByz processes" || len(c.notes) != 0 || strings.Join(c.events, ",") != "r1: V0 -> SE,r2: V0 -> AC" {
+		t.Errorf("the old schedule's chart: heads %q, notes %q, events %q; want StByz processes alone and its two rules", c.heads, c.notes, c.events)
 	}
 }

@@ -111,7 +111,9 @@ func TestVerifySolverExits(t *testing.T) {
 
 // A solver that never answers, or that answers sat and then stalls, or
 // that answers what is not SMT-LIB: the run ends at the solver timeout
-// or the time limit, with the verdict unknown and a reason that says so.
+// or the time limit, with the verdict unknown and a reason that says so
+// (for a Parametric Promela model, of every specification when the
+// abstraction they rest on could not be computed).
 func TestVerifySolverHangs(t *testing.T) {
 	root := testenv.RepoRoot(t)
 	aba := filepath.Join(root, "examples", "threshold", "aba.ta")
@@ -123,6 +125,7 @@ func TestVerifySolverHangs(t *testing.T) {
 	}{
 		{"silent", []string{aba, "--solver-timeout", "1s"}, taProps, `^solver z3 \(PATH\) did not acknowledge its commands within 1s$`},
 		{"silent", []string{aba, "--time", "1s"}, taProps, `^time limit 1s reached before all schemas were checked$`},
+		{"silent", []string{filepath.Join(root, "examples", "bymc", "fbc.pml"), "--time", "1s"}, []string{"unforg", "corr", "relay", "agree"}, `^time limit 1s reached while the abstraction was computed$`},
 		{"stall-get-value", []string{aba, "--solver-timeout", "1s"}, taProps, `^solver z3 \(PATH\) did not answer \(get-value \(.*\)\) within 1s$`},
 		{"stall-get-value", []string{aba, "--time", "2s"}, taProps, `^time limit 2s reached before all schemas were checked$`},
 		{"deaf", []string{aba, "--solver-timeout", "1s"}, taProps, `^solver z3 \(PATH\) did not acknowledge its commands within 1s \(3 failures in a row, given up\)$`},

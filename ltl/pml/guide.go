@@ -195,6 +195,12 @@ func (w *guided) Explain(t state.Trans, from, to []byte) trace.Step {
 	return w.m.Explain(t, a, b)
 }
 
+func (w *guided) Processes(first, last []byte) []trace.Process {
+	a, _ := split(first)
+	b, _ := split(last)
+	return state.Processes(w.m, a, b)
+}
+
 func (w *guided) Decode(s []byte) []trace.Var {
 	c, _ := split(s)
 	return w.m.Decode(c)

@@ -358,6 +358,17 @@ outer:
 // the parameters of transition ti that enables it in vals. The slice is
 // reused between calls.
 func (c *Concrete) EnabledParams(ti int, vals []int64, env []int, visit func(params []int)) {
+	c.enabledAmong(ti, vals, env, everyone, visit)
+}
+
+// everyone stands for all processes, however many, as a set of running
+// processes (a set of bits holds at most 64).
+const everyone = ^uint64(0)
+
+// enabledAmong is EnabledParams with parameters and universal guards
+// restricted to the running processes (bit p for process p).
+func (c *Concrete) enabledAmong(ti int, vals []int64, env []int, running uint64, visit func(params []int)) {
+	runs := func(p int) bool { return running == everyone || running&(1<<uint(p)) != 0 }
 	ct := &c.trans[ti]
 	for _, f := range ct.stage[0] {
 		if !c.holds(f, vals, env) {
@@ -370,6 +381,9 @@ func (c *Concrete) EnabledParams(ti int, vals []int64, env []int, visit func(par
 			if ct.uguard != nil {
 			outer:
 				for u := 0; u < c.N; u++ {
+					if !runs(u) {
+						continue
+					}
 					for _, p := range env[:ct.m] {
 						if p == u {
 							continue outer
@@ -386,6 +400,9 @@ func (c *Concrete) EnabledParams(ti int, vals []int64, env []int, visit func(par
 		}
 	next:
 		for p := 0; p < c.N; p++ {
+			if !runs(p) {
+				continue
+			}
 			for _, q := range env[:i] {
 				if q == p {
 					continue next
@@ -495,7 +512,7 @@ func (c *Concrete) apply(ti int, params []int, vals []int64, env []int, next []i
 }
 
 // Params enumerates the injective assignments of m parameters to the
-// instance's processes, in lexicographic order.
+// instance's processes, in lexicographic order, until visit returns false.
 func (c *Concrete) Params(m int, visit func(params []int) bool) {
 	params := make([]int, m)
 	used := make([]bool, c.N)

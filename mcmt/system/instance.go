@@ -138,18 +138,32 @@ func (in *Instance) ValidEnd(s []byte) bool { return true }
 
 // Step is the counterexample step of transition ti instantiated with
 // params: the moving process is the transition's first parameter (its pid,
-// named "#N" as in the transition's description), and its one event is the
-// transition's name, which a chart draws on that process's lifeline. A
-// transition without parameters moves no process (pid -1, "system").
+// named "#N" as in the transition's description), Rule is the transition's
+// name, and its one event is that name, which a chart draws on that
+// process's lifeline. A transition without parameters moves no process
+// (pid -1, "system").
 func (c *Concrete) Step(ti int, params []int) trace.Step {
 	tr := c.Sys.Trans[ti]
-	st := trace.Step{Pid: -1, Proc: "system", Stmt: c.Describe(ti, params), Line: tr.Pos.Line,
+	st := trace.Step{Pid: -1, Proc: "system", Rule: tr.Name, Stmt: c.Describe(ti, params), Line: tr.Pos.Line,
 		Events: []trace.Event{{Type: "local", Text: tr.Name, Partner: -1}}}
 	if len(params) > 0 {
 		st.Pid, st.Proc = params[0], fmt.Sprintf("#%d", params[0])
 	}
 	return st
 }
+
+// Processes are the lifelines of a counterexample on the instance: every
+// process index, named "#N" as in the transitions' descriptions.
+func (c *Concrete) Processes() []trace.Process {
+	out := make([]trace.Process, c.N)
+	for i := range out {
+		out[i] = trace.Process{Pid: i, Name: fmt.Sprintf("#%d", i), Role: trace.RoleIndex}
+	}
+	return out
+}
+
+// Processes are the instance's process indexes (Concrete.Processes).
+func (in *Instance) Processes(first, last []byte) []trace.Process { return in.C.Processes() }
 
 func (in *Instance) Explain(t state.Trans, from, to []byte) trace.Step {
 	ti := int(t.ID)

@@ -16,15 +16,7 @@ import (
 // proof assumes (Lemmas 2.1-2.3 of the paper and the bounds on round, id
 // and maxId).
 func TestSeedBounded(t *testing.T) {
-	path := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := mcmt.Parse(path, src, "mcmt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := parseSeed(t)
 	want := map[int]int64{2: 1852, 3: 40264, 4: 1131512}
 	last := 4
 	if testing.Short() {
@@ -49,4 +41,20 @@ func TestSeedBounded(t *testing.T) {
 			t.Errorf("%d processes: %d states, want %d", k, r.States, want[k])
 		}
 	}
+}
+
+// parseSeed parses the Chandra-Toueg seed of the shared corpus; src is its
+// text.
+func parseSeed(t *testing.T) (s *system.System, src []byte) {
+	t.Helper()
+	path := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = mcmt.Parse(path, src, "mcmt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, src
 }

@@ -251,60 +251,6 @@ func (c *Concrete) clearStopped(vals []int64, running uint64) {
 	}
 }
 
-// enabledAmong is EnabledParams with parameters and universal guards
-// restricted to the running processes.
-func (c *Concrete) enabledAmong(ti int, vals []int64, env []int, running uint64, visit func(params []int)) {
-	ct := &c.trans[ti]
-	for _, f := range ct.stage[0] {
-		if !c.holds(f, vals, env) {
-			return
-		}
-	}
-	var rec func(i int)
-	rec = func(i int) {
-		if i == ct.m {
-			if ct.uguard != nil {
-			outer:
-				for u := 0; u < c.N; u++ {
-					if running&(1<<uint(u)) == 0 {
-						continue
-					}
-					for _, p := range env[:ct.m] {
-						if p == u {
-							continue outer
-						}
-					}
-					env[ct.m] = u
-					if !c.holds(ct.uguard, vals, env) {
-						return
-					}
-				}
-			}
-			visit(env[:ct.m])
-			return
-		}
-	next:
-		for p := 0; p < c.N; p++ {
-			if running&(1<<uint(p)) == 0 {
-				continue
-			}
-			for _, q := range env[:i] {
-				if q == p {
-					continue next
-				}
-			}
-			env[i] = p
-			for _, f := range ct.stage[i+1] {
-				if !c.holds(f, vals, env) {
-					continue next
-				}
-			}
-			rec(i + 1)
-		}
-	}
-	rec(0)
-}
-
 // brokenAxiomAmong is BrokenAxiom over the running processes; env is
 // scratch space with room for every axiom's variables.
 func (c *Concrete) brokenAxiomAmong(vals []int64, running uint64, env []int) int {

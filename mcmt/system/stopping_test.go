@@ -3,12 +3,9 @@ package system_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"ftmc/internal/testenv"
 	"ftmc/mcmt"
 	"ftmc/mcmt/system"
 )
@@ -73,15 +70,7 @@ transition go (i) requires { Pc[i] = Idle && Lock = True && forall_other k. Pc[k
 // The seed's instances in the stopping-failures semantics (the oracle of
 // the invariant search); the system axioms prune no state.
 func TestStoppingSeed(t *testing.T) {
-	path := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := mcmt.Parse(path, src, "mcmt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, src := parseSeed(t)
 	for k, want := range map[int]int64{2: 2634, 3: 67536} {
 		for _, axioms := range []bool{false, true} {
 			r, err := system.ExploreStopping(t.Context(), s, k, system.StoppingOptions{Axioms: axioms})
@@ -116,15 +105,7 @@ func TestStoppingSeed(t *testing.T) {
 // then ignore it. A candidate excluding one of those views holds on the
 // instance and cannot be proved backwards.
 func TestStoppingSeedViews(t *testing.T) {
-	path := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := mcmt.Parse(path, src, "mcmt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := parseSeed(t)
 	const k = 3
 	c, err := system.Compile(s, k)
 	if err != nil {
@@ -209,11 +190,7 @@ func TestStoppingSeedViews(t *testing.T) {
 // that decided, and the pruned search is as large as before it ran on
 // explore's engine.
 func TestStoppingAxiomPrunes(t *testing.T) {
-	path := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, src := parseSeed(t)
 	bad, err := mcmt.Parse("false.mcmt", []byte(strings.Replace(string(src), "/* LEMMA 2.3 */",
 		"/* LEMMA 2.3 */ system_axiom (universal x:nat) { (NOT (state[x] = true)) }", 1)), "mcmt")
 	if err != nil {
@@ -266,15 +243,7 @@ func TestStoppingAxiomPrunes(t *testing.T) {
 // A search over its state limit, or whose context is done, is incomplete
 // and says why.
 func TestStoppingCutShort(t *testing.T) {
-	path := filepath.Join(testenv.Shared(t), "seeds/002_89f49e16422360b2.txt")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := mcmt.Parse(path, src, "mcmt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := parseSeed(t)
 	n := int64(0)
 	r, err := system.ExploreStopping(t.Context(), s, 3, system.StoppingOptions{MaxStates: 1000, Axioms: true, OnState: func([]int64, uint64) { n++ }})
 	if err != nil {

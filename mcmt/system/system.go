@@ -334,33 +334,19 @@ func (f *Formula) String() string {
 }
 
 // Conj builds the conjunction of fs, flattening nested conjunctions.
-func Conj(fs ...*Formula) *Formula {
-	var args []*Formula
-	for _, f := range fs {
-		switch {
-		case f == nil || f.Kind == True:
-		case f.Kind == And:
-			args = append(args, f.Args...)
-		default:
-			args = append(args, f)
-		}
-	}
-	switch len(args) {
-	case 0:
-		return &Formula{Kind: True}
-	case 1:
-		return args[0]
-	}
-	return &Formula{Kind: And, Args: args}
-}
+func Conj(fs ...*Formula) *Formula { return junction(And, True, fs) }
 
 // Disj builds the disjunction of fs, flattening nested disjunctions.
-func Disj(fs ...*Formula) *Formula {
+func Disj(fs ...*Formula) *Formula { return junction(Or, False, fs) }
+
+// junction builds the formula kind (And, Or) of fs, without its unit (True,
+// False) and nil, flattening nested ones.
+func junction(kind, unit FormKind, fs []*Formula) *Formula {
 	var args []*Formula
 	for _, f := range fs {
 		switch {
-		case f == nil || f.Kind == False:
-		case f.Kind == Or:
+		case f == nil || f.Kind == unit:
+		case f.Kind == kind:
 			args = append(args, f.Args...)
 		default:
 			args = append(args, f)
@@ -368,9 +354,9 @@ func Disj(fs ...*Formula) *Formula {
 	}
 	switch len(args) {
 	case 0:
-		return &Formula{Kind: False}
+		return &Formula{Kind: unit}
 	case 1:
 		return args[0]
 	}
-	return &Formula{Kind: Or, Args: args}
+	return &Formula{Kind: kind, Args: args}
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,21 +51,26 @@ type Options struct {
 	// returns ends Verify with that error.
 	Abstracted func(*pia.Result) error
 	// Verdict, when set, receives each specification's verdict as soon
-	// as it is decided.
+	// as verifying it decides it (not the verdicts of an abstraction
+	// that the run's context stopped).
 	Verdict func(trace.Result)
 }
 
 // Result is the outcome of Verify.
 type Result struct {
 	// Abstraction is the automata of the model's thresholds (or of
-	// Options.Thresholds), not of a refinement.
+	// Options.Thresholds), not of a refinement; nil when the run's
+	// context stopped it.
 	Abstraction *pia.Result
 	// Verdicts has one verdict per specification, in order.
 	Verdicts []trace.Result
 }
 
-// Figures are the abstraction's figures for a report.
+// Figures are the abstraction's figures for a report (none without one).
 func (r *Result) Figures() []trace.Figure {
+	if r.Abstraction == nil {
+		return nil
+	}
 	cs := r.Abstraction.Cases
 	return []trace.Figure{
 		{Name: "cases", Value: float64(len(cs))},
@@ -79,18 +85,11 @@ type InputError struct{ Msg string }
 
 func (e *InputError) Error() string { return e.Msg }
 
-// AbstractionError says that the abstraction could not be computed, so
-// there is no verdict: the run's context stopped it (Stopped is why), or
-// the solver failed or gave up (Err), which is not the model's fault.
-type AbstractionError struct {
-	Stopped string
-	Err     error
-}
+// AbstractionError says that the solver failed or gave up on the
+// abstraction, so that there is no verdict; the model is not at fault.
+type AbstractionError struct{ Err error }
 
 func (e *AbstractionError) Error() string {
-	if e.Stopped != "" {
-		return "the abstraction stopped: " + e.Stopped
-	}
 	return "unknown: the abstraction could not be computed: " + e.Err.Error()
 }
 
@@ -101,10 +100,16 @@ func (e *AbstractionError) Unwrap() error { return e.Err }
 // parameter values. A verdict is holds when the specification holds in the
 // automaton of every order of the thresholds, violated only with a
 // counterexample of a concrete instance, and unknown otherwise, with the
-// reason. The error is a *pia.Error for a model outside the class the
-// abstraction handles, an *InputError, an *AbstractionError, or the error
-// of Options.Abstracted.
+// reason; every verdict is unknown when ctx stops the abstraction (and the
+// Result has no Abstraction). The error is an *InputError, a *pia.Error
+// for a model outside the class the abstraction handles, an
+// *AbstractionError, or the error of Options.Abstracted.
 func Verify(ctx context.Context, prog *promela.Program, path string, defs map[string]string, specs []string, opts Options) (*Result, error) {
+	start := time.Now()
+	specs, err := checkSpecs(path, pia.Specs(prog), specs)
+	if err != nil {
+		return nil, err
+	}
 	popts := pia.Options{Solver: opts.Solver, Thresholds: opts.Thresholds}
 	abs, err := pia.Extract(ctx, prog, popts)
 	if err != nil {
@@ -112,13 +117,17 @@ func Verify(ctx context.Context, prog *promela.Program, path string, defs map[st
 		if errors.As(err, &pe) {
 			return nil, err
 		}
-		if ctx.Err() != nil {
-			return nil, &AbstractionError{Stopped: explore.StopCause(ctx)}
+		if ctx.Err() == nil {
+			return nil, &AbstractionError{Err: err}
 		}
-		return nil, &AbstractionError{Err: err}
-	}
-	if specs, err = checkSpecs(path, abs, specs); err != nil {
-		return nil, err
+		// Every specification rests on the abstraction: each is
+		// unknown, with why it was not computed.
+		res := &Result{}
+		for _, s := range specs {
+			res.Verdicts = append(res.Verdicts, trace.Result{Property: s, Verdict: trace.Unknown,
+				Reason: explore.StopCause(ctx) + " while the abstraction was computed", Stats: &trace.Stats{Seconds: time.Since(start).Seconds()}})
+		}
+		return res, nil
 	}
 	if opts.Abstracted != nil {
 		if err := opts.Abstracted(abs); err != nil {
@@ -186,18 +195,14 @@ func Verify(ctx context.Context, prog *promela.Program, path string, defs map[st
 }
 
 // checkSpecs returns the specifications to verify: specs, each of which
-// the model must have, or all of them when specs is empty.
-func checkSpecs(path string, abs *pia.Result, specs []string) ([]string, error) {
+// must be among the model's (all), or all of them when specs is empty.
+func checkSpecs(path string, all, specs []string) ([]string, error) {
 	if len(specs) == 0 {
-		specs = abs.Specs
+		specs = all
 	}
 	for _, s := range specs {
-		found := false
-		for _, t := range abs.Specs {
-			found = found || s == t
-		}
-		if !found {
-			return nil, &InputError{fmt.Sprintf("%s has no specification %q (it has: %s)", path, s, strings.Join(abs.Specs, ", "))}
+		if !slices.Contains(all, s) {
+			return nil, &InputError{fmt.Sprintf("%s has no specification %q (it has: %s)", path, s, strings.Join(all, ", "))}
 		}
 	}
 	if len(specs) == 0 {
@@ -400,7 +405,7 @@ func guideOf(c *pia.Case, cex *trace.Counterexample, merged map[string]string) *
 	}
 	for _, st := range steps {
 		var path []*ta.Rule
-		for _, id := range strings.Split(strings.TrimPrefix(ta.StepRule(st), "r"), "+") {
+		for _, id := range strings.Split(strings.TrimPrefix(st.Rule, "r"), "+") {
 			r, ok := byID[id]
 			if !ok {
 				return nil

@@ -66,9 +66,10 @@ func TestVerifyFolkloreBroadcast(t *testing.T) {
 	}
 }
 
-// What keeps Verify from a verdict is an error of its kind: a model outside
-// the class, a specification the model lacks, an abstraction the run's
-// context stopped, the error of the Abstracted callback.
+// What keeps Verify from verdicts is an error of its kind: a model outside
+// the class, a specification the model lacks, the error of the Abstracted
+// callback; an abstraction the run's context stopped leaves every verdict
+// unknown.
 func TestVerifyErrors(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	prog, path := load(t, "fbc.pml")
@@ -79,10 +80,16 @@ func TestVerifyErrors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err = verify.Verify(ctx, prog, path, nil, nil, verify.Options{})
-	var ae *verify.AbstractionError
-	if !errors.As(err, &ae) || err.Error() != "the abstraction stopped: interrupted" {
-		t.Errorf("cancelled: %v", err)
+	res, err := verify.Verify(ctx, prog, path, nil, []string{"relay", "corr"}, verify.Options{
+		Abstracted: func(*pia.Result) error { t.Error("an abstraction that did not finish was seen"); return nil },
+	})
+	if err != nil || res.Abstraction != nil || len(res.Verdicts) != 2 || res.Figures() != nil {
+		t.Fatalf("cancelled: %v, %+v", err, res)
+	}
+	for i, s := range []string{"relay", "corr"} {
+		if r := res.Verdicts[i]; r.Property != s || r.Verdict != trace.Unknown || r.Reason != "interrupted while the abstraction was computed" {
+			t.Errorf("cancelled: verdict %+v, want %s unknown, interrupted", r, s)
+		}
 	}
 	stop := errors.New("no room")
 	called := false

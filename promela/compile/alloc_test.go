@@ -18,14 +18,7 @@ func TestNextAllocates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prog, err := promela.Parse(f, src, promela.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := Compile(prog)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := compileNamed(t, f, src, promela.Options{})
 		s := explore(m, 500)
 		var states [][]byte
 		for v := range s.seen {

@@ -41,27 +41,7 @@ func TestCompareSpin(t *testing.T) {
 }
 
 func compareOne(t *testing.T, file string, r expect.Run) {
-	defs := map[string]string{}
-	var sdefs []string
-	for i := 0; i < len(r.Args); i++ {
-		a := r.Args[i]
-		var d string
-		switch {
-		case a == "-D" && i+1 < len(r.Args):
-			d = r.Args[i+1]
-			i++
-		case strings.HasPrefix(a, "-D"):
-			d = a[2:]
-		default:
-			continue
-		}
-		n, v, ok := strings.Cut(d, "=")
-		if !ok {
-			v = "1"
-		}
-		defs[n] = v
-		sdefs = append(sdefs, d)
-	}
+	defs, sdefs := defines(r.Args)
 	name := file + " " + strings.Join(sdefs, " ")
 	prog, err := promela.Load(file, promela.Options{Defines: defs})
 	if err != nil {

@@ -362,13 +362,40 @@ func (md *Model) group(L, pid int) string {
 		return ""
 	}
 	off := int(l.procs[pid])
-	pt := md.p.segAt(l.vec, off).proc
+	return md.groupAt(l.vec, off, md.p.segAt(l.vec, off).proc)
+}
+
+// groupAt is the lifeline group of the process of type pt whose segment
+// is at off in vec.
+func (md *Model) groupAt(vec []byte, off int, pt *procType) string {
 	for _, v := range pt.params {
 		if v.name == "node" && v.typ.IsScalar() {
-			return md.formatValue(v.typ, cellOf(v.typ).load(l.vec, off+v.off))
+			return md.formatValue(v.typ, cellOf(v.typ).load(vec, off+v.off))
 		}
 	}
 	return ""
+}
+
+// Processes lists the processes of the final state last, for charts:
+// pid, proctype, group (its node parameter); a process at its end is
+// optional (drawn only if its steps draw something). Processes that ended
+// and were removed before last are named by their steps.
+func (md *Model) Processes(first, last []byte) []trace.Process {
+	p := md.p
+	vec := make([]byte, p.hidden+len(last))
+	copy(vec[p.hidden:], last)
+	var out []trace.Process
+	pid := 0
+	for off := p.segStart; off < len(vec); off += p.segAt(vec, off).size {
+		pt := p.segAt(vec, off).proc
+		if pt == nil {
+			continue
+		}
+		out = append(out, trace.Process{Pid: pid, Name: pt.name, Role: trace.RoleProcess,
+			Group: md.groupAt(vec, off, pt), Optional: p.code(vec, off)-pt.base == pt.end})
+		pid++
+	}
+	return out
 }
 
 // Decode returns the values in s: globals, then each process's location

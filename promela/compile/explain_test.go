@@ -41,14 +41,7 @@ func TestExplain(t *testing.T) {
 	}
 	rendezvous := 0
 	for i, src := range srcs {
-		prog, err := promela.Parse("m.pml", []byte(src), promela.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := Compile(prog)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := compileNamed(t, "m.pml", []byte(src), promela.Options{})
 		s := explore(m, 300)
 		var states [][]byte
 		_ = m.Initial(func(v []byte) { states = append(states, append([]byte(nil), v...)) })

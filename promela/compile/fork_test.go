@@ -16,14 +16,7 @@ func TestForkConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, err := promela.Parse("m.pml", src, promela.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Compile(prog)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileNamed(t, "m.pml", src, promela.Options{})
 	want := explore(m, 0).states
 	var wg sync.WaitGroup
 	counts := make([]int, 4)

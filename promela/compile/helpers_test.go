@@ -66,7 +66,13 @@ func compileSrc(t *testing.T, src string, defines map[string]string) *Model {
 // compileWith compiles a model given as text, read with opts.
 func compileWith(t *testing.T, src string, opts promela.Options) *Model {
 	t.Helper()
-	prog, err := promela.Parse("test.pml", []byte(src), opts)
+	return compileNamed(t, "test.pml", []byte(src), opts)
+}
+
+// compileNamed compiles the model src of the file name, read with opts.
+func compileNamed(t *testing.T, name string, src []byte, opts promela.Options) *Model {
+	t.Helper()
+	prog, err := promela.Parse(name, src, opts)
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}

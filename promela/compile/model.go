@@ -110,25 +110,13 @@ func (md *Model) explore(L int, excl int) int {
 		if excl >= 0 && pid != excl {
 			continue
 		}
-		m.use(L)
-		off := int(m.procs[pid])
-		pt := md.p.segAt(m.vec, off).proc
-		pc := m.pcAt(off, pt)
-		if pt.provided != nil {
-			m.pid, m.base = pid, off
-			ok := pt.provided(m) != 0
-			if m.fault != "" {
-				md.failFault(pid, nil)
-				count++
-				continue
-			}
-			if !ok {
-				continue
-			}
+		ts, faulted := md.ready(L, pid)
+		if faulted {
+			count++
+			continue
 		}
 		executed := false
 		estate := 0
-		ts := pt.trans[pc]
 		for k := range ts {
 			t := &ts[k]
 			if estate > 0 && estate != t.etrans {
@@ -162,6 +150,30 @@ func (md *Model) explore(L int, excl int) int {
 		}
 	}
 	return count
+}
+
+// ready makes the state at level L current and gives the transitions of
+// process pid at its location: none when its provided clause blocks it,
+// and none with faulted set when evaluating that clause failed (the failure
+// is reported).
+func (md *Model) ready(L, pid int) (ts []trans, faulted bool) {
+	m := &md.m
+	m.use(L)
+	off := int(m.procs[pid])
+	pt := md.p.segAt(m.vec, off).proc
+	pc := m.pcAt(off, pt)
+	if pt.provided != nil {
+		m.pid, m.base = pid, off
+		ok := pt.provided(m) != 0
+		if m.fault != "" {
+			md.failFault(pid, nil)
+			return nil, true
+		}
+		if !ok {
+			return nil, false
+		}
+	}
+	return pt.trans[pc], false
 }
 
 // fire executes transition t of process pid from the state at level L into
@@ -481,25 +493,13 @@ func (md *Model) handshake(L, sender int) int {
 		if pid == sender {
 			continue
 		}
-		m.use(L)
-		off := int(m.procs[pid])
-		pt := md.p.segAt(m.vec, off).proc
-		pc := m.pcAt(off, pt)
-		if pt.provided != nil {
-			m.pid, m.base = pid, off
-			ok := pt.provided(m) != 0
-			if m.fault != "" {
-				md.failFault(pid, nil)
-				count++
-				continue
-			}
-			if !ok {
-				continue
-			}
+		ts, faulted := md.ready(L, pid)
+		if faulted {
+			count++
+			continue
 		}
 		executed := false
 		estate := 0
-		ts := pt.trans[pc]
 		for k := range ts {
 			t := &ts[k]
 			if estate > 0 && estate != t.etrans {
@@ -589,20 +589,27 @@ func (t *trans) assertText() string {
 
 // ValidEnd reports whether every process is at its end or at an end label.
 func (md *Model) ValidEnd(s []byte) bool {
+	return !md.someAt(s, func(pt *procType, pc int) bool { return !marked(pt.valid, pc) })
+}
+
+// someAt reports whether some process in s is at a location pc of its
+// proctype pt for which at holds.
+func (md *Model) someAt(s []byte, at func(pt *procType, pc int) bool) bool {
 	p := md.p
 	off := p.segStart - p.hidden
 	for off < len(s) {
 		st := p.segAt(s, off)
-		if pt := st.proc; pt != nil {
-			pc := p.code(s, off) - pt.base
-			if pc >= len(pt.valid) || !pt.valid[pc] {
-				return false
-			}
+		if pt := st.proc; pt != nil && at(pt, p.code(s, off)-pt.base) {
+			return true
 		}
 		off += st.size
 	}
-	return true
+	return false
 }
+
+// marked reports whether location pc is marked in a proctype's table of
+// valid end or progress locations.
+func marked(table []bool, pc int) bool { return pc < len(table) && table[pc] }
 
 // enabled reports whether process pid has an executable transition in the
 // machine's current state (Spin's enabled(pid)).

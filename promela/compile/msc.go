@@ -50,7 +50,69 @@ func (md *Model) localEvents(k int, path []pathStep) []trace.Event {
 		text = md.sprintf(text, args)
 	}
 	text = strings.TrimSpace(strings.NewReplacer(`\n`, " ", `\t`, " ").Replace(text))
+	if ev, ok := md.dropEvent(text, k, path); ok {
+		return []trace.Event{ev}
+	}
 	return []trace.Event{{Type: "local", Text: text, Partner: -1}}
+}
+
+// dropEvent is the message that step k of a path drops, when its local
+// event says so: printf("MSC: drop MSG to DEST") in the branch of a send
+// that finds its channel full (:: full(c) -> printf(...)). The channel is
+// that of the full(c) guard the process passed earlier in the step, and
+// its reader is where the message was going; without such a guard, both
+// are unknown.
+func (md *Model) dropEvent(text string, k int, path []pathStep) (trace.Event, bool) {
+	rest, ok := strings.CutPrefix(text, "drop ")
+	if !ok {
+		return trace.Event{}, false
+	}
+	msg, _, ok := strings.Cut(rest, " to ")
+	if !ok || msg == "" {
+		return trace.Event{}, false
+	}
+	ev := trace.Event{Type: "send", Msg: msg, Partner: -1, Dropped: true}
+	for j := k - 1; j >= 0 && path[j].pid == path[k].pid; j-- {
+		if id, ok := md.fullGuard(j, path); ok {
+			ev.Chan, ev.Partner = md.chanName(id), md.reader(id)
+			break
+		}
+	}
+	return ev, true
+}
+
+// fullGuard is the channel of step j of a path when that step is a guard
+// full(c), evaluated in the state before it.
+func (md *Model) fullGuard(j int, path []pathStep) (int32, bool) {
+	s := path[j]
+	if s.t.elem == nil {
+		return 0, false
+	}
+	es, ok := s.t.elem.stmt.(*promela.ExprStmt)
+	if !ok {
+		return 0, false
+	}
+	call, ok := es.X.(*promela.CallExpr)
+	if !ok || call.Fun != promela.BuiltinFull || len(call.Args) != 1 {
+		return 0, false
+	}
+	m := &md.m
+	if !md.enter(j, s.pid) {
+		return 0, false
+	}
+	defer func() { m.fault = "" }()
+	c := &comp{p: md.p, pt: s.t.pt}
+	nerr := len(md.p.errs)
+	fn := c.expr(call.Args[0])
+	if len(md.p.errs) > nerr {
+		md.p.errs = md.p.errs[:nerr]
+		return 0, false
+	}
+	id := fn(m)
+	if m.fault != "" || m.chanOff(id, "send") < 0 {
+		return 0, false
+	}
+	return id, true
 }
 
 // sprintf formats as Promela's printf: %d %i %u %x %X %o %c, %e for the

@@ -122,3 +122,67 @@ active [2] proctype R() { byte y; d?y }
 		}
 	}
 }
+
+// A printf("MSC: drop MSG to DEST") after a full(c) guard in the same
+// step is the message dropped on c, towards c's reader; without the guard
+// the channel and the receiver are unknown, and another printf is a local
+// event.
+func TestDropEvent(t *testing.T) {
+	m := compileSrc(t, `
+mtype = { PING };
+chan c = [0] of { mtype };
+chan d = [1] of { mtype };
+active proctype S() {
+	d!PING;
+	atomic { full(d) -> printf("MSC: drop %e to node 1\n", PING) };
+	printf("MSC: drop %e to node 2\n", PING);
+	printf("MSC: dropped nothing\n")
+}
+active proctype R(byte node) { c?PING; d?PING }
+`, nil)
+	var s []byte
+	m.Initial(func(v []byte) { s = append([]byte(nil), v...) })
+	var got []string
+	for range 4 {
+		c := &collect{}
+		m.Next(s, c)
+		if len(c.succ) != 1 {
+			t.Fatalf("%d successors, want S's step only", len(c.succ))
+		}
+		for _, ev := range m.Explain(c.succ[0], s, c.to[0]).Events {
+			got = append(got, fmt.Sprintf("%s %s %q to %d dropped=%v %q", ev.Type, ev.Chan, ev.Msg, ev.Partner, ev.Dropped, ev.Text))
+		}
+		s = c.to[0]
+	}
+	want := []string{
+		`send d "PING" to 1 dropped=false ""`,
+		`send d "PING" to 1 dropped=true ""`,
+		`send  "PING" to -1 dropped=true ""`,
+		`local  "" to -1 dropped=false "dropped nothing"`,
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("events\n%q\nwant\n%q", got, want)
+	}
+}
+
+// The processes of a run are those of its final state, with their
+// proctype and node; one at its end is drawn only if it draws something.
+func TestProcesses(t *testing.T) {
+	m := compileSrc(t, `
+proctype P(byte node) { skip }
+proctype Q() { byte x; x > 0 }
+init { atomic { run P(3); run Q() } }
+`, nil)
+	var s []byte
+	m.Initial(func(v []byte) { s = append([]byte(nil), v...) })
+	first := s
+	// init's step starts P and Q and ends.
+	c := &collect{}
+	m.Next(s, c)
+	s = c.to[0]
+	got := fmt.Sprintf("%+v", m.Processes(first, s))
+	want := "[{Pid:0 Name::init: Role:process Group: Optional:true Count:0} {Pid:1 Name:P Role:process Group:3 Optional:false Count:0} {Pid:2 Name:Q Role:process Group: Optional:false Count:0}]"
+	if got != want {
+		t.Errorf("processes\n%s\nwant\n%s", got, want)
+	}
+}

@@ -46,14 +46,7 @@ func TestAutomataLikePan(t *testing.T) {
 			}
 			defs := firstDefines(src)
 			want := panAutomata(t, f, defs)
-			prog, err := promela.Parse(f, src, promela.Options{Defines: defs})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := Compile(prog)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := compileNamed(t, f, src, promela.Options{Defines: defs})
 			got := automata(m)
 			for name, w := range want {
 				g := got[name]
@@ -120,33 +113,38 @@ func panAutomata(t *testing.T, model string, defs map[string]string) map[string]
 // firstDefines returns the macros of a model's first "ftmc: check -D ..."
 // line.
 func firstDefines(src []byte) map[string]string {
-	defs := map[string]string{}
 	for _, l := range strings.Split(string(src), "\n") {
-		_, rest, ok := strings.Cut(l, "ftmc: check")
-		if !ok {
+		if _, rest, ok := strings.Cut(l, "ftmc: check"); ok {
+			defs, _ := defines(strings.Fields(rest))
+			return defs
+		}
+	}
+	return map[string]string{}
+}
+
+// defines returns the macros that the -D options among args define
+// (-D NAME, -DNAME=VALUE, ...), and the options' text.
+func defines(args []string) (defs map[string]string, ds []string) {
+	defs = map[string]string{}
+	for i := 0; i < len(args); i++ {
+		var d string
+		switch {
+		case args[i] == "-D" && i+1 < len(args):
+			d = args[i+1]
+			i++
+		case strings.HasPrefix(args[i], "-D"):
+			d = args[i][2:]
+		default:
 			continue
 		}
-		f := strings.Fields(rest)
-		for i := 0; i < len(f); i++ {
-			d := ""
-			switch {
-			case f[i] == "-D" && i+1 < len(f):
-				d = f[i+1]
-				i++
-			case strings.HasPrefix(f[i], "-D"):
-				d = f[i][2:]
-			default:
-				continue
-			}
-			n, v, ok := strings.Cut(d, "=")
-			if !ok {
-				v = "1"
-			}
-			defs[n] = v
+		n, v, ok := strings.Cut(d, "=")
+		if !ok {
+			v = "1"
 		}
-		break
+		defs[n] = v
+		ds = append(ds, d)
 	}
-	return defs
+	return defs, ds
 }
 
 // automata lists the transitions of every proctype reachable from its

@@ -109,19 +109,7 @@ func (c *comp) quantifier(x *promela.CallExpr) evalFn {
 
 // AtProgress reports whether some process is at a progress label in s.
 func (md *Model) AtProgress(s []byte) bool {
-	p := md.p
-	off := p.segStart - p.hidden
-	for off < len(s) {
-		st := p.segAt(s, off)
-		if pt := st.proc; pt != nil {
-			pc := p.code(s, off) - pt.base
-			if pc < len(pt.prog) && pt.prog[pc] {
-				return true
-			}
-		}
-		off += st.size
-	}
-	return false
+	return md.someAt(s, func(pt *procType, pc int) bool { return marked(pt.prog, pc) })
 }
 
 // HasProgress reports whether the model has progress labels at all.

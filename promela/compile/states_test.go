@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"ftmc/promela"
@@ -37,14 +38,7 @@ func TestStateCounts(t *testing.T) {
 				t.Fatalf("%s: no \"// pan: N states (spin -a -o1 -o2 -o3 ...)\" line", f)
 			}
 			want, _ := strconv.Atoi(string(m[1]))
-			prog, err := promela.Parse(f, src, promela.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			model, err := Compile(prog)
-			if err != nil {
-				t.Fatal(err)
-			}
+			model := compileNamed(t, f, src, promela.Options{})
 			s := explore(model, 0)
 			if s.kind != "" {
 				t.Fatalf("%s: %s: %s", f, s.kind, s.msg)
@@ -88,7 +82,25 @@ var semanticsCases = []struct {
 	{"run and end", `byte x; proctype q() { x++ } init { run q(); run q() }`, 12, ""},
 	{"byte wraps", `byte x = 255; active proctype p() { x++; assert(x == 0) }`, 4, ""},
 	{"D_proctype must be deterministic", `byte x; D_proctype p() { do :: x < 3 -> x++ :: x > 1 -> x = 0 od } init { run p() }`, 0, state.KindRuntime},
+	// A provided clause also guards the receiving end of a rendezvous.
+	{"provided clause blocks a rendezvous", `chan c = [0] of { byte }; byte y; active proctype r() provided (y > 0) { c?_ } active proctype s() { c!1 }`, 1, state.KindInvalidEnd},
+	{"provided clause lets a rendezvous through", `chan c = [0] of { byte }; byte y = 1; active proctype r() provided (y > 0) { c?_ } active proctype s() { c!1 }`, 4, ""},
 	{"unless escapes", `byte x; active proctype p() { { do :: x < 5 -> x++ od } unless { x == 3 }; x = 0 }`, 10, ""},
+}
+
+// A run-time error in a provided clause is one, whether the process moves
+// on its own or completes a rendezvous. (Not among semanticsCases: the
+// failure has no statement for Explain to show.)
+func TestProvidedFails(t *testing.T) {
+	for _, src := range []string{
+		`byte y; active proctype p() provided (10 / y > 0) { skip }`,
+		`chan c = [0] of { byte }; byte y; active proctype r() provided (10 / y > 0) { c?_ } active proctype s() { c!1 }`,
+	} {
+		s := explore(compileSrc(t, src, nil), 0)
+		if s.kind != state.KindRuntime || !strings.Contains(s.msg, "division by zero") {
+			t.Errorf("%s: verdict %q (%s), want a division by zero", src, s.kind, s.msg)
+		}
+	}
 }
 
 func TestSemantics(t *testing.T) {
