@@ -101,17 +101,14 @@ func (e *AbstractionError) Unwrap() error { return e.Err }
 // automaton of every order of the thresholds, violated only with a
 // counterexample of a concrete instance, and unknown otherwise, with the
 // reason; every verdict is unknown when ctx stops the abstraction (and the
-// Result has no Abstraction). The error is an *InputError, a *pia.Error
-// for a model outside the class the abstraction handles, an
-// *AbstractionError, or the error of Options.Abstracted.
+// Result has no Abstraction). The error is a *pia.Error for a model outside
+// the class the abstraction handles, an *AbstractionError, an *InputError
+// (checked after those two), or the error of Options.Abstracted.
 func Verify(ctx context.Context, prog *promela.Program, path string, defs map[string]string, specs []string, opts Options) (*Result, error) {
 	start := time.Now()
-	specs, err := checkSpecs(path, pia.Specs(prog), specs)
-	if err != nil {
-		return nil, err
-	}
 	popts := pia.Options{Solver: opts.Solver, Thresholds: opts.Thresholds}
 	abs, err := pia.Extract(ctx, prog, popts)
+	stopped := err != nil
 	if err != nil {
 		var pe *pia.Error
 		if errors.As(err, &pe) {
@@ -120,8 +117,13 @@ func Verify(ctx context.Context, prog *promela.Program, path string, defs map[st
 		if ctx.Err() == nil {
 			return nil, &AbstractionError{Err: err}
 		}
-		// Every specification rests on the abstraction: each is
-		// unknown, with why it was not computed.
+	}
+	if specs, err = checkSpecs(path, pia.Specs(prog), specs); err != nil {
+		return nil, err
+	}
+	if stopped {
+		// The run's context stopped the abstraction, on which every
+		// specification rests: each is unknown, with why.
 		res := &Result{}
 		for _, s := range specs {
 			res.Verdicts = append(res.Verdicts, trace.Result{Property: s, Verdict: trace.Unknown,
