@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
+
+	"ftmc/internal/ident"
 )
 
 // Automaton is a Büchi automaton over valuations of atomic propositions,
@@ -64,7 +66,7 @@ func (c Cube) format(atoms []string) string {
 	var parts []string
 	for i := range atoms {
 		a := atoms[i]
-		if !isName(a) {
+		if !ident.Valid(a) {
 			a = "(" + a + ")"
 		}
 		if c.Pos&(1<<i) != 0 {

@@ -3,6 +3,8 @@ package ltl
 import (
 	"fmt"
 	"strings"
+
+	"ftmc/internal/ident"
 )
 
 // Pos is a position in a source file; Line and Col are 1-based.
@@ -154,7 +156,7 @@ func (f *Formula) write(b *strings.Builder) {
 	case OpFalse:
 		b.WriteString("false")
 	case OpAtom:
-		if isName(f.Atom) {
+		if ident.Valid(f.Atom) {
 			b.WriteString(f.Atom)
 		} else {
 			b.WriteString("(" + f.Atom + ")")
@@ -181,20 +183,6 @@ func (f *Formula) writeOperand(b *strings.Builder, parent int, right bool) {
 		return
 	}
 	f.write(b)
-}
-
-// isName reports whether s is an identifier (so it needs no parentheses).
-func isName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
 }
 
 // Equal reports whether f and g are the same formula (positions ignored).

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"ftmc/internal/ident"
 )
 
 // The translator works on formulas in negation normal form, hash-consed in a
@@ -679,7 +681,7 @@ func (t *ftab) String(f fid) string {
 		return "false"
 	case fLit:
 		a := t.atoms[n.atom]
-		if !isName(a) {
+		if !ident.Valid(a) {
 			a = "(" + a + ")"
 		}
 		if n.neg {

@@ -47,11 +47,10 @@ func CheckInstance(ctx context.Context, f *ta.File, vals map[string]int64, specs
 		return nil, err
 	}
 	add := func(r trace.Result, st trace.Stats) {
+		s := st
+		r.Stats = &s
 		rep.Verdicts = append(rep.Verdicts, r)
-		rep.Stats.States += st.States
-		rep.Stats.Transitions += st.Transitions
-		rep.Stats.MemoryBytes = max(rep.Stats.MemoryBytes, st.MemoryBytes)
-		rep.Stats.Complete = rep.Stats.Complete && st.Complete
+		rep.Stats.Add(st)
 	}
 	switch {
 	case noRun != "":
@@ -98,7 +97,6 @@ func CheckInstance(ctx context.Context, f *ta.File, vals map[string]int64, specs
 			continue
 		}
 		r, st := Explicit(ctx, f, name, vals, opts)
-		r.Result.Stats = &trace.Stats{Seconds: st.Seconds, States: st.States, Transitions: st.Transitions, Complete: st.Complete}
 		add(r.Result, st)
 	}
 	rep.Stats.Seconds = time.Since(start).Seconds()

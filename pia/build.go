@@ -311,18 +311,12 @@ func (sp *specs) ltl(e promela.Expr, pos bool) (string, error) {
 	switch e := e.(type) {
 	case *promela.UnaryExpr:
 		switch e.Op {
-		case promela.ALWAYS, promela.EVENTUALLY:
-			t, err := sp.ltl(e.X, pos)
+		case promela.ALWAYS, promela.EVENTUALLY, promela.NOT:
+			t, err := sp.ltl(e.X, pos != (e.Op == promela.NOT))
 			if err != nil {
 				return "", err
 			}
 			return e.Op.String() + "(" + t + ")", nil
-		case promela.NOT:
-			t, err := sp.ltl(e.X, !pos)
-			if err != nil {
-				return "", err
-			}
-			return "!(" + t + ")", nil
 		case promela.NEXT:
 			return "", errorf(e.OpPos, "the next-time operator X is outside the supported LTL fragment (LTL without X, F and G over propositions)")
 		}
@@ -339,26 +333,18 @@ func (sp *specs) ltl(e promela.Expr, pos bool) (string, error) {
 			}
 			return binaryText(a, e.Op, c), nil
 		case promela.EQUIV:
-			a1, err := sp.ltl(e.X, true)
+			a, aExact, err := sp.exact(e.X)
 			if err != nil {
 				return "", err
 			}
-			a2, err := sp.ltl(e.X, false)
+			c, cExact, err := sp.exact(e.Y)
 			if err != nil {
 				return "", err
 			}
-			c1, err := sp.ltl(e.Y, true)
-			if err != nil {
-				return "", err
-			}
-			c2, err := sp.ltl(e.Y, false)
-			if err != nil {
-				return "", err
-			}
-			if a1 != a2 || c1 != c2 {
+			if !aExact || !cExact {
 				return "", errorf(e.OpPos, "<-> over propositions that the abstraction does not decide exactly")
 			}
-			return "((" + a1 + ") -> (" + c1 + ")) && ((" + c1 + ") -> (" + a1 + "))", nil
+			return "((" + a + ") -> (" + c + ")) && ((" + c + ") -> (" + a + "))", nil
 		case promela.UNTIL, promela.WEAKUNTIL, promela.RELEASE:
 			return "", errorf(e.OpPos, "%s is outside the supported LTL fragment (F and G over propositions)", e.Op)
 		}
@@ -367,6 +353,20 @@ func (sp *specs) ltl(e promela.Expr, pos bool) (string, error) {
 		return "", errorf(e.Pos(), "a temporal operator inside an expression")
 	}
 	return sp.atom(e, pos)
+}
+
+// exact translates e at both polarities, and tells whether they are the
+// same translation (the abstraction decides its propositions exactly).
+func (sp *specs) exact(e promela.Expr) (string, bool, error) {
+	pos, err := sp.ltl(e, true)
+	if err != nil {
+		return "", false, err
+	}
+	neg, err := sp.ltl(e, false)
+	if err != nil {
+		return "", false, err
+	}
+	return pos, pos == neg, nil
 }
 
 // needsLoop tells whether the negation of a formula (at polarity pos) has
@@ -534,7 +534,14 @@ func (sp *specs) garith(e promela.Expr) (lin, error) {
 
 // quantified translates all(P:φ) and some(P:φ).
 func (sp *specs) quantified(e *promela.CallExpr, under bool) (string, error) {
-	all := e.Fun == promela.BuiltinAll
+	// all is the conjunction over the locations k of k == 0 || φ, some the
+	// disjunction of k != 0 && φ: a location whose φ is the unit of the
+	// outer connective (true for all, false for some) drops out, one whose
+	// φ is the other constant leaves its test of k alone.
+	unit, zero, test, inner, outer := "true", "false", " == 0", " || ", " && "
+	if e.Fun != promela.BuiltinAll {
+		unit, zero, test, inner, outer = "false", "true", " != 0", " && ", " || "
+	}
 	var parts []string
 	for i := range sp.b.groups {
 		// all: every occupied location satisfies φ; some: one occupied
@@ -553,36 +560,18 @@ func (sp *specs) quantified(e *promela.CallExpr, under bool) (string, error) {
 			return "", err
 		}
 		k := sp.names[i]
-		if all {
-			if t == "true" {
-				continue
-			}
-			if t == "false" {
-				parts = append(parts, k+" == 0")
-			} else {
-				parts = append(parts, "("+k+" == 0 || ("+t+"))")
-			}
-		} else {
-			if t == "false" {
-				continue
-			}
-			if t == "true" {
-				parts = append(parts, k+" != 0")
-			} else {
-				parts = append(parts, "("+k+" != 0 && ("+t+"))")
-			}
+		switch t {
+		case unit:
+		case zero:
+			parts = append(parts, k+test)
+		default:
+			parts = append(parts, "("+k+test+inner+"("+t+"))")
 		}
-	}
-	if all {
-		if len(parts) == 0 {
-			return "true", nil
-		}
-		return strings.Join(parts, " && "), nil
 	}
 	if len(parts) == 0 {
-		return "false", nil
+		return unit, nil
 	}
-	return strings.Join(parts, " || "), nil
+	return strings.Join(parts, outer), nil
 }
 
 // both translates the operands of e with f, the left one first, and stops
@@ -725,56 +714,45 @@ func (p *linParser) skip() {
 }
 
 func (p *linParser) sum() (lin, error) {
-	l, err := p.product()
+	return p.chain("+-", p.product, func(op byte, l, r lin) (lin, error) {
+		if op == '+' {
+			return l.add(r)
+		}
+		return l.sub(r)
+	})
+}
+
+func (p *linParser) product() (lin, error) {
+	return p.chain("*", p.unary, func(_ byte, l, r lin) (lin, error) {
+		switch {
+		case l.isConst():
+			return r.scale(l.k)
+		case r.isConst():
+			return l.scale(r.k)
+		}
+		return lin{}, fmt.Errorf("the product of two parameters is not linear")
+	})
+}
+
+// chain reads operands with next, joined left to right by the operators
+// in ops, and combines them with join.
+func (p *linParser) chain(ops string, next func() (lin, error), join func(op byte, l, r lin) (lin, error)) (lin, error) {
+	l, err := next()
 	if err != nil {
 		return lin{}, err
 	}
 	for {
 		p.skip()
-		if p.i >= len(p.src) || (p.src[p.i] != '+' && p.src[p.i] != '-') {
+		if p.i >= len(p.src) || strings.IndexByte(ops, p.src[p.i]) < 0 {
 			return l, nil
 		}
 		op := p.src[p.i]
 		p.i++
-		r, err := p.product()
+		r, err := next()
 		if err != nil {
 			return lin{}, err
 		}
-		if op == '+' {
-			l, err = l.add(r)
-		} else {
-			l, err = l.sub(r)
-		}
-		if err != nil {
-			return lin{}, err
-		}
-	}
-}
-
-func (p *linParser) product() (lin, error) {
-	l, err := p.unary()
-	if err != nil {
-		return lin{}, err
-	}
-	for {
-		p.skip()
-		if p.i >= len(p.src) || p.src[p.i] != '*' {
-			return l, nil
-		}
-		p.i++
-		r, err := p.unary()
-		if err != nil {
-			return lin{}, err
-		}
-		switch {
-		case l.isConst():
-			l, err = r.scale(l.k)
-		case r.isConst():
-			l, err = l.scale(r.k)
-		default:
-			return lin{}, fmt.Errorf("the product of two parameters is not linear")
-		}
-		if err != nil {
+		if l, err = join(op, l, r); err != nil {
 			return lin{}, err
 		}
 	}

@@ -424,28 +424,20 @@ func cmp(op promela.Token, a, b lin, neg bool) (*bf, error) {
 	if neg {
 		op = map[promela.Token]promela.Token{promela.EQL: promela.NEQ, promela.NEQ: promela.EQL, promela.LSS: promela.GEQ, promela.GEQ: promela.LSS, promela.GTR: promela.LEQ, promela.LEQ: promela.GTR}[op]
 	}
-	one := constLin(1)
 	switch op {
 	case promela.GEQ:
 		c, err := ge(a, b)
 		return mkCons(c), err
-	case promela.LEQ:
-		c, err := ge(b, a)
-		return mkCons(c), err
-	case promela.GTR:
-		a1, err := a.sub(one)
+	case promela.GTR: // a > b is a-1 >= b
+		a1, err := a.sub(constLin(1))
 		if err != nil {
 			return nil, err
 		}
-		c, err := ge(a1, b)
-		return mkCons(c), err
-	case promela.LSS:
-		b1, err := b.sub(one)
-		if err != nil {
-			return nil, err
-		}
-		c, err := ge(b1, a)
-		return mkCons(c), err
+		return cmp(promela.GEQ, a1, b, false)
+	case promela.LEQ: // a <= b is b >= a
+		return cmp(promela.GEQ, b, a, false)
+	case promela.LSS: // a < b is b > a
+		return cmp(promela.GTR, b, a, false)
 	case promela.EQL:
 		c, err := eqc(a, b)
 		return mkCons(c), err

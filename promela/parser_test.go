@@ -48,6 +48,7 @@ func TestParseStatements(t *testing.T) {
 		{"c?m(x, y)", "c?m, x, y\n"},
 		{"c??<m, x>", "c??<m, x>\n"},
 		{"c?[m] -> c?m", "c?[m]\nc?m\n"},
+		{"c??[m] -> c??m", "c??[m]\nc??m\n"},
 		{"if :: x > 0 -> x-- :: else -> skip fi", "if\n  x > 0\n  x--\n  else\n  skip\n"},
 		{"do :: break od", "do\n  break\n"},
 		{"x = (x > 0 -> 1 : 2)", "x = (x > 0 -> 1 : 2)\n"},

@@ -120,12 +120,8 @@ func writeExpr(b *strings.Builder, x Expr, prec int) {
 		writeList(b, x.Args)
 		b.WriteByte(')')
 	case *PollExpr:
-		writeExpr(b, x.Chan, unaryPrec+1)
-		if x.Random {
-			b.WriteString("??[")
-		} else {
-			b.WriteString("?[")
-		}
+		writeChanOp(b, x.Chan, '?', x.Random)
+		b.WriteByte('[')
 		writeList(b, x.Args)
 		b.WriteByte(']')
 	case *RemoteRef:
@@ -144,6 +140,16 @@ func writeExpr(b *strings.Builder, x Expr, prec int) {
 		}
 	default:
 		b.WriteString("<?>")
+	}
+}
+
+// writeChanOp writes a channel and its operator op, doubled when twice
+// (!! a sorted send, ?? a random receive or poll).
+func writeChanOp(b *strings.Builder, ch Expr, op byte, twice bool) {
+	writeExpr(b, ch, unaryPrec+1)
+	b.WriteByte(op)
+	if twice {
+		b.WriteByte(op)
 	}
 }
 
@@ -172,20 +178,10 @@ func StmtString(s Stmt) string {
 		writeExpr(&b, s.X, 0)
 		b.WriteString(s.Tok.String())
 	case *SendStmt:
-		writeExpr(&b, s.Chan, unaryPrec+1)
-		if s.Sorted {
-			b.WriteString("!!")
-		} else {
-			b.WriteByte('!')
-		}
+		writeChanOp(&b, s.Chan, '!', s.Sorted)
 		writeList(&b, s.Args)
 	case *RecvStmt:
-		writeExpr(&b, s.Chan, unaryPrec+1)
-		if s.Random {
-			b.WriteString("??")
-		} else {
-			b.WriteByte('?')
-		}
+		writeChanOp(&b, s.Chan, '?', s.Random)
 		if s.Copy {
 			b.WriteByte('<')
 		}

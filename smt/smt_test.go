@@ -195,6 +195,15 @@ func TestTerms(t *testing.T) {
 	if got := And("a", App(">=", "x", Int(-3))); got != "(and a (>= x (- 3)))" {
 		t.Error(got)
 	}
+	for _, c := range []struct{ got, want string }{
+		{Or(), "false"}, {Or("a"), "a"}, {Or("a", "b"), "(or a b)"},
+		{Sum(), "0"}, {Sum("x"), "x"}, {Sum("x", "y", "z"), "(+ x y z)"},
+		{And("a"), "a"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s, want %s", c.got, c.want)
+		}
+	}
 	if got := Sym("k[loc0]"); got != "|k[loc0]|" {
 		t.Error(got)
 	}

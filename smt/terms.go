@@ -58,26 +58,10 @@ func App(op string, args ...string) string {
 }
 
 // And is the conjunction (true when empty).
-func And(ts ...string) string {
-	switch len(ts) {
-	case 0:
-		return "true"
-	case 1:
-		return ts[0]
-	}
-	return App("and", ts...)
-}
+func And(ts ...string) string { return fold("and", "true", ts) }
 
 // Or is the disjunction (false when empty).
-func Or(ts ...string) string {
-	switch len(ts) {
-	case 0:
-		return "false"
-	case 1:
-		return ts[0]
-	}
-	return App("or", ts...)
-}
+func Or(ts ...string) string { return fold("or", "false", ts) }
 
 // Not negates t.
 func Not(t string) string { return App("not", t) }
@@ -91,14 +75,18 @@ func Times(c int64, t string) string {
 }
 
 // Sum is the sum (0 when empty).
-func Sum(ts ...string) string {
+func Sum(ts ...string) string { return fold("+", "0", ts) }
+
+// fold applies the associative operator op to ts: its unit when ts is
+// empty, the term alone when there is one.
+func fold(op, unit string, ts []string) string {
 	switch len(ts) {
 	case 0:
-		return "0"
+		return unit
 	case 1:
 		return ts[0]
 	}
-	return App("+", ts...)
+	return App(op, ts...)
 }
 
 // DeclareConst declares name of sort (Int, Bool, Real, ...).

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -218,5 +219,17 @@ func TestReportRoundTripProcesses(t *testing.T) {
 	got := rep.Verdicts[0].Counterexample
 	if fmt.Sprintf("%+v", got.Processes) != fmt.Sprintf("%+v", cx.Processes) || fmt.Sprintf("%+v", got.Steps) != fmt.Sprintf("%+v", cx.Steps) {
 		t.Errorf("round trip:\n%+v\n%+v\nwant\n%+v\n%+v", got.Processes, got.Steps, cx.Processes, cx.Steps)
+	}
+}
+
+// TestStatsAdd: counts and times add up, sizes and depths are the
+// largest, and the sum is complete only when every part is.
+func TestStatsAdd(t *testing.T) {
+	s := Stats{Complete: true}
+	s.Add(Stats{States: 10, Transitions: 20, Matched: 1, Expanded: 9, Seconds: 1, MemoryBytes: 100, Depth: 5, VectorBytes: 8, StoreBytes: 50, Complete: true})
+	s.Add(Stats{States: 30, Transitions: 40, Matched: 2, Expanded: 3, Seconds: 3, MemoryBytes: 70, Depth: 7, VectorBytes: 4, StoreBytes: 60, Complete: false})
+	want := Stats{States: 40, Transitions: 60, Matched: 3, Expanded: 12, Seconds: 4, MemoryBytes: 100, Depth: 7, VectorBytes: 8, StoreBytes: 60, StatesPerSec: 10, Complete: false}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("sum %+v\nwant %+v", s, want)
 	}
 }

@@ -70,6 +70,27 @@ type Stats struct {
 	Extra []Figure `json:"extra,omitempty"`
 }
 
+// Add adds the figures of another search of the same run to s: counts and
+// times add up, sizes and depths are the largest, and the run is complete
+// when every search is (start from Stats{Complete: true} to add up
+// several).
+func (s *Stats) Add(st Stats) {
+	s.States += st.States
+	s.Transitions += st.Transitions
+	s.Matched += st.Matched
+	s.Expanded += st.Expanded
+	s.Seconds += st.Seconds
+	s.MemoryBytes = max(s.MemoryBytes, st.MemoryBytes)
+	s.Depth = max(s.Depth, st.Depth)
+	s.VectorBytes = max(s.VectorBytes, st.VectorBytes)
+	s.StoreBytes = max(s.StoreBytes, st.StoreBytes)
+	s.Complete = s.Complete && st.Complete
+	s.BytesPerState, s.StatesPerSec = 0, 0
+	if s.Seconds > 0 {
+		s.StatesPerSec = float64(s.States) / s.Seconds
+	}
+}
+
 // Figure is a named statistic of an engine.
 type Figure struct {
 	Name  string  `json:"name"`

@@ -13,15 +13,20 @@ import (
 	"unicode/utf8"
 
 	"ftmc/explore"
-	"ftmc/internal/editdist"
-
 	"ftmc/internal/clip"
+	"ftmc/internal/editdist"
+	"ftmc/internal/ident"
+	"ftmc/trace"
 )
 
-// newFlags returns a flag set for a subcommand whose errors go to w.
+// newFlags returns a flag set for a subcommand whose errors go to w. A
+// flagCollector w keeps it (ftmc completion reads the commands' flags so).
 func newFlags(name string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("ftmc "+name, flag.ContinueOnError)
 	fs.SetOutput(w)
+	if c, ok := w.(*flagCollector); ok {
+		c.sets = append(c.sets, fs)
+	}
 	return fs
 }
 
@@ -75,6 +80,25 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		norm = rest[1:]
 	}
+}
+
+// parseCommand parses a command's args with fs (parseArgs) and returns
+// the positional arguments, or the exit code when the command ends there:
+// 0 after -h, 2 (usage) after a bad flag, which parseArgs has said, or
+// without a positional argument (the model) when usage is not "": usage
+// is then printed to fs's output. The code is -1 when the command goes on.
+func parseCommand(fs *flag.FlagSet, args []string, usage string) ([]string, int) {
+	pos, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, 0
+	case err != nil:
+		return nil, trace.ExitUsage
+	case len(pos) == 0 && usage != "":
+		fmt.Fprint(fs.Output(), strings.TrimSuffix(usage, "\n")+"\n")
+		return nil, trace.ExitUsage
+	}
+	return pos, -1
 }
 
 // synonyms are the short and long names of one flag: a command that has
@@ -175,7 +199,7 @@ func (d *defines) Set(s string) error {
 	if !ok {
 		val = "1"
 	}
-	if !isIdent(name) {
+	if !ident.Valid(name) {
 		return fmt.Errorf("-D %s: expected NAME or NAME=VALUE", s)
 	}
 	if d.values == nil {
@@ -198,19 +222,6 @@ func (d *defines) Map() map[string]string {
 		m[k] = v
 	}
 	return m
-}
-
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
 }
 
 // params is --param N=7,T=2,F=2 (repeatable; later values win).
@@ -242,7 +253,7 @@ func (p *params) Set(s string) error {
 			continue
 		}
 		name, val, ok := strings.Cut(kv, "=")
-		if !ok || !isIdent(strings.TrimSpace(name)) {
+		if !ok || !ident.Valid(strings.TrimSpace(name)) {
 			return fmt.Errorf("--param %s: expected NAME=INT[,NAME=INT]...", s)
 		}
 		n, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)

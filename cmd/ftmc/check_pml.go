@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 
 	"ftmc/internal/readfile"
@@ -17,7 +16,9 @@ type pmlCheck struct {
 	opts    explicitOptions
 	defines defines
 	params  params
-	path    string
+	path    string   // as given: "-" is standard input
+	name    string   // the model's name in errors and the report (stdinName for "-")
+	src     []byte   // the model's text, read once
 	ltl     ltlFlags // LTL properties: ltl.go
 }
 
@@ -28,17 +29,18 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 	c.opts.register(fs)
 	fs.Var(&c.defines, "D", "define a macro for the preprocessor: `NAME[=VALUE]` (repeatable; also -DNAME=VALUE)")
 	fs.Var(&c.params, "param", "values of the parameters of a parametric (ByMC) model: `N=4,T=1,F=1`")
-	fs.String("lang", "promela", "model language")
+	lang := fs.String("lang", "promela", "model language: promela (pml) or ta; a model on standard input (-) is Promela unless --lang ta says otherwise")
 	c.ltl.register(fs)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, 0
-		}
-		return nil, trace.ExitUsage
+	pos, code := parseCommand(fs, args, "")
+	if code >= 0 {
+		return nil, code
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(e.stderr, "usage: ftmc check MODEL.pml [-D NAME=VALUE]... [--param N=4,T=1,F=1] [--bfs|--dfs] [--time D] [--memory SIZE] [--json] [--trail FILE]")
+		return nil, trace.ExitUsage
+	}
+	if *lang != "promela" && *lang != "pml" {
+		fmt.Fprintf(e.stderr, "ftmc check: --lang %s: expected promela, pml or ta\n", *lang)
 		return nil, trace.ExitUsage
 	}
 	c.path = pos[0]
@@ -59,7 +61,12 @@ func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 		popts.Params = map[string]int64(c.params)
 	}
 	popts.Context = e.ctx
-	prog, err := promela.Load(c.path, popts)
+	var err error
+	c.name, c.src, err = readPromela(e.ctx, e, c.path)
+	var prog *promela.Program
+	if err == nil {
+		prog, err = promela.Parse(c.name, c.src, popts)
+	}
 	if readingStopped(e, err) {
 		return nil, nil, trace.ExitUnknown
 	}
@@ -82,6 +89,18 @@ func (c *pmlCheck) load(e *env) (*promela.Program, *compile.Model, int) {
 		return nil, nil, trace.ExitUsage
 	}
 	return prog, m, -1
+}
+
+// readPromela reads a Promela model, path or "-" (readInput), with
+// promela.Load's errors.
+func readPromela(ctx context.Context, e *env, path string) (string, []byte, error) {
+	name, src, err := readInput(ctx, e, path, readfile.ModelLimit, "model file")
+	var tl *readfile.TooLargeError
+	var se *readfile.StoppedError
+	if err != nil && !errors.As(err, &tl) && !errors.As(err, &se) {
+		err = fmt.Errorf("cannot read model: %w", err)
+	}
+	return name, src, err
 }
 
 // readingStopped reports whether the reading of the model failed because
@@ -131,7 +150,7 @@ func stoppedReading(e *env, cmd string, err error) bool {
 // report starts the report of a run: the model, its defines and parameters,
 // and the front end's warnings.
 func (c *pmlCheck) report(prog *promela.Program) *trace.Report {
-	rep := &trace.Report{Model: c.path, Defines: c.defines.Map()}
+	rep := &trace.Report{Model: c.name, Defines: c.defines.Map()}
 	if len(c.params) > 0 {
 		rep.Params = map[string]int64(c.params)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -35,22 +33,12 @@ func checkTA(e *env, args []string) int {
 	opts.register(fs)
 	var ps params
 	fs.Var(&ps, "param", "parameter values, e.g. N=4,T=1,F=1 (repeatable)")
-	fs.String("lang", "ta", "model language")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	fs.String("lang", "ta", "model language: promela (pml) or ta; a model on standard input (-) is Promela unless --lang ta says otherwise")
+	pos, code := parseCommand(fs, args, "usage: ftmc check MODEL.ta --param N=4,T=1,F=1 [SPEC ... | all] [--json] [--dfs] [--time D]")
+	if code >= 0 {
+		return code
 	}
-	if len(pos) == 0 {
-		fmt.Fprintln(e.stderr, "usage: ftmc check MODEL.ta --param N=4,T=1,F=1 [SPEC ... | all] [--json] [--dfs] [--time D]")
-		return 2
-	}
-	so, err := opts.searchOptions()
-	if err == nil {
-		err = opts.checkOutputs(pos[0])
-	}
+	so, err := opts.prepare(pos[0])
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return 2
@@ -59,28 +47,18 @@ func checkTA(e *env, args []string) int {
 	// specification, each of which has what is left.
 	ctx, stop := opts.bound(e.ctx)
 	defer stop()
-	path := pos[0]
-	f, err := ta.ParseFileContext(ctx, path)
-	if stoppedReading(e, "ftmc check", err) {
-		return trace.ExitUnknown
+	f, code := loadTA(ctx, e, "ftmc check", pos[0])
+	if f == nil {
+		return code
 	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-		return 2
-	}
+	path := f.Path
 	vals := map[string]int64(ps)
 	probe, err := ta.NewInstance(f, vals, ta.InstanceOptions{})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %s: %v\n", path, err)
 		return 2
 	}
-	specs := pos[1:]
-	if len(specs) == 0 || len(specs) == 1 && specs[0] == "all" {
-		specs = nil
-		for _, s := range f.Specs {
-			specs = append(specs, s.Name)
-		}
-	}
+	specs := taSpecs(f, pos[1:])
 	stopProfile, err := startProfile(opts.profile)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)

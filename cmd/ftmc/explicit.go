@@ -152,6 +152,16 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 	return opts.printReport(e, rep)
 }
 
+// prepare checks the flags for a search of model: their values
+// (searchOptions) and the files they name (checkOutputs).
+func (o *explicitOptions) prepare(model string) (explore.Options, error) {
+	so, err := o.searchOptions()
+	if err == nil {
+		err = o.checkOutputs(model)
+	}
+	return so, err
+}
+
 // checkOutputs makes sure, before the search, that the files the flags
 // name (--trail, --msc, --cpuprofile) can be written (reportFiles).
 func (o *explicitOptions) checkOutputs(model string) error {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"ftmc/explore"
-	"ftmc/internal/readfile"
+	"ftmc/internal/ident"
 	"ftmc/ltl"
 	"ftmc/ltl/pml"
 	"ftmc/promela"
@@ -58,7 +58,7 @@ func (n *names) String() string { return strings.Join(*n, ",") }
 func (n *names) Set(s string) error {
 	for _, x := range strings.Split(s, ",") {
 		if x = strings.TrimSpace(x); x != "" {
-			if !isIdent(x) {
+			if !ident.Valid(x) {
 				return fmt.Errorf("%q is not a name", x)
 			}
 			*n = append(*n, x)
@@ -138,10 +138,10 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 	}
 	pm, ok := any(m).(pml.Model)
 	if !ok {
-		return fail("%s: the Promela compiler cannot evaluate propositions yet, so LTL properties cannot be checked", c.path)
+		return fail("%s: the Promela compiler cannot evaluate propositions yet, so LTL properties cannot be checked", c.name)
 	}
 
-	rep := &trace.Report{Model: c.path, Defines: c.defines.Map(), Engine: "nested dfs (bfs for safety properties)"}
+	rep := &trace.Report{Model: c.name, Defines: c.defines.Map(), Engine: "nested dfs (bfs for safety properties)"}
 	if len(c.params) > 0 {
 		rep.Params = map[string]int64(c.params)
 	}
@@ -194,12 +194,16 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		s := st
 		r.Stats = &s
 		rep.Verdicts = append(rep.Verdicts, r)
-		addStats(&rep.Stats, st, len(rep.Verdicts) == 1)
+		if len(rep.Verdicts) == 1 {
+			rep.Stats = st
+		} else {
+			rep.Stats.Add(st)
+		}
 	}
 
 	if f.nonProgress {
 		if _, ok := any(m).(ltl.ProgressLabels); !ok {
-			return fail("%s: the Promela compiler cannot tell progress states yet, so --non-progress cannot be checked", c.path)
+			return fail("%s: the Promela compiler cannot tell progress states yet, so --non-progress cannot be checked", c.name)
 		}
 		lo.Property = "non-progress"
 		r, st, err := ltl.CheckNonProgress(e.ctx, m, lo)
@@ -247,46 +251,17 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		add(r, st)
 	}
 	if len(rep.Verdicts) == 0 {
-		return fail("%s: no property to check", c.path)
+		return fail("%s: no property to check", c.name)
 	}
 	return c.opts.printReport(e, rep)
 }
 
-// addStats adds the figures of one search to the run's.
-func addStats(total *trace.Stats, st trace.Stats, first bool) {
-	if first {
-		*total = st
-		return
-	}
-	total.States += st.States
-	total.Transitions += st.Transitions
-	total.Matched += st.Matched
-	total.Seconds += st.Seconds
-	total.MemoryBytes = max(total.MemoryBytes, st.MemoryBytes)
-	total.Depth = max(total.Depth, st.Depth)
-	total.VectorBytes = max(total.VectorBytes, st.VectorBytes)
-	total.StoreBytes = max(total.StoreBytes, st.StoreBytes)
-	total.Complete = total.Complete && st.Complete
-	total.BytesPerState, total.StatesPerSec = 0, 0
-	if total.Seconds > 0 {
-		total.StatesPerSec = float64(total.States) / total.Seconds
-	}
-}
-
-// loadWithFormula loads the model again with the formula of --ltl-formula
-// as an extra ltl block, so that its propositions are read as the model's
+// loadWithFormula parses the model again, from the text load read, with
+// the formula of --ltl-formula as an extra ltl block, so that its propositions are read as the model's
 // own (macros, named propositions, remote references). Errors in the
 // formula point into it ("--ltl-formula:1:col").
 func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *compile.Model, string, int) {
-	src, err := readfile.ReadContext(e.ctx, c.path, readfile.ModelLimit, "model file")
-	if readingStopped(e, err) {
-		return nil, nil, "", trace.ExitUnknown
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
-		return nil, nil, "", trace.ExitUsage
-	}
-	text := string(src)
+	text := string(c.src)
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
@@ -302,7 +277,7 @@ func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *c
 		popts.Params = map[string]int64(c.params)
 	}
 	popts.Context = e.ctx
-	prog, err := promela.Parse(c.path, []byte(text), popts)
+	prog, err := promela.Parse(c.name, []byte(text), popts)
 	if readingStopped(e, err) {
 		return nil, nil, "", trace.ExitUnknown
 	}
@@ -317,7 +292,7 @@ func (c *pmlCheck) loadWithFormula(e *env, formula string) (*promela.Program, *c
 		m, err = m.Initialised()
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, formulaErrors(err.Error(), c.path, lines, flines))
+		fmt.Fprintln(e.stderr, formulaErrors(err.Error(), c.name, lines, flines))
 		return nil, nil, "", trace.ExitUsage
 	}
 	return prog, m, name, -1

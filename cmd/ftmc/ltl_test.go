@@ -319,4 +319,8 @@ func TestCheckNoProcess(t *testing.T) {
 	if _, errs, code := runText(t, "check", empty); code != trace.ExitUsage || !strings.Contains(errs, "empty.pml:1:1: no process runs: the model has no active proctype and no init") {
 		t.Errorf("empty model: exit %d, %q", code, errs)
 	}
+	// spin -a /dev/null: "no runable process".
+	if out, errs, code := runText(t, "check", os.DevNull); code != trace.ExitUsage || !strings.HasPrefix(errs, os.DevNull+":1:1: no process runs") || holdsWord.MatchString(out) {
+		t.Errorf("ftmc check %s: exit %d, %q%q; want 2 and %s:1:1: no process runs", os.DevNull, code, out, errs, os.DevNull)
+	}
 }

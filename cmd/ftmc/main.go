@@ -4,6 +4,7 @@
 //	ftmc verify MODEL.{ta,pml,mcmt,cub} [SPEC ... | all] [flags]
 //	ftmc sweep  MODEL.pml -D BUF=1,2 -D CHAN=B,R,I [flags]
 //	ftmc trace  RESULT.json --msc out.svg | --text
+//	ftmc completion bash|zsh|fish
 //
 // Exit codes: 0 every property holds, 1 a property is violated, 2 bad input
 // or usage, 3 unknown (a search was cut short).
@@ -27,7 +28,10 @@ const usage = `usage:
   ftmc verify MODEL.{ta,mcmt,in,cub} [SPEC ... | all] [flags]
   ftmc sweep  MODEL.pml [-D NAME=V1,V2,...]... [flags]
   ftmc trace  RESULT.json [--text] [--msc out.svg] [--msc-text]
+  ftmc completion bash|zsh|fish
   ftmc version
+
+A model or report given as - is read from standard input.
 
 Run 'ftmc COMMAND -h' for the flags of a command.
 Exit codes: 0 all properties hold, 1 a property is violated, 2 bad input or usage, 3 unknown.
@@ -37,6 +41,7 @@ Exit codes: 0 all properties hold, 1 a property is violated, 2 bad input or usag
 // is a terminal (progress is drawn only there).
 type env struct {
 	ctx      context.Context
+	stdin    io.Reader // a model or report given as "-"
 	stdout   io.Writer
 	stderr   io.Writer
 	terminal bool
@@ -52,7 +57,7 @@ func (e *env) within(ctx context.Context) *env {
 func main() {
 	ctx, stop := signalContext()
 	defer stop()
-	e := &env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}
+	e := &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}
 	os.Exit(run(e, os.Args[1:]))
 }
 
@@ -115,6 +120,8 @@ func dispatch(e *env, args []string) int {
 		return cmdSweep(e, rest)
 	case "trace":
 		return cmdTrace(e, rest)
+	case "completion":
+		return cmdCompletion(e, rest)
 	case "version", "-version", "--version":
 		fmt.Fprint(e.stdout, versionText(debug.ReadBuildInfo()))
 		return 0

@@ -91,7 +91,8 @@ func checkOutputsDistinct(outputs, inputs []namedPath) error {
 			continue
 		}
 		for _, in := range inputs {
-			if in.path != "" && sameFile(o.path, in.path) {
+			// "-" is standard input, not a file of that name.
+			if in.path != "" && in.path != "-" && sameFile(o.path, in.path) {
 				return fmt.Errorf("--%s %s: that is the %s: writing there would overwrite it", o.name, o.path, in.name)
 			}
 		}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +17,7 @@ import (
 	"time"
 
 	"ftmc/explore"
+	"ftmc/internal/ident"
 	"ftmc/trace"
 )
 
@@ -65,16 +64,9 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep (0: no bound)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress line on a terminal (the rows that run, their time and states so far)")
 	fs.StringVar(&o.trails, "trails", "", "save each combination's report (with its counterexample) as JSON in `DIR`, for ftmc trace")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return trace.ExitUsage
-	}
-	if len(pos) == 0 {
-		fmt.Fprint(e.stderr, sweepUsage)
-		return trace.ExitUsage
+	pos, code := parseCommand(fs, args, sweepUsage)
+	if code >= 0 {
+		return code
 	}
 	isTA := strings.EqualFold(filepath.Ext(pos[0]), ".ta")
 	if len(pos) > 1 && !isTA {
@@ -114,6 +106,10 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		return trace.ExitUsage
 	}
 	o.model = pos[0]
+	if o.model == "-" {
+		fmt.Fprintln(e.stderr, "ftmc sweep: -: a sweep reads the model once per combination, in a process of its own: give a file, not standard input")
+		return trace.ExitUsage
+	}
 	if st, err := os.Stat(o.model); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
 		return trace.ExitUsage
@@ -236,7 +232,7 @@ func (f defineFlag) Set(s string) error {
 	if !ok {
 		list = "1"
 	}
-	if !isIdent(name) {
+	if !ident.Valid(name) {
 		return fmt.Errorf("-D %s: expected NAME=V1,V2,...", s)
 	}
 	var vals []string
@@ -265,7 +261,7 @@ func (f paramFlag) Set(s string) error {
 				f.d.add("--param", s, name, vals)
 			}
 			name, vals, item = strings.TrimSpace(n), nil, strings.TrimSpace(v)
-			if !isIdent(name) {
+			if !ident.Valid(name) {
 				return fmt.Errorf("--param %s: expected NAME=V1,V2,...[,NAME=V1,...]", s)
 			}
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"sort"
@@ -30,18 +29,15 @@ func cmdTrace(e *env, args []string) int {
 	o.register(fs)
 	fs.BoolVar(&o.text, "text", false, "print the report and its counterexample as text (the default)")
 	fs.StringVar(&o.property, "property", "", "the property whose counterexample is drawn (default: the first with one)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return trace.ExitUsage
+	pos, code := parseCommand(fs, args, "")
+	if code >= 0 {
+		return code
 	}
 	if len(pos) != 1 {
 		fmt.Fprint(e.stderr, traceUsage)
 		return trace.ExitUsage
 	}
-	err = checkOutputsDistinct([]namedPath{{"msc", o.msc}}, []namedPath{{"report", pos[0]}})
+	err := checkOutputsDistinct([]namedPath{{"msc", o.msc}}, []namedPath{{"report", pos[0]}})
 	if err == nil {
 		err = checkOutputFile("msc", o.msc)
 	}
@@ -50,7 +46,7 @@ func cmdTrace(e *env, args []string) int {
 		return trace.ExitUsage
 	}
 	// An interrupt stops the reading (a FIFO without a writer).
-	data, err := readfile.ReadContext(e.ctx, pos[0], readfile.ReportLimit, "report")
+	name, data, err := readInput(e.ctx, e, pos[0], readfile.ReportLimit, "report")
 	if stoppedReading(e, "ftmc trace", err) {
 		return trace.ExitUnknown
 	}
@@ -58,7 +54,7 @@ func cmdTrace(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
 		return trace.ExitUsage
 	}
-	rep, err := trace.ParseReport(pos[0], data)
+	rep, err := trace.ParseReport(name, data)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ftmc trace: %v\n", err)
 		return trace.ExitUsage
@@ -77,7 +73,7 @@ func cmdTrace(e *env, args []string) int {
 	}
 	res, err := pickCounterexample(rep, o.property)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc trace: %s: %v\n", pos[0], err)
+		fmt.Fprintf(e.stderr, "ftmc trace: %s: %v\n", name, err)
 		return trace.ExitUsage
 	}
 	if o.text && o.property != "" {

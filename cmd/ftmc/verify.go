@@ -12,7 +12,8 @@ Proves properties for every parameter value: threshold automata (.ta) and
 ByMC's Parametric Promela (.pml, abstracted to one) with the schema-based
 engine, array-based systems (MCMT .mcmt/.in, Cubicle .cub) with backward
 reachability. --lang ta|promela|mcmt|mcmt1|cubicle overrides the file
-extension. The flags depend on the language:
+extension; a model on standard input (-) needs it. The flags depend on
+the language:
 
   ftmc verify MODEL.ta -h      flags of the threshold-automata engine
   ftmc verify MODEL.pml -h     flags of the Parametric Promela front end
@@ -56,7 +57,7 @@ func cmdVerify(e *env, args []string) int {
 		return verifyTA(e, args)
 	case "mcmt", "mcmt1", "cubicle", "cub":
 		return verifyMCMT(e, args)
-	case "promela":
+	case "promela", "pml":
 		return verifyPML(e, args)
 	}
 	for _, a := range args {
@@ -68,6 +69,14 @@ func cmdVerify(e *env, args []string) int {
 	if lang != "" {
 		fmt.Fprintf(e.stderr, "ftmc verify: --lang %s: expected ta, promela, mcmt, mcmt1 or cubicle\n", lang)
 		return 2
+	}
+	for _, a := range args {
+		if a == "-" {
+			// Standard input has no extension, and verify reads several
+			// languages: no guess from the text.
+			fmt.Fprintln(e.stderr, "ftmc verify: -: a model on standard input needs its language: --lang ta|promela|mcmt|mcmt1|cubicle")
+			return 2
+		}
 	}
 	fmt.Fprintln(e.stderr, "ftmc verify: cannot tell the model's language: give a .ta, .pml, .mcmt, .in or .cub file, or --lang ta|promela|mcmt|mcmt1|cubicle")
 	return 2

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -43,18 +41,15 @@ func verifyMCMT(e *env, args []string) int {
 	bounded := fs.Int("bounded", 0, "check the instance with this many processes explicitly instead (0: prove for every number)")
 	maxStates := fs.Int64("max-states", 10000000, "state limit of --bounded (0: no limit)")
 	quiet := fs.Bool("q", false, "no progress on the terminal")
-	logFile := fs.String("log", "", "write the backward search, cube by cube, to this file")
+	logFile := fs.String("log", "", "write the backward search, cube by cube, to `FILE`")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the search to `FILE` (go tool pprof reads it)")
 	var files reportFiles
 	files.register(fs)
 	fs.Lookup("j").Usage = "parallel workers: backward reachability and --bounded run on one, and only 1 is accepted"
 	fs.Lookup("memory").Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory, as ftmc check; 0: no limit)", explore.DefaultMemoryShare*100)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return trace.ExitUsage
+	pos, code := parseCommand(fs, args, "")
+	if code >= 0 {
+		return code
 	}
 	solver, err := sf.options()
 	if err != nil {
@@ -90,7 +85,7 @@ func verifyMCMT(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	src, err := readfile.ReadContext(ctx, file, readfile.ModelLimit, "model file")
+	file, src, err := readInput(ctx, e, file, readfile.ModelLimit, "model file")
 	if stoppedReading(e, "ftmc verify", err) {
 		return trace.ExitUnknown
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -35,9 +34,7 @@ func (o *byMCOptions) Set(s string) error {
 // order of the thresholds), the schema engine checks it, and every
 // violation is replayed on a concrete instance before it is reported.
 func verifyPML(e *env, args []string) int {
-	fs := newFlags("verify", e.stderr)
-	var flags schemaFlags
-	flags.register(fs, "promela")
+	flags, fs := newSchemaFlags(e, "promela")
 	lim, sf, jsonOut, quiet := &flags.lim, &flags.sf, &flags.json, &flags.quiet
 	var defs defines
 	fs.Var(&defs, "D", "define a macro for the preprocessor: `NAME[=VALUE]` (repeatable; also -DNAME=VALUE)")
@@ -45,37 +42,26 @@ func verifyPML(e *env, args []string) int {
 	var bopts byMCOptions
 	fs.Var(&bopts, "O", "ByMC's option `NAME=VALUE`: piaDom.thresholds=LIST is --thresholds; others are accepted and ignored")
 	emit := fs.String("emit-ta", "", "write the extracted threshold automaton to `FILE` in ByMC's .ta syntax (one file per order of the thresholds: FILE, FILE.2, ...)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if len(pos) == 0 {
-		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.pml [SPEC ... | all] [-D NAME=VALUE]... [--thresholds LIST] [--emit-ta FILE] [--json] [-j N] [--time D] [--solver z3|cvc5]")
-		return 2
+	pos, solver, code := flags.parse(e, fs, args, "usage: ftmc verify MODEL.pml [SPEC ... | all] [-D NAME=VALUE]... [--thresholds LIST] [--emit-ta FILE] [--json] [-j N] [--time D] [--solver z3|cvc5]")
+	if code >= 0 {
+		return code
 	}
 	for _, o := range bopts {
 		if v, ok := strings.CutPrefix(o, "piaDom.thresholds="); ok {
 			*thresholds = strings.Trim(v, "'\"")
 		}
 	}
-	solver, err := flags.options()
-	if err == nil {
-		err = flags.files.checkOutputs(pos[0])
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
-		return 2
-	}
 	begin := time.Now()
 	// --time and --memory (by default check's limit: a replay on an
 	// instance can take all of the machine's memory) bound the whole run.
 	ctx, cancel := lim.budget(fs, begin).Bound(e.ctx)
 	defer cancel()
-	path := pos[0]
-	prog, err := promela.Load(path, promela.Options{Defines: defs.Map(), Context: ctx})
+	path, src, err := readPromela(ctx, e, pos[0])
+	model := piaverify.Model{Name: path, Src: src, Defines: defs.Map()}
+	var prog *promela.Program
+	if err == nil {
+		prog, err = promela.Parse(path, src, promela.Options{Defines: model.Defines, Context: ctx})
+	}
 	if stoppedReading(e, "ftmc verify", err) {
 		return trace.ExitUnknown
 	}
@@ -115,7 +101,7 @@ func verifyPML(e *env, args []string) int {
 		vopts.Note = func(s string) { fmt.Fprintln(e.stdout, s) }
 		vopts.Verdict = func(r trace.Result) { printPMLVerdict(e, r) }
 	}
-	res, err := piaverify.Verify(ctx, prog, path, defs.Map(), specs, vopts)
+	res, err := piaverify.Verify(ctx, prog, model, specs, vopts)
 	var pe *pia.Error
 	var ae *piaverify.AbstractionError
 	switch {

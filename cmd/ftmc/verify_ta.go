@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -18,53 +17,26 @@ import (
 // verifyTA verifies the specifications of a threshold automaton for all
 // parameter values that satisfy its assumptions (the schema engine).
 func verifyTA(e *env, args []string) int {
-	fs := newFlags("verify", e.stderr)
-	var flags schemaFlags
-	flags.register(fs, "ta")
+	flags, fs := newSchemaFlags(e, "ta")
 	lim, sf, jsonOut, quiet := &flags.lim, &flags.sf, &flags.json, &flags.quiet
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if len(pos) == 0 {
-		fmt.Fprintln(e.stderr, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D] [--cross-check z3|cvc5|none]")
-		return 2
-	}
-	solver, err := flags.options()
-	if err == nil {
-		err = flags.files.checkOutputs(pos[0])
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
-		return 2
+	pos, solver, code := flags.parse(e, fs, args, "usage: ftmc verify MODEL.ta [SPEC ... | all] [--json] [-j N] [--time D] [--solver z3|cvc5] [--solver-timeout D] [--cross-check z3|cvc5|none]")
+	if code >= 0 {
+		return code
 	}
 	// --time and --memory (by default check's limit) bound the whole run,
 	// the reading too (a FIFO that no process writes).
 	ctx, cancel := lim.budget(fs, time.Now()).Bound(e.ctx)
 	defer cancel()
-	path := pos[0]
-	f, err := ta.ParseFileContext(ctx, path)
-	if stoppedReading(e, "ftmc verify", err) {
-		return trace.ExitUnknown
+	f, code := loadTA(ctx, e, "ftmc verify", pos[0])
+	if f == nil {
+		return code
 	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
-		return 2
-	}
+	path := f.Path
 	if err := param.Supported(f); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	specs := pos[1:]
-	if len(specs) == 0 || len(specs) == 1 && specs[0] == "all" {
-		specs = nil
-		for _, s := range f.Specs {
-			specs = append(specs, s.Name)
-		}
-	}
+	specs := taSpecs(f, pos[1:])
 	if len(specs) == 0 {
 		fmt.Fprintf(e.stderr, "ftmc verify: %s has no specifications\n", path)
 		return 2
@@ -149,6 +121,31 @@ type schemaFlags struct {
 	files       reportFiles // --trail, --msc, --msc-text
 }
 
+// newSchemaFlags returns the flags of verify for a model in lang, and
+// the flag set they are registered in, which the caller can add to.
+func newSchemaFlags(e *env, lang string) (*schemaFlags, *flag.FlagSet) {
+	f, fs := &schemaFlags{}, newFlags("verify", e.stderr)
+	f.register(fs, lang)
+	return f, fs
+}
+
+// parse parses args with fs (parseCommand, usage when the model is
+// missing) and checks the flags' values for the model (options). It
+// returns the positional arguments and the solver's options, or the exit
+// code (-1: go on); errors are said.
+func (f *schemaFlags) parse(e *env, fs *flag.FlagSet, args []string, usage string) ([]string, smt.Options, int) {
+	pos, code := parseCommand(fs, args, usage)
+	if code >= 0 {
+		return nil, smt.Options{}, code
+	}
+	solver, err := f.options(pos[0])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+		return nil, smt.Options{}, trace.ExitUsage
+	}
+	return pos, solver, -1
+}
+
 func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
 	f.lim.register(fs)
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
@@ -158,11 +155,15 @@ func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
 	f.files.register(fs)
 }
 
-// options checks the solver flags and -j.
-func (f *schemaFlags) options() (smt.Options, error) {
+// options checks the solver flags and -j, and that the files the flags
+// name can be written for the model (reportFiles.checkOutputs).
+func (f *schemaFlags) options(model string) (smt.Options, error) {
 	solver, err := f.sf.options()
 	if err == nil && (f.lim.jobs < 1 || f.lim.jobs > param.MaxJobs) {
 		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", f.lim.jobs, param.MaxJobs)
+	}
+	if err == nil {
+		err = f.files.checkOutputs(model)
 	}
 	return solver, err
 }
@@ -198,10 +199,10 @@ type solverFlags struct {
 
 func (s *solverFlags) register(fs *flag.FlagSet, timeout time.Duration, timeoutUsage string) {
 	fs.StringVar(&s.name, "solver", "z3", "SMT solver: z3 or cvc5")
-	fs.StringVar(&s.path, "solver-path", "", "the solver's binary (default: --solver's name on PATH)")
+	fs.StringVar(&s.path, "solver-path", "", "the solver's binary, `FILE` (default: --solver's name on PATH)")
 	durationVar(fs, &s.timeout, "solver-timeout", timeout, timeoutUsage+"; it bounds every other wait on the solver too")
 	fs.StringVar(&s.cross, "cross-check", os.Getenv("FTMC_CROSS_CHECK"), "a second SMT solver, z3 or cvc5, that must confirm every unsat answer a verdict holds rests on; when it disagrees the verdict is unknown and names both (none: off; default: $FTMC_CROSS_CHECK, else off)")
-	fs.StringVar(&s.crossPath, "cross-check-path", "", "the --cross-check solver's binary (default: its name on PATH)")
+	fs.StringVar(&s.crossPath, "cross-check-path", "", "the --cross-check solver's binary, `FILE` (default: its name on PATH)")
 }
 
 // options checks the flags' values.

@@ -145,3 +145,52 @@ func ReadContext(ctx context.Context, name string, limit int64, what string) ([]
 	mu.Unlock()
 	return nil, &StoppedError{name, context.Cause(ctx)}
 }
+
+// ReadFrom reads r, already open (standard input), as ReadContext reads a
+// file: at most limit bytes, and given up with a *StoppedError when ctx
+// (nil: not bounded) is done first, a pipe whose writer does not close it.
+// name names r in the errors ("<stdin>"). A reading given up is left to
+// end with the process: r is not closed.
+func ReadFrom(ctx context.Context, r io.Reader, name string, limit int64, what string) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
+			return nil, &TooLargeError{name, limit, what}
+		}
+	}
+	read := func() ([]byte, error) {
+		data, err := io.ReadAll(io.LimitReader(r, limit+1))
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(data)) > limit {
+			return nil, &TooLargeError{name, limit, what}
+		}
+		return data, nil
+	}
+	if ctx == nil || ctx.Done() == nil {
+		return read()
+	}
+	if ctx.Err() != nil {
+		return nil, &StoppedError{name, context.Cause(ctx)}
+	}
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := read()
+		done <- result{data, err}
+	}()
+	select {
+	case r := <-done:
+		return r.data, r.err
+	case <-ctx.Done():
+	}
+	select {
+	case r := <-done: // done at the same time: the reading stands
+		return r.data, r.err
+	default:
+	}
+	return nil, &StoppedError{name, context.Cause(ctx)}
+}

@@ -1,11 +1,14 @@
 package readfile
 
 import (
+	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRead(t *testing.T) {
@@ -32,5 +35,28 @@ func TestReadDevice(t *testing.T) {
 	_, err := Read("/dev/zero", 1<<20, "model file")
 	if err == nil || !strings.HasPrefix(err.Error(), "/dev/zero: larger than 1 MB") {
 		t.Fatalf("got %v, want /dev/zero: larger than 1 MB", err)
+	}
+}
+
+// ReadFrom reads an open reader up to the bound, and gives up a reader
+// that does not end when its context is done.
+func TestReadFrom(t *testing.T) {
+	if data, err := ReadFrom(nil, strings.NewReader("hello"), "<stdin>", 5, "model file"); err != nil || string(data) != "hello" {
+		t.Errorf("a reader at the bound: %q, %v", data, err)
+	}
+	_, err := ReadFrom(context.Background(), strings.NewReader("hello!"), "<stdin>", 5, "model file")
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || !strings.HasPrefix(err.Error(), "<stdin>: larger than") {
+		t.Errorf("a reader over the bound: %v", err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cause := errors.New("interrupted")
+	time.AfterFunc(10*time.Millisecond, func() { cancel(cause) })
+	_, err = ReadFrom(ctx, pr, "<stdin>", 5, "model file")
+	var se *StoppedError
+	if !errors.As(err, &se) || se.Name != "<stdin>" || !errors.Is(err, cause) {
+		t.Errorf("a pipe that does not end, interrupted: %v", err)
 	}
 }

@@ -65,6 +65,26 @@ func Formula(x promela.Expr) (*ltl.Formula, Atoms, error) {
 	return f, atoms, nil
 }
 
+// unaryOps and binaryOps are the Promela operators that are the formula's
+// operators; any other operator is inside an atom.
+var (
+	unaryOps = map[promela.Token]ltl.Op{
+		promela.NOT:        ltl.OpNot,
+		promela.ALWAYS:     ltl.OpAlways,
+		promela.EVENTUALLY: ltl.OpEventually,
+		promela.NEXT:       ltl.OpNext,
+	}
+	binaryOps = map[promela.Token]ltl.Op{
+		promela.LAND:      ltl.OpAnd,
+		promela.LOR:       ltl.OpOr,
+		promela.IMPLIES:   ltl.OpImplies,
+		promela.EQUIV:     ltl.OpEquiv,
+		promela.UNTIL:     ltl.OpUntil,
+		promela.WEAKUNTIL: ltl.OpWeakUntil,
+		promela.RELEASE:   ltl.OpRelease,
+	}
+)
+
 func convert(x promela.Expr, atoms Atoms) (*ltl.Formula, error) {
 	pos := Pos(x.Pos())
 	switch x := x.(type) {
@@ -74,55 +94,28 @@ func convert(x promela.Expr, atoms Atoms) (*ltl.Formula, error) {
 		}
 		return &ltl.Formula{Op: ltl.OpFalse, Pos: pos}, nil
 	case *promela.UnaryExpr:
-		var op ltl.Op
-		switch x.Op {
-		case promela.NOT:
-			op = ltl.OpNot
-		case promela.ALWAYS:
-			op = ltl.OpAlways
-		case promela.EVENTUALLY:
-			op = ltl.OpEventually
-		case promela.NEXT:
-			op = ltl.OpNext
-		default:
-			return atom(x, atoms)
+		if op, ok := unaryOps[x.Op]; ok {
+			return operator(op, pos, atoms, x.X)
 		}
-		l, err := convert(x.X, atoms)
-		if err != nil {
-			return nil, err
-		}
-		return &ltl.Formula{Op: op, L: l, Pos: pos}, nil
 	case *promela.BinaryExpr:
-		var op ltl.Op
-		switch x.Op {
-		case promela.LAND:
-			op = ltl.OpAnd
-		case promela.LOR:
-			op = ltl.OpOr
-		case promela.IMPLIES:
-			op = ltl.OpImplies
-		case promela.EQUIV:
-			op = ltl.OpEquiv
-		case promela.UNTIL:
-			op = ltl.OpUntil
-		case promela.WEAKUNTIL:
-			op = ltl.OpWeakUntil
-		case promela.RELEASE:
-			op = ltl.OpRelease
-		default:
-			return atom(x, atoms)
+		if op, ok := binaryOps[x.Op]; ok {
+			return operator(op, pos, atoms, x.X, x.Y)
 		}
-		l, err := convert(x.X, atoms)
-		if err != nil {
-			return nil, err
-		}
-		r, err := convert(x.Y, atoms)
-		if err != nil {
-			return nil, err
-		}
-		return &ltl.Formula{Op: op, L: l, R: r, Pos: pos}, nil
 	}
 	return atom(x, atoms)
+}
+
+// operator converts the operands (one or two) of the formula's operator op.
+func operator(op ltl.Op, pos ltl.Pos, atoms Atoms, operands ...promela.Expr) (*ltl.Formula, error) {
+	var kids [2]*ltl.Formula
+	for i, x := range operands {
+		k, err := convert(x, atoms)
+		if err != nil {
+			return nil, err
+		}
+		kids[i] = k
+	}
+	return &ltl.Formula{Op: op, L: kids[0], R: kids[1], Pos: pos}, nil
 }
 
 // atom makes x an atomic proposition; it must not contain temporal

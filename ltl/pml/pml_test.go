@@ -27,7 +27,7 @@ func TestFormulaMatchesLTLParser(t *testing.T) {
 		"[] p U q", "! p U q", "p -> q U r", "p <-> q -> r", "p weakuntil q", "p release q",
 		"always (p implies eventually q)", "p equivalent q", "(x > 3) U (x < 2)", "x+1 > y*2",
 		"x == y && y != 3", "! (x == 1)", "a[1] > 0", "[](p -> <>(x == 2))", "true U x",
-		"[]((p && q) -> []!r)",
+		"[]((p && q) -> []!r)", "X (p U X q)",
 	}
 	var src strings.Builder
 	src.WriteString("bit p, q, r, a[2]; byte x, y;\nactive proctype P() { x++ }\n")

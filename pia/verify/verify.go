@@ -80,6 +80,27 @@ func (r *Result) Figures() []trace.Figure {
 	}
 }
 
+// Model is a Parametric Promela model as it was read once (from a file or
+// standard input): its name, its text and its -D macros.
+type Model struct {
+	Name    string
+	Src     []byte
+	Defines map[string]string
+}
+
+// checkInstance checks a property of an instance of the model, as
+// pml.CheckInstance does, on the text read once instead of the file read
+// again: standard input cannot be read twice. Each check parses the text
+// anew, since pml.CheckProgram instantiates the program in place.
+func (m Model) checkInstance(ctx context.Context, opts pml.InstanceOptions) (trace.Result, trace.Stats, error) {
+	prog, err := promela.Parse(m.Name, m.Src, promela.Options{Defines: m.Defines, Context: ctx})
+	if err != nil {
+		return trace.Result{}, trace.Stats{}, err
+	}
+	opts.Defines = m.Defines
+	return pml.CheckProgram(ctx, prog, opts)
+}
+
 // InputError says that the specifications asked for do not fit the model.
 type InputError struct{ Msg string }
 
@@ -96,15 +117,15 @@ func (e *AbstractionError) Error() string {
 func (e *AbstractionError) Unwrap() error { return e.Err }
 
 // Verify checks the specifications specs of prog (all of them when specs is
-// empty), the model loaded from path with the macros defs, for all
-// parameter values. A verdict is holds when the specification holds in the
+// empty), the program that model's text parses to, for all parameter
+// values. A verdict is holds when the specification holds in the
 // automaton of every order of the thresholds, violated only with a
 // counterexample of a concrete instance, and unknown otherwise, with the
 // reason; every verdict is unknown when ctx stops the abstraction (and the
 // Result has no Abstraction). The error is a *pia.Error for a model outside
 // the class the abstraction handles, an *AbstractionError, an *InputError
 // (checked after those two), or the error of Options.Abstracted.
-func Verify(ctx context.Context, prog *promela.Program, path string, defs map[string]string, specs []string, opts Options) (*Result, error) {
+func Verify(ctx context.Context, prog *promela.Program, model Model, specs []string, opts Options) (*Result, error) {
 	start := time.Now()
 	popts := pia.Options{Solver: opts.Solver, Thresholds: opts.Thresholds}
 	abs, err := pia.Extract(ctx, prog, popts)
@@ -118,7 +139,7 @@ func Verify(ctx context.Context, prog *promela.Program, path string, defs map[st
 			return nil, &AbstractionError{Err: err}
 		}
 	}
-	if specs, err = checkSpecs(path, pia.Specs(prog), specs); err != nil {
+	if specs, err = checkSpecs(model.Name, pia.Specs(prog), specs); err != nil {
 		return nil, err
 	}
 	if stopped {
@@ -136,7 +157,7 @@ func Verify(ctx context.Context, prog *promela.Program, path string, defs map[st
 			return nil, err
 		}
 	}
-	v := &verifier{ctx: ctx, path: path, defs: defs, opts: opts,
+	v := &verifier{ctx: ctx, model: model, opts: opts,
 		// PIA over-approximates already and every violation is
 		// replayed on the Promela instance, so contraction may
 		// over-approximate too.
@@ -216,8 +237,7 @@ func checkSpecs(path string, all, specs []string) ([]string, error) {
 // verifier is one run of Verify.
 type verifier struct {
 	ctx   context.Context
-	path  string
-	defs  map[string]string
+	model Model
 	opts  Options
 	param param.Options
 }
@@ -312,8 +332,8 @@ func (v *verifier) guided(c *pia.Case, r param.SpecResult, spec string) (trace.R
 	if b := v.opts.Budget; b.Time > 0 {
 		budget = min(budget, max(b.Time-time.Since(b.Since), time.Millisecond))
 	}
-	ir, _, err := pml.CheckInstance(v.ctx, v.path, pml.InstanceOptions{
-		Defines: v.defs, Params: params, Spec: spec, Assume: c.Justice, Guide: g,
+	ir, _, err := v.model.checkInstance(v.ctx, pml.InstanceOptions{
+		Params: params, Spec: spec, Assume: c.Justice, Guide: g,
 		Search: ltl.Options{TimeLimit: budget, MemoryLimit: v.opts.Budget.Memory, Since: time.Now()},
 	})
 	if err != nil || ir.Verdict != trace.Violated {
@@ -338,8 +358,8 @@ type pendingReplay struct {
 // specification, so the abstraction is too coarse).
 func (v *verifier) replay(p pendingReplay, spec string) (_ *trace.Result, reason string, coarse bool) {
 	b := v.opts.Budget
-	ir, _, err := pml.CheckInstance(v.ctx, v.path, pml.InstanceOptions{
-		Defines: v.defs, Params: p.params, Spec: spec, Assume: p.c.Justice,
+	ir, _, err := v.model.checkInstance(v.ctx, pml.InstanceOptions{
+		Params: p.params, Spec: spec, Assume: p.c.Justice,
 		Search: ltl.Options{TimeLimit: b.Time, MemoryLimit: b.Memory, Since: b.Since},
 	})
 	switch {

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,14 +15,21 @@ import (
 	"ftmc/trace"
 )
 
-func load(t *testing.T, name string) (*promela.Program, string) {
+// load reads an example of examples/bymc as a model named as a file that
+// does not exist: the replays on instances parse its text again, as they
+// must for a model read from standard input, and never read a file.
+func load(t *testing.T, name string) (*promela.Program, verify.Model) {
 	t.Helper()
-	path := filepath.Join(testenv.RepoRoot(t), "examples", "bymc", name)
-	prog, err := promela.Load(path, promela.Options{})
+	src, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "examples", "bymc", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return prog, path
+	m := verify.Model{Name: filepath.Join(t.TempDir(), name), Src: src}
+	prog, err := promela.Parse(m.Name, m.Src, promela.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog, m
 }
 
 // The folklore broadcast's specifications: three hold for all parameters,
@@ -31,9 +39,9 @@ func load(t *testing.T, name string) (*promela.Program, string) {
 // is decided.
 func TestVerifyFolkloreBroadcast(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	prog, path := load(t, "fbc.pml")
+	prog, model := load(t, "fbc.pml")
 	var events []string
-	res, err := verify.Verify(t.Context(), prog, path, nil, nil, verify.Options{
+	res, err := verify.Verify(t.Context(), prog, model, nil, verify.Options{
 		Abstracted: func(abs *pia.Result) error {
 			events = append(events, "abstracted "+strings.Join(abs.Thresholds, ","))
 			return nil
@@ -72,15 +80,15 @@ func TestVerifyFolkloreBroadcast(t *testing.T) {
 // unknown.
 func TestVerifyErrors(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	prog, path := load(t, "fbc.pml")
-	_, err := verify.Verify(t.Context(), prog, path, nil, []string{"corr", "nosuch"}, verify.Options{})
+	prog, model := load(t, "fbc.pml")
+	_, err := verify.Verify(t.Context(), prog, model, []string{"corr", "nosuch"}, verify.Options{})
 	var ie *verify.InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), `has no specification "nosuch" (it has: unforg, corr, relay, agree)`) {
 		t.Errorf("unknown specification: %v", err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	res, err := verify.Verify(ctx, prog, path, nil, []string{"relay", "corr"}, verify.Options{
+	res, err := verify.Verify(ctx, prog, model, []string{"relay", "corr"}, verify.Options{
 		Abstracted: func(*pia.Result) error { t.Error("an abstraction that did not finish was seen"); return nil },
 	})
 	if err != nil || res.Abstraction != nil || len(res.Verdicts) != 2 || res.Figures() != nil {
@@ -93,17 +101,17 @@ func TestVerifyErrors(t *testing.T) {
 	}
 	stop := errors.New("no room")
 	called := false
-	_, err = verify.Verify(t.Context(), prog, path, nil, nil, verify.Options{
+	_, err = verify.Verify(t.Context(), prog, model, nil, verify.Options{
 		Abstracted: func(*pia.Result) error { return stop },
 		Verdict:    func(trace.Result) { called = true },
 	})
 	if err != stop || called {
 		t.Errorf("Abstracted's error: %v, a verdict given %v", err, called)
 	}
-	prog, path = load(t, "cbc.pml")
-	_, err = verify.Verify(t.Context(), prog, path, nil, nil, verify.Options{})
+	prog, model = load(t, "cbc.pml")
+	_, err = verify.Verify(t.Context(), prog, model, nil, verify.Options{})
 	var pe *pia.Error
-	if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), path+":") {
+	if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), model.Name+":") {
 		t.Errorf("a model outside the class: %v", err)
 	}
 }
