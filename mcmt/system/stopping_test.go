@@ -201,12 +201,7 @@ func TestStoppingAxiomPrunes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var decided *system.Var
-	for _, v := range bad.Vars {
-		if v.Name == "state" {
-			decided = v
-		}
-	}
+	decided := bad.Var("state")
 	if decided == nil {
 		t.Fatal("no variable state")
 	}
