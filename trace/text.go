@@ -106,7 +106,7 @@ func WriteCounterexample(w io.Writer, c *Counterexample) {
 	}
 	fmt.Fprintf(w, " (%d step%s)\n", len(c.Steps), plural)
 	if len(c.Params) > 0 {
-		fmt.Fprintf(w, "parameters: %s\n", formatParams(c.Params))
+		fmt.Fprintf(w, "parameters: %s\n", FormatParams(c.Params, ", "))
 	}
 	if len(c.Initial) > 0 {
 		fmt.Fprintln(w, "initial state:")
@@ -208,7 +208,9 @@ func writeVars(w io.Writer, vs []Var) {
 	}
 }
 
-func formatParams(p map[string]int64) string {
+// FormatParams writes parameter values sorted by name, separated by sep:
+// "N=4, T=1" in a report, "N=4,T=1" as --param takes them.
+func FormatParams(p map[string]int64, sep string) string {
 	keys := make([]string, 0, len(p))
 	for k := range p {
 		keys = append(keys, k)
@@ -218,5 +220,5 @@ func formatParams(p map[string]int64) string {
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s=%d", k, p[k])
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, sep)
 }

@@ -1,10 +1,13 @@
 package system
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"hash/maphash"
+
+	"ftmc/explore"
+	"ftmc/state"
+	"ftmc/trace"
 )
 
 // The stopping-failures semantics of an instance: besides the transitions
@@ -36,7 +39,7 @@ type StoppingResult struct {
 }
 
 // ExploreStopping explores the instance with n processes breadth first in
-// the stopping-failures semantics.
+// the stopping-failures semantics, with explore's engine.
 func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions) (*StoppingResult, error) {
 	if n > 16 {
 		return nil, fmt.Errorf("at most 16 processes in the stopping-failures semantics")
@@ -45,117 +48,193 @@ func ExploreStopping(ctx context.Context, s *System, n int, opts StoppingOptions
 	if err != nil {
 		return nil, err
 	}
-	size := c.Size + 2 // two bytes of running processes
-	var arena []byte
-	var buf []byte
-	// seen holds the states added (n >= 0: state n of the arena) and the
-	// states an axiom rejected (n < 0: state -n-1 of rejected), so that
-	// neither is checked twice.
-	seen := newStateSet()
-	var rejected []byte
+	m := newStoppingModel(c, opts.Axioms)
+	m.maxStates = opts.MaxStates
+	eo := explore.Options{Order: explore.BreadthFirst}
+	eo.Visit = func(st []byte, _ func(kind, msg string) *trace.Counterexample) {
+		if m.admit(st) && opts.OnState != nil {
+			opts.OnState(m.seen, running(st[c.Size:]))
+		}
+	}
+	r, st, err := explore.Run(ctx, m, eo)
+	switch {
+	case m.err != nil:
+		return nil, m.err
+	case err != nil && m.initErr == nil && st.States == 0:
+		// No initial state: nothing to explore.
+		return &StoppingResult{Complete: true}, nil
+	case err != nil:
+		return nil, err
+	}
+	return &StoppingResult{States: m.states, Complete: st.Complete, Reason: r.Reason}, nil
+}
+
+// running reads the two bytes of running processes that end a state of
+// the stopping-failures semantics.
+func running(b []byte) uint64 { return uint64(b[0]) | uint64(b[1])<<8 }
+
+// stoppingModel is an instance in the stopping-failures semantics as a
+// state.Model: a state is the instance's vector followed by two bytes of
+// running processes (bit p for process p); a process stops by a transition
+// of its own. With axioms, a state that breaks one is rejected when the
+// search stores it (admit), and has no successors: each state is checked
+// once, as the search matches the others.
+type stoppingModel struct {
+	c         *Concrete
+	axioms    bool
+	maxStates int64 // 0: no limit
+
+	initErr  error               // the error enumerating the initial states
+	err      error               // a value out of a byte's range, or a failing transition: it stops the search
+	rejected map[string]struct{} // the stored states that break an axiom
+	states   int64               // the stored states that do not
+
+	vals, seen, stopped, applyNext []int64
+	env, applyEnv, axEnv           []int
+	buf                            []byte
+}
+
+var _ state.Model = (*stoppingModel)(nil)
+
+func newStoppingModel(c *Concrete, axioms bool) *stoppingModel {
 	axEnv := make([]int, 2)
 	for _, q := range c.axioms {
 		axEnv = make([]int, max(len(axEnv), q.k+2))
 	}
-	res := &StoppingResult{}
-	all := uint64(1)<<uint(n) - 1
-	stateAt := func(n int32) []byte {
-		if n >= 0 {
-			return arena[int(n)*size : (int(n)+1)*size]
-		}
-		return rejected[int(-n-1)*size : int(-n)*size]
+	return &stoppingModel{c: c, axioms: axioms, rejected: map[string]struct{}{},
+		vals: make([]int64, c.Size), seen: make([]int64, c.Size), stopped: make([]int64, c.Size), applyNext: make([]int64, c.Size),
+		env: make([]int, c.EnvSize()), applyEnv: make([]int, c.EnvSize()), axEnv: axEnv}
+}
+
+func (m *stoppingModel) Name() string {
+	return fmt.Sprintf("%s (%d processes, stopping failures)", m.c.Sys.Name, m.c.N)
+}
+
+// admit decides on a state the search stores: false if it breaks an axiom
+// over its running processes. m.seen holds its values.
+func (m *stoppingModel) admit(st []byte) bool {
+	for i := range m.seen {
+		m.seen[i] = int64(int8(st[i]))
 	}
-	// add adds a state unless it is known; check asks for the axioms to
-	// be checked (a state where a process of an axiom-abiding state
-	// stopped abides by them: they quantify over fewer processes).
-	add := func(vals []int64, running uint64, check bool) error {
-		buf = buf[:0]
-		for _, v := range vals {
-			if v < -128 || v > 127 {
-				return fmt.Errorf("a value leaves -128..127")
-			}
-			buf = append(buf, byte(int8(v)))
-		}
-		buf = append(buf, byte(running), byte(running>>8))
-		h := maphash.Bytes(seen.seed, buf)
-		if seen.find(h, buf, stateAt) {
-			return nil
-		}
-		if check && opts.Axioms && c.brokenAxiomAmong(vals, running, axEnv) >= 0 {
-			seen.insert(h, int32(-len(rejected)/size-1))
-			rejected = append(rejected, buf...)
-			return nil
-		}
-		seen.insert(h, int32(len(arena)/size))
-		arena = append(arena, buf...)
-		return nil
+	if m.axioms && m.c.brokenAxiomAmong(m.seen, running(st[m.c.Size:]), m.axEnv) >= 0 {
+		m.rejected[string(st)] = struct{}{}
+		return false
 	}
-	var addErr error
-	err = c.Initial(1<<22, func(vals []int64) {
-		if addErr == nil {
-			addErr = add(vals, all, true)
+	m.states++
+	return true
+}
+
+// encode packs the values and running processes into m.buf; it is false
+// (and m.err set) when a value does not fit a byte.
+func (m *stoppingModel) encode(vals []int64, run uint64) bool {
+	var ok bool
+	if m.buf, ok = Encode(vals, m.buf); !ok {
+		m.err = errors.New(outOfRange)
+		return false
+	}
+	m.buf = append(m.buf, byte(run), byte(run>>8))
+	return true
+}
+
+func (m *stoppingModel) Initial(emit func(s []byte)) error {
+	all := uint64(1)<<uint(m.c.N) - 1
+	m.initErr = m.c.Initial(1<<22, func(vals []int64) {
+		if m.err == nil && m.encode(vals, all) {
+			emit(m.buf)
 		}
 	})
-	if err != nil {
-		return nil, err
+	return m.initErr
+}
+
+// Next reports the successors of s: the system's transitions among the
+// running processes (the slots of stopped processes cleared), then each
+// running process stopping. A rejected state has none, and the search
+// stops, unknown, when it has stored more than maxStates states.
+func (m *stoppingModel) Next(s []byte, sink state.Sink) {
+	c := m.c
+	if m.maxStates > 0 && m.states > m.maxStates {
+		sink.Fail(state.Trans{Proc: -1}, state.KindLimitReached, fmt.Sprintf("state limit %d reached", m.maxStates))
+		return
 	}
-	if addErr != nil {
-		return nil, addErr
+	if len(m.rejected) > 0 {
+		if _, ok := m.rejected[string(s)]; ok {
+			return
+		}
 	}
-	vals := make([]int64, c.Size)
-	stopped := make([]int64, c.Size)
-	applyEnv, applyNext := make([]int, c.EnvSize()), make([]int64, c.Size)
-	env := make([]int, c.EnvSize())
-	for head := 0; head*size < len(arena); head++ {
-		if head&1023 == 0 && ctx.Err() != nil {
-			res.States, res.Reason = int64(len(arena)/size), "cancelled"
-			return res, nil
-		}
-		if opts.MaxStates > 0 && int64(len(arena)/size) >= opts.MaxStates {
-			res.States, res.Reason = int64(len(arena)/size), fmt.Sprintf("state limit %d reached", opts.MaxStates)
-			return res, nil
-		}
-		st := arena[head*size : (head+1)*size]
-		for i := range vals {
-			vals[i] = int64(int8(st[i]))
-		}
-		running := uint64(st[c.Size]) | uint64(st[c.Size+1])<<8
-		if opts.OnState != nil {
-			opts.OnState(vals, running)
-		}
-		for ti := range c.trans {
-			c.enabledAmong(ti, vals, env, running, func(params []int) {
-				if addErr != nil {
+	for i := range m.vals {
+		m.vals[i] = int64(int8(s[i]))
+	}
+	run := running(s[c.Size:])
+	for ti := range c.trans {
+		c.enabledAmong(ti, m.vals, m.env, run, func(params []int) {
+			if m.err != nil {
+				return
+			}
+			tr := Trans(ti, params)
+			err := c.apply(ti, params, m.vals, m.applyEnv, m.applyNext, func(next []int64) {
+				if m.err != nil {
 					return
 				}
-				if err := c.apply(ti, params, vals, applyEnv, applyNext, func(next []int64) {
-					if addErr == nil {
-						c.clearStopped(next, running)
-						addErr = add(next, running, true)
-					}
-				}); err != nil && addErr == nil {
-					addErr = err
+				c.clearStopped(next, run)
+				if !m.encode(next, run) {
+					sink.Fail(tr, state.KindLimitReached, m.err.Error())
+					return
 				}
+				sink.Succ(tr, m.buf)
 			})
-			if addErr != nil {
-				return nil, addErr
+			if err != nil && m.err == nil {
+				m.err = err
+				sink.Fail(tr, state.KindLimitReached, err.Error())
 			}
-		}
-		for p := 0; p < n; p++ {
-			if running&(1<<uint(p)) == 0 {
-				continue
-			}
-			copy(stopped, vals)
-			r := running &^ (1 << uint(p))
-			c.clearStopped(stopped, r)
-			if err := add(stopped, r, false); err != nil {
-				return nil, err
-			}
+		})
+		if m.err != nil {
+			return
 		}
 	}
-	res.States, res.Complete = int64(len(arena)/size), true
-	return res, nil
+	// A state where a process of an axiom-abiding state stopped abides by
+	// the axioms too (they quantify over fewer processes); admit checks it
+	// all the same, once, when the search stores it.
+	for p := 0; p < c.N; p++ {
+		if run&(1<<uint(p)) == 0 {
+			continue
+		}
+		copy(m.stopped, m.vals)
+		r := run &^ (1 << uint(p))
+		c.clearStopped(m.stopped, r)
+		m.encode(m.stopped, r) // the values are those of s
+		sink.Succ(m.stopTrans(p), m.buf)
+	}
 }
+
+// stopTrans is the step where process p stops: the transition number past
+// the system's.
+func (m *stoppingModel) stopTrans(p int) state.Trans {
+	return state.Trans{Proc: int32(p), ID: int32(len(m.c.trans)), Aux: int32(p)}
+}
+
+// ValidEnd: a state without successors (every process stopped) is no error.
+func (m *stoppingModel) ValidEnd([]byte) bool { return true }
+
+func (m *stoppingModel) Explain(t state.Trans, from, to []byte) trace.Step {
+	ti := int(t.ID)
+	if ti == len(m.c.trans) {
+		name := fmt.Sprintf("#%d", t.Aux)
+		return trace.Step{Pid: int(t.Aux), Proc: name, Stmt: name + " stops",
+			Events: []trace.Event{{Type: "local", Text: "stop", Partner: -1}}}
+	}
+	return m.c.Step(ti, UnpackParams(t.Aux, len(m.c.Sys.Trans[ti].Params)))
+}
+
+func (m *stoppingModel) Decode(s []byte) []trace.Var {
+	names := m.c.Names()
+	out := make([]trace.Var, 0, len(names)+1)
+	for i, name := range names {
+		out = append(out, trace.Var{Name: name, Value: m.c.Format(i, int64(int8(s[i])))})
+	}
+	return append(out, trace.Var{Name: "running", Value: fmt.Sprintf("%0*b", m.c.N, running(s[m.c.Size:]))})
+}
+
+func (m *stoppingModel) Fork() state.Model { return newStoppingModel(m.c, m.axioms) }
 
 // clearStopped sets the local slots of stopped processes to 0: nothing
 // reads them any more, and equal states merge.
@@ -199,55 +278,4 @@ func (c *Concrete) axiomAmong(q *cquant, j int, vals []int64, running uint64, en
 		}
 	}
 	return true
-}
-
-// stateSet is an open-addressing hash set of state numbers; the states
-// themselves live elsewhere (see find).
-type stateSet struct {
-	seed  maphash.Seed
-	slots []stateSlot
-	count int
-}
-
-type stateSlot struct {
-	hash uint64
-	n    int32
-	used bool
-}
-
-func newStateSet() *stateSet {
-	return &stateSet{seed: maphash.MakeSeed(), slots: make([]stateSlot, 1024)}
-}
-
-// find reports whether a state equal to st, of hash h, is in the set;
-// at returns the bytes of a state number.
-func (s *stateSet) find(h uint64, st []byte, at func(int32) []byte) bool {
-	mask := uint64(len(s.slots) - 1)
-	for i := h & mask; s.slots[i].used; i = (i + 1) & mask {
-		if s.slots[i].hash == h && bytes.Equal(at(s.slots[i].n), st) {
-			return true
-		}
-	}
-	return false
-}
-
-// insert adds state number n of hash h (not in the set yet).
-func (s *stateSet) insert(h uint64, n int32) {
-	if 2*(s.count+1) > len(s.slots) {
-		old := s.slots
-		s.slots = make([]stateSlot, 2*len(old))
-		s.count = 0
-		for _, sl := range old {
-			if sl.used {
-				s.insert(sl.hash, sl.n)
-			}
-		}
-	}
-	mask := uint64(len(s.slots) - 1)
-	i := h & mask
-	for s.slots[i].used {
-		i = (i + 1) & mask
-	}
-	s.slots[i] = stateSlot{hash: h, n: n, used: true}
-	s.count++
 }

@@ -1,6 +1,7 @@
 package system_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -181,5 +182,78 @@ func TestStoppingSeedViews(t *testing.T) {
 	if len(plainViews) != 40780 || len(stopViews) != 48024 || extra != 7244 {
 		t.Errorf("two-process views: %d in the instance, %d with stopping failures, %d only there; want 40780, 48024, 7244",
 			len(plainViews), len(stopViews), extra)
+	}
+}
+
+// A false axiom prunes the states that break it, and only those: OnState
+// sees every state the search keeps, none of which has a running process
+// that decided, and the pruned search is as large as before it ran on
+// explore's engine.
+func TestStoppingAxiomPrunes(t *testing.T) {
+	_, src := parseSeed(t)
+	bad, err := mcmt.Parse("false.mcmt", []byte(strings.Replace(string(src), "/* LEMMA 2.3 */",
+		"/* LEMMA 2.3 */ system_axiom (universal x:nat) { (NOT (state[x] = true)) }", 1)), "mcmt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k = 2
+	c, err := system.Compile(bad, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decided := bad.Var("state")
+	if decided == nil {
+		t.Fatal("no variable state")
+	}
+	breaks := func(vals []int64, running uint64) bool {
+		for p := 0; p < k; p++ {
+			if running&(1<<uint(p)) != 0 && vals[c.Slot(decided, p)] == 1 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, axioms := range []bool{false, true} {
+		seen, broken := int64(0), 0
+		r, err := system.ExploreStopping(t.Context(), bad, k, system.StoppingOptions{Axioms: axioms, OnState: func(vals []int64, running uint64) {
+			seen++
+			if breaks(vals, running) {
+				broken++
+			}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantBroken := int64(2634), true
+		if axioms {
+			want, wantBroken = 1940, false
+		}
+		if !r.Complete || r.States != seen || r.States != want || broken > 0 != wantBroken {
+			t.Errorf("axioms %v: %d states (%d seen, %d breaking the axiom), complete %v; want %d, complete, some breaking it %v",
+				axioms, r.States, seen, broken, r.Complete, want, wantBroken)
+		}
+	}
+}
+
+// A search over its state limit, or whose context is done, is incomplete
+// and says why.
+func TestStoppingCutShort(t *testing.T) {
+	s, _ := parseSeed(t)
+	n := int64(0)
+	r, err := system.ExploreStopping(t.Context(), s, 3, system.StoppingOptions{MaxStates: 1000, Axioms: true, OnState: func([]int64, uint64) { n++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Complete || r.Reason != "state limit 1000 reached" || r.States < 1000 || r.States >= 67536 || n != r.States {
+		t.Errorf("state limit 1000: %+v, %d seen", r, n)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	r, err = system.ExploreStopping(ctx, s, 3, system.StoppingOptions{Axioms: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Complete || !strings.HasPrefix(r.Reason, "interrupted") {
+		t.Errorf("cancelled: %+v", r)
 	}
 }
