@@ -58,6 +58,11 @@ type Options struct {
 	// MaxDepth bounds the depth-first stack (0: no bound). A search cut
 	// this way says unknown unless it finds a violation.
 	MaxDepth int
+	// MaxStates bounds the product states stored (0: no bound): past it,
+	// at the next check of the limits, the search stops with verdict
+	// unknown. Unlike TimeLimit it cuts the same search at the same place
+	// however busy the machine is.
+	MaxStates int64
 	// ExpectedStates sizes the state store up front.
 	ExpectedStates int
 	// Compress keeps the product states tree-compressed
@@ -686,6 +691,9 @@ func (s *search) poll() {
 	now := time.Now()
 	if s.stop == "" {
 		s.stop = s.watch.Stop(now)
+	}
+	if s.stop == "" && s.opts.MaxStates > 0 && int64(s.store.Len()) > s.opts.MaxStates {
+		s.stop = fmt.Sprintf("state limit %d reached", s.opts.MaxStates)
 	}
 	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
 		n := int64(s.store.Len())

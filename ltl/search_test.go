@@ -291,6 +291,39 @@ func TestCheckMemoryPeak(t *testing.T) {
 	}
 }
 
+// TestCheckMaxStates: a state bound stops the search with verdict unknown
+// soon past the bound (at the next check of the limits), the same however
+// long it took.
+func TestCheckMaxStates(t *testing.T) {
+	chain := &gcModel{name: "chain", vars: []string{"x0", "x1", "x2", "x3"}, init: [][]byte{{0, 0, 0, 0}},
+		procs: [][]gcmd{{{name: "x++", act: func(s []byte) { binary.LittleEndian.PutUint32(s, binary.LittleEndian.Uint32(s)+1) }}}}}
+	f, err := Parse(Pos{}, "[]<>(x0 == 0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Translate(Not(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first int64
+	for range 2 {
+		r, st, err := Check(context.Background(), chain, a, []Predicate{eq(0, 0)}, Options{MaxStates: 50_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Unknown || r.Reason != "state limit 50000 reached" {
+			t.Fatalf("%s (%s), want unknown at the state limit", r.Verdict, r.Reason)
+		}
+		if st.States <= 50_000 || st.States > 60_000 || st.Complete {
+			t.Errorf("%d states (complete %v), want a few past 50000", st.States, st.Complete)
+		}
+		if first != 0 && st.States != first {
+			t.Errorf("%d states, then %d: the bound cut the search at another place", first, st.States)
+		}
+		first = st.States
+	}
+}
+
 // randModel is a random graph: states are one byte, process p has a few
 // random edges, atom i holds in state s by a random table.
 func randModel(rng *rand.Rand, nstates, nprocs int) (*gcModel, []uint64) {

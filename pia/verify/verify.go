@@ -326,15 +326,16 @@ func (v *verifier) guided(c *pia.Case, r param.SpecResult, spec string) (trace.R
 	}
 	params := r.Counterexample.Params
 	// The schedule bounds a guided search, but the free search after a
-	// lasso's prefix may be large: it gets at most maxGuidedTime of what
-	// is left, and the other replays the rest.
-	budget := maxGuidedTime
+	// lasso's prefix may be large: it stores at most maxGuidedStates (a
+	// bound that does not depend on how busy the machine is), within what
+	// is left of the run's time, and the other replays do the rest.
+	var budget time.Duration
 	if b := v.opts.Budget; b.Time > 0 {
-		budget = min(budget, max(b.Time-time.Since(b.Since), time.Millisecond))
+		budget = max(b.Time-time.Since(b.Since), time.Millisecond)
 	}
 	ir, _, err := v.model.checkInstance(v.ctx, pml.InstanceOptions{
 		Params: params, Spec: spec, Assume: c.Justice, Guide: g,
-		Search: ltl.Options{TimeLimit: budget, MemoryLimit: v.opts.Budget.Memory, Since: time.Now()},
+		Search: ltl.Options{TimeLimit: budget, MaxStates: maxGuidedStates, MemoryLimit: v.opts.Budget.Memory, Since: time.Now()},
 	})
 	if err != nil || ir.Verdict != trace.Violated {
 		return trace.Result{}, false
@@ -379,11 +380,11 @@ func (v *verifier) replay(p pendingReplay, spec string) (_ *trace.Result, reason
 // paramText writes parameter values as --param takes them: N=4,T=1.
 func paramText(p map[string]int64) string { return trace.FormatParams(p, ",") }
 
-// maxGuideSteps bounds the schedule of a guided replay, and maxGuidedTime
-// its search.
+// maxGuideSteps bounds the schedule of a guided replay, and
+// maxGuidedStates its search (a minute's work on an idle machine).
 const (
-	maxGuideSteps = 1 << 16
-	maxGuidedTime = time.Minute
+	maxGuideSteps   = 1 << 16
+	maxGuidedStates = 400_000
 )
 
 // guideOf turns a counterexample of the automaton of c into the schedule
