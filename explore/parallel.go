@@ -556,6 +556,9 @@ func (p *parallel) stats() trace.Stats {
 	}
 	st.MemoryBytes = p.memoryPeak
 	st.Complete = p.viol == nil && p.reason == "" && !p.truncated
+	if p.opts.Reduce {
+		st.Reduction = "none" // the parallel search does not reduce yet
+	}
 	if st.States > 0 {
 		st.BytesPerState = float64(st.StoreBytes) / float64(st.States)
 	}

@@ -27,6 +27,12 @@ func (s *search) stats() trace.Stats {
 	st := s.watch.Stats(s.parents.bytes())
 	st.Transitions, st.Matched, st.Expanded, st.Depth = s.transitions, s.matched, s.expanded, s.depth
 	st.Complete = s.complete()
+	if s.opts.Reduce {
+		st.Reduction = "none"
+		if s.reduce != nil {
+			st.Reduction, st.AmpleStates = "partial-order", s.reduce.ample
+		}
+	}
 	return st
 }
 

@@ -85,6 +85,10 @@ type Options struct {
 	// fraction of the memory, more time per state. The parallel search
 	// does not have it: Run refuses it with more than one worker.
 	Compress bool
+	// Reduce asks for partial-order reduction, for a model that is a
+	// state.Reducer (and no state.Checker). The parallel search does not
+	// reduce; Stats.Reduction says whether the search did.
+	Reduce bool
 }
 
 // Progress is a snapshot of a running search.
@@ -166,6 +170,10 @@ type search struct {
 	touched uint64  // see flush
 	dfsNew  []Index // depth-first: states still to expand, a region per stack frame
 
+	reduce   *reducer // partial-order reduction, or nil
+	holding  bool     // Succ holds successors back for the reduction
+	levelEnd int      // breadth-first: the states of the current level are below it
+
 	visitFrom, visitAt Index // the state Options.Visit sees, and its parent
 	visitCex           func(kind, msg string) *trace.Counterexample
 
@@ -195,6 +203,7 @@ func newSearch(ctx context.Context, m state.Model, opts Options) *search {
 	}
 	s := &search{ctx: ctx, m: m, opts: opts, store: opts.NewStore(), budget: pollEvery}
 	s.checker, _ = m.(state.Checker)
+	s.reduce = newReducer(m, opts)
 	s.visitCex = s.cexToVisited
 	s.watch = NewWatch(ctx, s.store, opts)
 	s.lastReport = s.watch.Start()
@@ -300,8 +309,12 @@ func (s *search) pathTo(i Index) []Index {
 }
 
 // Succ implements state.Sink.
-func (s *search) Succ(_ state.Trans, v []byte) {
+func (s *search) Succ(t state.Trans, v []byte) {
 	s.nsucc++
+	if s.holding {
+		s.reduce.hold(t, v)
+		return
+	}
 	s.batch.succ(s.cur, v)
 }
 
@@ -318,7 +331,11 @@ func (s *search) expand(i Index) {
 	s.cur = i
 	s.scratch = append(s.scratch[:0], s.store.Get(i)...)
 	s.nsucc = 0
-	s.m.Next(s.scratch, s)
+	if s.reduce != nil {
+		s.expandReduced()
+	} else {
+		s.m.Next(s.scratch, s)
+	}
 	if s.nsucc == 0 && !s.m.ValidEnd(s.scratch) {
 		s.batch.events = append(s.batch.events, event{kind: evDeadlock, from: i})
 	}
@@ -328,11 +345,11 @@ func (s *search) expand(i Index) {
 }
 
 func (s *search) bfs() {
-	levelEnd := s.store.Len() // states of the current level are below levelEnd
+	s.levelEnd = s.store.Len()
 	for s.next < s.store.Len() {
-		if s.next == levelEnd {
+		if s.next == s.levelEnd {
 			s.depth++
-			levelEnd = s.store.Len()
+			s.levelEnd = s.store.Len()
 		}
 		if s.opts.MaxDepth > 0 && s.depth >= int64(s.opts.MaxDepth) {
 			// Every state from here on is at least this deep.
@@ -341,7 +358,7 @@ func (s *search) bfs() {
 		}
 		// A batch ends at the end of a level, so that the next level is
 		// complete when it starts.
-		for s.next < levelEnd && !s.batch.full() {
+		for s.next < s.levelEnd && !s.batch.full() {
 			s.expand(Index(s.next))
 			s.next++
 		}
@@ -361,6 +378,9 @@ func (s *search) dfs() {
 		top := s.frames[len(s.frames)-1]
 		if len(s.dfsNew) == top.mark {
 			s.frames = s.frames[:len(s.frames)-1]
+			if s.reduce != nil && top.idx != NoIndex {
+				s.reduce.setDone(top.idx)
+			}
 			continue
 		}
 		i := s.dfsNew[len(s.dfsNew)-1]

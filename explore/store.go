@@ -216,13 +216,47 @@ func (s *Store) InsertHash(vec []byte, h uint64) (Index, bool) {
 	if s.tree != nil {
 		return s.insertTree(vec)
 	}
+	i, p := s.find(vec, h)
+	if i != NoIndex {
+		return i, false
+	}
+	tag := h >> 32
+	if s.n >= s.growAt {
+		if !s.grow() {
+			return NoIndex, false
+		}
+		return s.InsertHash(vec, h)
+	}
+	if s.n >= MaxStates || !s.store(vec) {
+		s.full = true
+		return NoIndex, false
+	}
+	i = Index(s.n)
+	s.table[p] = tag<<32 | uint64(i+1)
+	s.n++
+	return i, true
+}
+
+// Lookup returns the index of vec, whose Hash is h, or NoIndex when vec is
+// not stored.
+func (s *Store) Lookup(vec []byte, h uint64) Index {
+	if s.tree != nil {
+		return s.tree.lookup(vec)
+	}
+	i, _ := s.find(vec, h)
+	return i
+}
+
+// find returns the index of vec, whose Hash is h, or NoIndex and the empty
+// slot where it would go.
+func (s *Store) find(vec []byte, h uint64) (Index, uint64) {
 	tag := h >> 32
 	mask := uint64(len(s.table) - 1)
 	p := h >> s.shift
 	for {
 		e := s.table[p]
 		if e == 0 {
-			break
+			return NoIndex, p
 		}
 		if e>>32 == tag {
 			i := Index(e) - 1
@@ -235,25 +269,11 @@ func (s *Store) InsertHash(vec []byte, h uint64) (Index, bool) {
 				got = s.getExc(i)
 			}
 			if string(got) == string(vec) {
-				return i, false
+				return i, p
 			}
 		}
 		p = (p + 1) & mask
 	}
-	if s.n >= s.growAt {
-		if !s.grow() {
-			return NoIndex, false
-		}
-		return s.InsertHash(vec, h)
-	}
-	if s.n >= MaxStates || !s.store(vec) {
-		s.full = true
-		return NoIndex, false
-	}
-	i := Index(s.n)
-	s.table[p] = tag<<32 | uint64(i+1)
-	s.n++
-	return i, true
 }
 
 // grow doubles the table, or when that does not fit lets it fill to 90%.

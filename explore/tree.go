@@ -132,6 +132,21 @@ func (t *treeStore) insert(vec []byte) (i Index, isNew, full bool) {
 	return j, isNew, false
 }
 
+// lookup returns the index of vec, or NoIndex when it is not stored (or
+// when the node table is full: the insertion that follows finds that too).
+// The nodes below the root that are new are added, as root does.
+func (t *treeStore) lookup(vec []byte) Index {
+	l, r, ok := t.root(vec)
+	if !ok {
+		return NoIndex
+	}
+	h := rootHash(uint64(l)<<32|uint64(r), len(vec))
+	if j, found := t.roots.findRoot(l, r, h, len(vec), &t.lens); found {
+		return j
+	}
+	return NoIndex
+}
+
 // root returns the root pair of vec, adding the nodes below it that are
 // new; false when the node table is full.
 func (t *treeStore) root(vec []byte) (l, r uint32, ok bool) {

@@ -101,3 +101,16 @@ func Processes(m Model, first, last []byte) []trace.Process {
 	}
 	return nil
 }
+
+// Reducer is an optional interface for partial-order reduction (Holzmann
+// and Peled's, as in Spin). Ample appends to buf the pids of the processes
+// whose every transition at their location in s is safe: independent of
+// every other process's transitions (it reads and writes only the
+// process's own variables), not inside an atomic sequence, and invisible to
+// the state properties the model checks. The transitions of such a process,
+// when it has at least one enabled, form an ample set: a search may expand
+// them alone, provided that none of them closes a cycle (the engine's
+// proviso). Pids come in the order Next tries processes.
+type Reducer interface {
+	Ample(s []byte, buf []int32) []int32
+}

@@ -62,6 +62,12 @@ func WriteStats(w io.Writer, st *Stats) {
 		fmt.Fprintf(w, "%12d states, matched\n", st.Matched)
 		fmt.Fprintf(w, "%12d transitions\n", st.Transitions)
 	}
+	switch st.Reduction {
+	case "partial-order":
+		fmt.Fprintf(w, "partial-order reduction: on (%d states expanded with an ample set)\n", st.AmpleStates)
+	case "none":
+		fmt.Fprintln(w, "partial-order reduction: off (not available for this search)")
+	}
 	for _, f := range st.Extra {
 		fmt.Fprintf(w, "%12s %s\n", formatFigure(f.Value), f.Name)
 	}

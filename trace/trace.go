@@ -64,6 +64,13 @@ type Stats struct {
 	BytesPerState float64 `json:"bytes_per_state,omitempty"` // StoreBytes / States
 	StatesPerSec  float64 `json:"states_per_sec,omitempty"`
 	Complete      bool    `json:"complete"` // the search covered the whole space
+	// Reduction is "partial-order" when the search expanded states with
+	// ample sets where it could, "none" when reduction was asked for but
+	// did not apply (a parallel search, a model that cannot tell), empty
+	// when it was not asked for. AmpleStates counts the states expanded
+	// with an ample set.
+	Reduction   string `json:"reduction,omitempty"`
+	AmpleStates int64  `json:"ample_states,omitempty"`
 
 	// Engines that are not explicit-state report their own figures here
 	// (schemas, SMT calls, nodes, fixpoint checks, ...), in a stable order.
@@ -85,6 +92,10 @@ func (s *Stats) Add(st Stats) {
 	s.VectorBytes = max(s.VectorBytes, st.VectorBytes)
 	s.StoreBytes = max(s.StoreBytes, st.StoreBytes)
 	s.Complete = s.Complete && st.Complete
+	s.AmpleStates += st.AmpleStates
+	if s.Reduction == "" || st.Reduction == "partial-order" {
+		s.Reduction = st.Reduction
+	}
 	s.BytesPerState, s.StatesPerSec = 0, 0
 	if s.Seconds > 0 {
 		s.StatesPerSec = float64(s.States) / s.Seconds

@@ -197,7 +197,9 @@ func runPan(dir string) (run, error) {
 }
 
 func runFtmc(ftmc, model string, defs []string, memory, order string) (run, error) {
-	args := []string{"check", model, "--json", "--memory", memory, order}
+	// Without reduction, as pan is compiled with -DNOREDUCE: the same
+	// states, so that the rates compare.
+	args := []string{"check", model, "--json", "--memory", memory, order, "--no-reduce"}
 	for _, d := range defs {
 		args = append(args, "-D", d)
 	}

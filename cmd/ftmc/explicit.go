@@ -24,6 +24,7 @@ type explicitOptions struct {
 	compress bool
 	limits   limits
 	depth    int
+	noReduce bool // --no-reduce: no partial-order reduction
 	json     bool
 	quiet    bool
 	files    reportFiles // --trail, --msc, --msc-text
@@ -67,6 +68,7 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	}
 	o.flags = fs
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep; the verdict is then unknown unless a violation is found (0: no bound)")
+	fs.BoolVar(&o.noReduce, "no-reduce", false, "no partial-order reduction: expand every process in every state (the reduction, on by default, preserves the verdicts of safety searches and stores fewer states)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	o.files.register(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the verdict lines (and warnings, on standard error)")
@@ -95,6 +97,7 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	so.MaxDepth = o.depth
 	so.Workers = o.limits.jobs
 	so.Compress = o.compress
+	so.Reduce = !o.noReduce
 	return so, nil
 }
 
@@ -129,6 +132,9 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 	}
 	if opts.limits.jobs > 1 && so.Order == explore.DepthFirst {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the depth-first search runs on one worker", opts.limits.jobs))
+	}
+	if so.Reduce && so.Workers > 1 && so.Order == explore.BreadthFirst {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the parallel search does no partial-order reduction yet", opts.limits.jobs))
 	}
 	var bar *progressLine
 	switch {

@@ -39,6 +39,11 @@ type program struct {
 	initial []byte // the initial state (without the hidden prefix)
 	codes   map[*element]*code
 
+	// safe says, per proctype (procType.index) and location, whether the
+	// location's transitions may form an ample set (por.go); nil when
+	// the program admits no partial-order reduction.
+	safe [][]bool
+
 	errs []error
 }
 
@@ -49,6 +54,7 @@ func (p *program) errorf(pos promela.Pos, format string, args ...any) {
 // procType is a compiled proctype (or init).
 type procType struct {
 	decl   *promela.ProcDecl
+	index  int // in program.procs
 	name   string
 	base   int // the segment header is base + the program counter
 	size   int // bytes of a process segment
@@ -132,6 +138,7 @@ func Compile(prog *promela.Program) (*Model, error) {
 	}
 	if len(p.errs) == 0 {
 		p.buildInitial(decls)
+		p.porTable()
 	}
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
@@ -312,7 +319,7 @@ func (p *program) segAt(v []byte, off int) *segType { return p.codeSeg[p.code(v,
 
 // newProcType lays out a proctype's segment.
 func (p *program) newProcType(d *promela.ProcDecl) {
-	pt := &procType{decl: d, name: d.ProcName(), labels: map[string]int{}}
+	pt := &procType{decl: d, name: d.ProcName(), labels: map[string]int{}, index: len(p.procs)}
 	p.procs = append(p.procs, pt)
 	p.byDecl[d] = pt
 }

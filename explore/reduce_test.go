@@ -1,0 +1,98 @@
+package explore
+
+import (
+	"context"
+	"testing"
+
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// toggler is two processes: process 0 flips a bit forever (a local step,
+// always an ample set), process 1 sets a flag once, after which it fails
+// an assertion. Only the cycle proviso makes a reduced search move
+// process 1.
+type toggler struct{ buf []byte }
+
+func (m *toggler) Name() string                        { return "toggler" }
+func (m *toggler) Initial(emit func([]byte)) error     { emit([]byte{0, 0}); return nil }
+func (m *toggler) ValidEnd([]byte) bool                { return true }
+func (m *toggler) Decode([]byte) []trace.Var           { return nil }
+func (m *toggler) Fork() state.Model                   { return &toggler{} }
+func (m *toggler) Ample(_ []byte, buf []int32) []int32 { return append(buf, 0) }
+func (m *toggler) Explain(t state.Trans, _, _ []byte) trace.Step {
+	return trace.Step{Pid: int(t.Proc)}
+}
+
+func (m *toggler) Next(s []byte, sink state.Sink) {
+	m.buf = append(m.buf[:0], s...)
+	m.buf[0] ^= 1
+	sink.Succ(state.Trans{Proc: 0}, m.buf)
+	m.buf[0] ^= 1
+	if s[1] == 0 {
+		m.buf[1] = 1
+		sink.Succ(state.Trans{Proc: 1}, m.buf)
+	} else {
+		sink.Fail(state.Trans{Proc: 1}, state.KindAssertion, "assertion violated")
+	}
+}
+
+// reducedCounters are counters whose increments are all independent: every
+// process that can move is an ample set.
+type reducedCounters struct{ counters }
+
+func (c *reducedCounters) Ample(s []byte, buf []int32) []int32 {
+	for i := len(s) - 1; i >= 0; i-- {
+		buf = append(buf, int32(i))
+	}
+	return buf
+}
+
+func TestReductionProviso(t *testing.T) {
+	for _, order := range []Order{BreadthFirst, DepthFirst} {
+		r, st, err := Run(context.Background(), &toggler{}, Options{Order: order, Reduce: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Violated || r.Kind != state.KindAssertion {
+			t.Errorf("%v: %s (%s), want the assertion violated", order, r.Verdict, r.Kind)
+		}
+		if st.Reduction != "partial-order" || st.AmpleStates == 0 {
+			t.Errorf("%v: reduction %q, %d ample states", order, st.Reduction, st.AmpleStates)
+		}
+	}
+}
+
+func TestReductionKeepsDeadlock(t *testing.T) {
+	for _, order := range []Order{BreadthFirst, DepthFirst} {
+		m := &reducedCounters{counters{k: 3, n: 4}}
+		r, st, err := Run(context.Background(), m, Options{Order: order, Reduce: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Violated || r.Kind != state.KindInvalidEnd {
+			t.Errorf("%v: %s (%s), want the invalid end state", order, r.Verdict, r.Kind)
+		}
+		// One counter at a time: 3*3+1 states instead of 4^3.
+		if st.States != 10 {
+			t.Errorf("%v: %d states, want 10", order, st.States)
+		}
+		m.endOK = true
+		r, st, _ = Run(context.Background(), m, Options{Order: order})
+		if r.Verdict != trace.Holds || st.States != 64 || st.Reduction != "" {
+			t.Errorf("%v without reduction: %s, %d states, reduction %q; want holds, 64, none", order, r.Verdict, st.States, st.Reduction)
+		}
+	}
+}
+
+// TestReductionParallel: the parallel search does not reduce, and says so.
+func TestReductionParallel(t *testing.T) {
+	m := &reducedCounters{counters{k: 3, n: 4, endOK: true}}
+	r, st, err := Run(context.Background(), m, Options{Workers: 2, Reduce: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != trace.Holds || st.States != 64 || st.Reduction != "none" {
+		t.Errorf("%s, %d states, reduction %q; want holds, 64, none", r.Verdict, st.States, st.Reduction)
+	}
+}
