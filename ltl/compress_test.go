@@ -19,16 +19,7 @@ func TestCheckCompressed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var preds []Predicate
-		for _, name := range a.Atoms {
-			bit := 0
-			for k, tn := range testAtoms {
-				if tn == name {
-					bit = k
-				}
-			}
-			preds = append(preds, func(s []byte) bool { return val[s[0]]&(1<<bit) != 0 })
-		}
+		preds := randPredicates(a, val)
 		for _, fair := range []bool{false, true} {
 			r0, st0, err0 := Check(context.Background(), m, a, preds, Options{Fairness: fair})
 			r1, st1, err1 := Check(context.Background(), m, a, preds, Options{Fairness: fair, Compress: true})

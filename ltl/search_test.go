@@ -266,16 +266,7 @@ func TestCheckLimits(t *testing.T) {
 // whose stacks hold most of its memory, stops at its memory limit without
 // passing it: a stack asks for room before it grows.
 func TestCheckMemoryPeak(t *testing.T) {
-	chain := &gcModel{name: "chain", vars: []string{"x0", "x1", "x2", "x3"}, init: [][]byte{{0, 0, 0, 0}},
-		procs: [][]gcmd{{{name: "x++", act: func(s []byte) { binary.LittleEndian.PutUint32(s, binary.LittleEndian.Uint32(s)+1) }}}}}
-	f, err := Parse(Pos{}, "[]<>(x0 == 0)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Translate(Not(f))
-	if err != nil {
-		t.Fatal(err)
-	}
+	chain, a := longChain(t)
 	runtime.GC()
 	var sampler explore.MemorySampler
 	limit := sampler.RuntimeBytes() + 40e6
@@ -291,10 +282,11 @@ func TestCheckMemoryPeak(t *testing.T) {
 	}
 }
 
-// TestCheckMaxStates: a state bound stops the search with verdict unknown
-// soon past the bound (at the next check of the limits), the same however
-// long it took.
-func TestCheckMaxStates(t *testing.T) {
+// longChain is a chain of four billion states and the automaton of the
+// negation of []<>(x0 == 0), whose search goes down the chain for as long
+// as it is let.
+func longChain(t *testing.T) (*gcModel, *Automaton) {
+	t.Helper()
 	chain := &gcModel{name: "chain", vars: []string{"x0", "x1", "x2", "x3"}, init: [][]byte{{0, 0, 0, 0}},
 		procs: [][]gcmd{{{name: "x++", act: func(s []byte) { binary.LittleEndian.PutUint32(s, binary.LittleEndian.Uint32(s)+1) }}}}}
 	f, err := Parse(Pos{}, "[]<>(x0 == 0)")
@@ -305,6 +297,14 @@ func TestCheckMaxStates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return chain, a
+}
+
+// TestCheckMaxStates: a state bound stops the search with verdict unknown
+// soon past the bound (at the next check of the limits), the same however
+// long it took.
+func TestCheckMaxStates(t *testing.T) {
+	chain, a := longChain(t)
 	var first int64
 	for range 2 {
 		r, st, err := Check(context.Background(), chain, a, []Predicate{eq(0, 0)}, Options{MaxStates: 50_000})
@@ -322,6 +322,22 @@ func TestCheckMaxStates(t *testing.T) {
 		}
 		first = st.States
 	}
+}
+
+// randPredicates are the atoms of a over the states of a random model,
+// read from the valuation table val of randModel.
+func randPredicates(a *Automaton, val []uint64) []Predicate {
+	var preds []Predicate
+	for _, name := range a.Atoms {
+		bit := 0
+		for k, tn := range testAtoms {
+			if tn == name {
+				bit = k
+			}
+		}
+		preds = append(preds, func(s []byte) bool { return val[s[0]]&(1<<bit) != 0 })
+	}
+	return preds
 }
 
 // randModel is a random graph: states are one byte, process p has a few
@@ -451,16 +467,7 @@ func TestCheckRandom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var preds []Predicate
-		for _, name := range a.Atoms {
-			bit := 0
-			for k, tn := range testAtoms {
-				if tn == name {
-					bit = k
-				}
-			}
-			preds = append(preds, func(s []byte) bool { return val[s[0]]&(1<<bit) != 0 })
-		}
+		preds := randPredicates(a, val)
 		// The automaton reads atoms in its own order: remap the table.
 		aval := make([]uint64, len(val))
 		for s, v := range val {

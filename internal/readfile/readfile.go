@@ -62,11 +62,15 @@ func Read(name string, limit int64, what string) ([]byte, error) {
 	return readOpen(f, name, limit, what)
 }
 
-func readOpen(f *os.File, name string, limit int64, what string) ([]byte, error) {
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
-		return nil, &TooLargeError{name, limit, what}
+// readOpen reads r, open, to its end: at most limit bytes, and a regular
+// file larger than that is refused before it is read.
+func readOpen(r io.Reader, name string, limit int64, what string) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
+			return nil, &TooLargeError{name, limit, what}
+		}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, err
 	}
@@ -93,10 +97,6 @@ func ReadContext(ctx context.Context, name string, limit int64, what string) ([]
 	}
 	if ctx.Err() != nil {
 		return nil, &StoppedError{name, context.Cause(ctx)}
-	}
-	type result struct {
-		data []byte
-		err  error
 	}
 	done := make(chan result, 1)
 	var (
@@ -125,24 +125,41 @@ func ReadContext(ctx context.Context, name string, limit int64, what string) ([]
 		f.Close()
 		done <- result{data, err}
 	}()
+	return await(ctx, done, name, func() {
+		mu.Lock()
+		stopped = true
+		if open != nil {
+			// Close waits for a read of a file that cannot be polled (a
+			// device) to return: the caller does not.
+			go open.Close()
+		}
+		mu.Unlock()
+	})
+}
+
+// result is a reading's outcome, sent by the goroutine that reads.
+type result struct {
+	data []byte
+	err  error
+}
+
+// await waits for the reading that sends on done, or for ctx: a reading
+// done at the same time as ctx stands; otherwise giveUp is called (nil:
+// nothing to do) and the reading is given up with a *StoppedError.
+func await(ctx context.Context, done <-chan result, name string, giveUp func()) ([]byte, error) {
 	select {
 	case r := <-done:
 		return r.data, r.err
 	case <-ctx.Done():
 	}
 	select {
-	case r := <-done: // done at the same time: the reading stands
+	case r := <-done:
 		return r.data, r.err
 	default:
 	}
-	mu.Lock()
-	stopped = true
-	if open != nil {
-		// Close waits for a read of a file that cannot be polled (a
-		// device) to return: the caller does not.
-		go open.Close()
+	if giveUp != nil {
+		giveUp()
 	}
-	mu.Unlock()
 	return nil, &StoppedError{name, context.Cause(ctx)}
 }
 
@@ -152,45 +169,16 @@ func ReadContext(ctx context.Context, name string, limit int64, what string) ([]
 // name names r in the errors ("<stdin>"). A reading given up is left to
 // end with the process: r is not closed.
 func ReadFrom(ctx context.Context, r io.Reader, name string, limit int64, what string) ([]byte, error) {
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
-			return nil, &TooLargeError{name, limit, what}
-		}
-	}
-	read := func() ([]byte, error) {
-		data, err := io.ReadAll(io.LimitReader(r, limit+1))
-		if err != nil {
-			return nil, err
-		}
-		if int64(len(data)) > limit {
-			return nil, &TooLargeError{name, limit, what}
-		}
-		return data, nil
-	}
 	if ctx == nil || ctx.Done() == nil {
-		return read()
+		return readOpen(r, name, limit, what)
 	}
 	if ctx.Err() != nil {
 		return nil, &StoppedError{name, context.Cause(ctx)}
 	}
-	type result struct {
-		data []byte
-		err  error
-	}
 	done := make(chan result, 1)
 	go func() {
-		data, err := read()
+		data, err := readOpen(r, name, limit, what)
 		done <- result{data, err}
 	}()
-	select {
-	case r := <-done:
-		return r.data, r.err
-	case <-ctx.Done():
-	}
-	select {
-	case r := <-done: // done at the same time: the reading stands
-		return r.data, r.err
-	default:
-	}
-	return nil, &StoppedError{name, context.Cause(ctx)}
+	return await(ctx, done, name, nil)
 }
