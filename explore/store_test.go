@@ -59,6 +59,23 @@ func TestStoreFixedWidth(t *testing.T) {
 	}
 }
 
+// randomLengths gives the i-th of n vectors: 20 bytes for the first 1000,
+// then lengths 0..300, with about half of them repeating an earlier one.
+func randomLengths(rng *rand.Rand, n int) func(i int) []byte {
+	return func(i int) []byte {
+		l := 20
+		if i >= 1000 {
+			l = int(rng.Uint64N(301))
+		}
+		b := make([]byte, l)
+		x := rng.Uint64N(uint64(n / 2))
+		for j := range b {
+			b[j] = byte(x >> (8 * (j % 4)))
+		}
+		return b
+	}
+}
+
 func TestStoreVariableLength(t *testing.T) {
 	s := NewStore(0)
 	defer s.Free()
@@ -67,18 +84,7 @@ func TestStoreVariableLength(t *testing.T) {
 	// Lengths 0..300 (some records need a two-byte length prefix, and
 	// records straddle the end of arena chunks); the first 1000 inserts all
 	// have the same length, so the arena starts fixed-width and is converted.
-	checkAgainstMap(t, s, n, func(i int) []byte {
-		l := 20
-		if i >= 1000 {
-			l = int(rng.Uint64N(301))
-		}
-		b := make([]byte, l)
-		x := rng.Uint64N(n / 2)
-		for j := range b {
-			b[j] = byte(x >> (8 * (j % 4)))
-		}
-		return b
-	})
+	checkAgainstMap(t, s, n, randomLengths(rng, n))
 	if s.width != -1 {
 		t.Errorf("width = %d, want variable (-1)", s.width)
 	}

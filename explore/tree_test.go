@@ -63,18 +63,7 @@ func TestCompressedStoreRandomLengths(t *testing.T) {
 	const n = 300_000
 	// As TestStoreVariableLength: lengths 0..300, half the inserts repeat;
 	// after the first 1000 no length dominates, so every length is kept.
-	checkAgainstMap(t, s, n, func(i int) []byte {
-		l := 20
-		if i >= 1000 {
-			l = int(rng.Uint64N(301))
-		}
-		b := make([]byte, l)
-		x := rng.Uint64N(n / 2)
-		for j := range b {
-			b[j] = byte(x >> (8 * (j % 4)))
-		}
-		return b
-	})
+	checkAgainstMap(t, s, n, randomLengths(rng, n))
 	if !s.tree.lens.perState {
 		t.Errorf("lengths kept as %d exceptions to %d, want per state", s.tree.lens.nexc, s.tree.lens.common)
 	}
