@@ -28,57 +28,7 @@ var benchReduceRuns = []struct {
 // and of the explicit benchmarks breadth-first and depth-first, with
 // partial-order reduction and without, and requires the same verdicts; a
 // reduced complete search must not store more states than the full one.
-func TestReductionVerdicts(t *testing.T) {
-	type job struct {
-		where string
-		args  []string
-	}
-	var jobs []job
-	for _, m := range exampleModels(t) {
-		if filepath.Ext(m.path) != ".pml" {
-			continue
-		}
-		for _, r := range m.runs {
-			if r.Args[0] != "check" || r.Slow && !slowEnabled() || ltlOnly(r.Args) {
-				continue
-			}
-			jobs = append(jobs, job{fmt.Sprintf("%s:%d", m.rel, r.Line), runArgs(m.path, r)})
-		}
-	}
-	root := testenv.RepoRoot(t)
-	for _, b := range benchReduceRuns {
-		args := []string{"check", filepath.Join(root, "bench", "explicit", "models", b.file)}
-		for _, d := range b.defs {
-			args = append(args, "-D", d)
-		}
-		jobs = append(jobs, job{"bench/explicit/models/" + b.file + " " + strings.Join(b.defs, " "), args})
-	}
-	if len(jobs) < 50 {
-		t.Fatalf("found %d Promela runs, want at least 50", len(jobs))
-	}
-	reduced := 0
-	for _, j := range jobs {
-		for _, order := range []string{"--bfs", "--dfs"} {
-			if hasOrder(j.args) && order == "--dfs" {
-				continue // the run chooses its order itself
-			}
-			args := j.args
-			if !hasOrder(j.args) {
-				args = append(append([]string(nil), j.args...), order)
-			}
-			t.Run(j.where+" "+order, func(t *testing.T) {
-				if compareReduction(t, j.where+" "+order, args) {
-					reduced++
-				}
-			})
-		}
-	}
-	// The reduction must actually take place on the models made for it.
-	if reduced < 20 {
-		t.Errorf("the reduction applied in %d searches, want at least 20", reduced)
-	}
-}
-
+// The runs of LTL properties (and of the models' ltl blocks) are in
 // compareReduction runs check with args with reduction and without, and
 // compares. It reports whether the reduction applied.
 func compareReduction(t *testing.T, where string, args []string) bool {
@@ -216,6 +166,102 @@ active proctype Q() { x = 1; assert(false) }
 	}
 }
 
+// TestReductionExclusiveChannels checks models whose xs or xr claims are
+// false (another process sends, receives or tests the channel, or the
+// claiming proctype has two instances): the claimed operations must stay
+// unsafe, or the reduction would fix the order of the sends and receives
+// and hide the violation. Spin finds these by checking the claims during
+// its search; ftmc refuses the claims it cannot prove. The last model's
+// claims hold, and its channel operations must be reduced.
+func TestReductionExclusiveChannels(t *testing.T) {
+	cases := []struct {
+		name, src string
+		violated  bool
+	}{
+		// An ample xs send would always put 1 before 2.
+		{"another sender", `
+chan c = [2] of { byte };
+active proctype P() { xs c; c!1 }
+active proctype R() { c!2 }
+active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1) }
+`, true},
+		// An ample xr receive would always take 1 before R could.
+		{"another receiver", `
+chan c = [2] of { byte };
+active proctype P() { c!1; c!2 }
+active proctype Q() { xr c; byte a, v; a++; c?v; c?v }
+active proctype R() { byte w; end: c?w; assert(w != 1) }
+`, true},
+		// An ample xs send would always come before Q's test.
+		{"another process tests the channel", `
+chan c = [2] of { byte };
+active proctype P() { xs c; c!1 }
+active proctype Q() { byte b; b++; if :: len(c) == 0 -> assert(false) :: else -> skip fi }
+`, true},
+		// Two instances of the claiming proctype send in either order; an
+		// ample send would always let the last one go first.
+		{"two instances", `
+chan c = [2] of { byte };
+active [2] proctype P() { xs c; c!_pid }
+active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1) }
+`, true},
+		// The claim is passed on: Q sends through a parameter.
+		{"a channel passed to another process", `
+chan c = [2] of { byte };
+active proctype P() { xs c; c!1 }
+proctype S(chan q) { q!2 }
+init { run S(c) }
+active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1) }
+`, true},
+		{"claims that hold", `
+chan c = [2] of { byte };
+active proctype P() { xs c; c!1; c!2 }
+active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1); c?v; assert(v == 2) }
+`, false},
+	}
+	dir := t.TempDir()
+	for k, c := range cases {
+		path := filepath.Join(dir, fmt.Sprintf("x%d.pml", k))
+		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, order := range []string{"--bfs", "--dfs"} {
+			t.Run(c.name+" "+order, func(t *testing.T) {
+				rep, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
+				if rep == nil {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				if rep.Stats.Reduction != "partial-order" || rep.Stats.AmpleStates == 0 {
+					t.Errorf("reduction %q with %d ample states: the model is meant to be reduced", rep.Stats.Reduction, rep.Stats.AmpleStates)
+				}
+				want := trace.Holds
+				if c.violated {
+					want = trace.Violated
+				}
+				if len(rep.Verdicts) != 1 || rep.Verdicts[0].Verdict != want {
+					t.Errorf("verdicts %s, want %s", verdictList(rep.Verdicts), want)
+				}
+				if !c.violated {
+					// Without the claims only the local steps are
+					// reduced: the claims must save states.
+					bare := strings.NewReplacer("xs c;", "", "xr c;", "").Replace(c.src)
+					path := filepath.Join(dir, fmt.Sprintf("bare%d.pml", k))
+					if err := os.WriteFile(path, []byte(bare), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					off, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
+					if off == nil {
+						t.Fatalf("exit %d: %s", code, stderr)
+					}
+					if rep.Stats.States >= off.Stats.States {
+						t.Errorf("%d states with the claims, %d without: the channel operations were not reduced", rep.Stats.States, off.Stats.States)
+					}
+				}
+			})
+		}
+	}
+}
+
 // TestReductionStoresFewer checks that the reduction pays where it should:
 // processes that do local work before a global step.
 func TestReductionStoresFewer(t *testing.T) {
@@ -247,9 +293,8 @@ active [3] proctype P() { byte a; a++; a++; a++; a++; done++ }
 // TestReductionAgainstSpin compares the states ftmc's reduced depth-first
 // search stores with those of Spin's reduced search (pan without
 // -DNOREDUCE; both without statement merging) on small models. The
-// reductions differ (Spin also reduces sends and receives on channels one
-// process owns, which ftmc does not), so the counts are logged, not
-// required equal; the verdicts must agree, and ftmc's reduced search must
+// reductions differ (Spin trusts xr/xs claims that ftmc must prove), so
+// the counts are logged, not required equal; the verdicts must agree, and ftmc's reduced search must
 // use ample sets and store no more than its full one.
 func TestReductionAgainstSpin(t *testing.T) {
 	needOracle(t)
@@ -261,6 +306,7 @@ func TestReductionAgainstSpin(t *testing.T) {
 		{"testdata/corpus/philosophers.pml", []string{"N=4", "ORDERED"}},
 		{"testdata/corpus/atomic_mutex.pml", []string{"N=3"}},
 		{"testdata/corpus/leader_ring.pml", []string{"N=4"}},
+		{"testdata/corpus/exclusive_chans.pml", nil},
 		{"bench/explicit/models/peterson.pml", []string{"N=2"}},
 		{"bench/explicit/models/leader.pml", []string{"N=3", "C=2"}},
 	}
