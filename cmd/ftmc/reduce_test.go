@@ -29,6 +29,186 @@ var benchReduceRuns = []struct {
 // partial-order reduction and without, and requires the same verdicts; a
 // reduced complete search must not store more states than the full one.
 // The runs of LTL properties (and of the models' ltl blocks) are in
+// TestReductionLTLVerdicts.
+func TestReductionVerdicts(t *testing.T) {
+	type job struct {
+		where string
+		args  []string
+	}
+	var jobs []job
+	for _, m := range exampleModels(t) {
+		if filepath.Ext(m.path) != ".pml" {
+			continue
+		}
+		for _, r := range m.runs {
+			if r.Args[0] != "check" || r.Slow && !slowEnabled() || ltlOnly(r.Args) {
+				continue
+			}
+			jobs = append(jobs, job{fmt.Sprintf("%s:%d", m.rel, r.Line), runArgs(m.path, r)})
+		}
+	}
+	root := testenv.RepoRoot(t)
+	for _, b := range benchReduceRuns {
+		args := []string{"check", filepath.Join(root, "bench", "explicit", "models", b.file)}
+		for _, d := range b.defs {
+			args = append(args, "-D", d)
+		}
+		jobs = append(jobs, job{"bench/explicit/models/" + b.file + " " + strings.Join(b.defs, " "), args})
+	}
+	if len(jobs) < 50 {
+		t.Fatalf("found %d Promela runs, want at least 50", len(jobs))
+	}
+	reduced := 0
+	for _, j := range jobs {
+		for _, order := range []string{"--bfs", "--dfs"} {
+			if hasOrder(j.args) && order == "--dfs" {
+				continue // the run chooses its order itself
+			}
+			args := j.args
+			if !hasOrder(j.args) {
+				args = append(append([]string(nil), j.args...), order)
+			}
+			t.Run(j.where+" "+order, func(t *testing.T) {
+				if compareReduction(t, j.where+" "+order, args) {
+					reduced++
+				}
+			})
+		}
+	}
+	// The reduction must actually take place on the models made for it.
+	if reduced < 20 {
+		t.Errorf("the reduction applied in %d searches, want at least 20", reduced)
+	}
+}
+
+// TestReductionLTLVerdicts runs every LTL, fairness and non-progress run
+// of the corpus, of examples/ and of ltl/testdata, and the plain check
+// runs of their models with ltl blocks or never claims, with
+// partial-order reduction and without, and requires the same verdicts
+// (compareReduction). The nested depth-first search reduces only for
+// formulas without X whose propositions no safe step changes, and never
+// under weak fairness nor for a never claim: some runs must reduce all
+// the same.
+func TestReductionLTLVerdicts(t *testing.T) {
+	var jobs []string
+	args := map[string][]string{}
+	for _, m := range exampleModelsIn(t, []string{"examples", "testdata/corpus", "ltl/testdata"}) {
+		if filepath.Ext(m.path) != ".pml" {
+			continue
+		}
+		src, err := os.ReadFile(m.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		props := strings.Contains(string(src), "\nltl ") || strings.Contains(string(src), "never ")
+		for _, r := range m.runs {
+			if r.Args[0] != "check" || r.Slow && !slowEnabled() || !ltlOnly(r.Args) && !props {
+				continue
+			}
+			where := fmt.Sprintf("%s:%d", m.rel, r.Line)
+			jobs = append(jobs, where)
+			args[where] = runArgs(m.path, r)
+		}
+	}
+	if len(jobs) < 40 {
+		t.Fatalf("found %d LTL runs, want at least 40", len(jobs))
+	}
+	reduced := 0
+	for _, where := range jobs {
+		t.Run(where, func(t *testing.T) {
+			if compareReduction(t, where, args[where]) {
+				reduced++
+			}
+		})
+	}
+	t.Logf("%d of %d LTL runs reduced", reduced, len(jobs))
+	if reduced < 5 {
+		t.Errorf("the reduction applied in %d LTL runs, want at least 5", reduced)
+	}
+}
+
+// TestReductionLTLKeepsViolations checks LTL properties whose violations
+// a careless reduction would hide: each run must find the violation, and
+// where the property allows reduction the search must use ample sets.
+func TestReductionLTLKeepsViolations(t *testing.T) {
+	cases := []struct {
+		name, src string
+		reduced   bool
+	}{
+		// Without the stack proviso the outer search would follow P's
+		// local loop alone and never let Q set y.
+		{"cycle proviso", `
+byte y;
+active proctype P() { bit i; do :: i = 1 - i od }
+active proctype Q() { y = 1 }
+ltl p { <>[] (y == 0) }
+`, true},
+		// P's local steps are visible through the remote reference: an
+		// ample P would pass a == 1 before Q could set y.
+		{"a visible local change", `
+byte y;
+active proctype P() { byte a; a = 1; a = 2 }
+active proctype Q() { y = 1 }
+ltl p { [] !(P[0]:a == 1 && y == 1) || <> (y == 7) }
+`, false},
+		// X counts steps: an ample P would always move first.
+		{"next", `
+byte y;
+active proctype P() { byte a; a++; a++ }
+active proctype Q() { y = 1 }
+ltl p { !X (y == 1) || <> (y == 7) }
+`, false},
+		// Progress labels are visible: were P's steps to and from its
+		// progress state ample, P would always pass it before Q's loop
+		// could run with P short of it.
+		{"progress labels", `
+active proctype Q() { bit b; do :: b = 1 - b od }
+active proctype P() { bit a; do :: a = 1; progress: a = 0 od }
+`, true},
+		// A false xs claim: an ample send would always put 1 first.
+		{"a false xs claim", `
+chan c = [2] of { byte };
+byte got;
+active proctype P() { xs c; c!1 }
+active proctype R() { c!2 }
+active proctype Q() { xr c; byte b, v; b++; c?v; got = v }
+ltl p { [] (got != 2) || <> (got == 7) }
+`, true},
+	}
+	dir := t.TempDir()
+	for k, c := range cases {
+		path := filepath.Join(dir, fmt.Sprintf("l%d.pml", k))
+		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(c.name, func(t *testing.T) {
+			args := []string{"check", path, "--ltl", "p"}
+			if !strings.Contains(c.src, "ltl p") {
+				args = []string{"check", path, "--non-progress"}
+			}
+			rep, code, stderr := runFtmc(context.Background(), args)
+			if rep == nil {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if len(rep.Verdicts) != 1 || rep.Verdicts[0].Verdict != trace.Violated {
+				t.Errorf("verdicts %s, want violated", verdictList(rep.Verdicts))
+			}
+			if got := rep.Stats.Reduction == "partial-order" && rep.Stats.AmpleStates > 0; got != c.reduced {
+				t.Errorf("reduction %q with %d ample states, want reduced %v", rep.Stats.Reduction, rep.Stats.AmpleStates, c.reduced)
+			}
+		})
+	}
+	// Weak fairness counts the steps of every process: the search does
+	// not reduce under it, and says so.
+	rep, code, stderr := runFtmc(context.Background(), []string{"check", filepath.Join(dir, "l0.pml"), "--ltl", "p", "--fairness", "weak"})
+	if rep == nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if rep.Stats.Reduction != "none" || rep.Stats.AmpleStates != 0 || rep.Verdicts[0].Verdict != trace.Violated {
+		t.Errorf("under fairness: reduction %q with %d ample states, verdicts %s; want none, 0, violated", rep.Stats.Reduction, rep.Stats.AmpleStates, verdictList(rep.Verdicts))
+	}
+}
+
 // compareReduction runs check with args with reduction and without, and
 // compares. It reports whether the reduction applied.
 func compareReduction(t *testing.T, where string, args []string) bool {
@@ -65,8 +245,7 @@ func compareReduction(t *testing.T, where string, args []string) bool {
 	return true
 }
 
-// ltlOnly reports whether a check run's flags select LTL properties only,
-// whose nested depth-first search does no reduction.
+// ltlOnly reports whether a check run's flags select LTL properties only.
 func ltlOnly(args []string) bool {
 	for _, a := range args {
 		for _, f := range []string{"--ltl", "--ltl-formula", "--fairness", "--non-progress", "--assume"} {

@@ -1,6 +1,9 @@
 package compile
 
-import "ftmc/promela"
+import (
+	"ftmc/promela"
+	"ftmc/state"
+)
 
 // This file gives the search what partial-order reduction needs
 // (state.Reducer): for every location of every proctype, whether all its
@@ -151,6 +154,12 @@ func (p *program) readsOtherProcesses() bool {
 // s (the channel operations among them only when their exclusive channel
 // is not full for a send, not empty for a receive).
 func (md *Model) Ample(s []byte, buf []int32) []int32 {
+	return md.ample(s, buf, nil)
+}
+
+// ample is Ample without the locations hidden marks (per proctype and
+// location, or nil).
+func (md *Model) ample(s []byte, buf []int32, hidden [][]bool) []int32 {
 	p := md.p
 	if p.safe == nil {
 		return buf
@@ -161,7 +170,7 @@ func (md *Model) Ample(s []byte, buf []int32) []int32 {
 	for pid := 0; off < len(s); {
 		st := p.segAt(s, off)
 		if pt := st.proc; pt != nil {
-			if pc := p.code(s, off) - pt.base; pc >= 0 && pc < len(pt.trans) && p.safe[pt.index][pc] {
+			if pc := p.code(s, off) - pt.base; pc >= 0 && pc < len(pt.trans) && p.safe[pt.index][pc] && (hidden == nil || !hidden[pt.index][pc]) {
 				ok := true
 				if conds := p.chanSafe[pt.index][pc]; len(conds) > 0 {
 					if !loaded {
@@ -450,3 +459,60 @@ func (md *Model) chansReady(ts []*trans) bool {
 	return true
 }
 
+// Invisible returns the reduction for a search whose property reads the
+// expressions xs (the propositions of an LTL formula) and, with progress,
+// whether some process is at a progress label (the non-progress search):
+// Ample less the locations whose steps the property could see. Safe steps
+// write only their process's variables and the channels it owns, so
+// propositions over global variables and constants cannot see them; a
+// proposition that reads a process's variables or location (remote
+// references), channels (len, polls, full, empty...), or predefined
+// variables leaves no reduction (nil), nor does a program without safe
+// steps. With progress, the locations that are progress states or lead
+// to one are not candidates.
+func (md *Model) Invisible(xs []promela.Expr, progress bool) state.Reducer {
+	p := md.p
+	if p.safe == nil {
+		return nil
+	}
+	for _, x := range xs {
+		ok := true
+		promela.Inspect(x, func(n promela.Node) bool {
+			switch n := n.(type) {
+			case *promela.Ident:
+				s := n.Sym
+				ok = ok && s != nil && (s.IsGlobal() || s.IsConst() || s.Kind == promela.SymField)
+			case *promela.RemoteRef, *promela.RunExpr, *promela.PollExpr, *promela.CallExpr:
+				ok = false
+			}
+			return ok
+		})
+		if !ok {
+			return nil
+		}
+	}
+	if !progress {
+		return md
+	}
+	hidden := make([][]bool, len(p.procs))
+	for k, pt := range p.procs {
+		hidden[k] = make([]bool, len(pt.trans))
+		for pc, ts := range pt.trans {
+			h := pc < len(pt.prog) && pt.prog[pc]
+			for _, t := range ts {
+				h = h || t.to >= 0 && t.to < len(pt.prog) && pt.prog[t.to]
+			}
+			hidden[k][pc] = h
+		}
+	}
+	return &progressReducer{md: md, hidden: hidden}
+}
+
+// progressReducer is a Model's reduction with the steps that reach or
+// leave a progress state kept visible.
+type progressReducer struct {
+	md     *Model
+	hidden [][]bool
+}
+
+func (r *progressReducer) Ample(s []byte, buf []int32) []int32 { return r.md.ample(s, buf, r.hidden) }
