@@ -519,3 +519,57 @@ func TestReductionAgainstSpin(t *testing.T) {
 		})
 	}
 }
+
+// TestReductionLTLAgainstSpin logs the states ftmc's reduced nested search
+// stores next to Spin's reduced pan -a (or -l) on LTL runs that reduce,
+// and checks that the verdicts agree and that the reduction applied.
+func TestReductionLTLAgainstSpin(t *testing.T) {
+	needOracle(t)
+	root := testenv.RepoRoot(t)
+	cases := []struct {
+		file string
+		defs []string
+		prop string // the ltl block; empty: non-progress cycles
+	}{
+		{"ltl/testdata/dynamic_run.pml", nil, "all_done"},
+		{"ltl/testdata/philosophers.pml", []string{"ASYM"}, "no_deadlock"},
+		{"ltl/testdata/rendezvous_ltl.pml", nil, "granted"},
+		{"ltl/testdata/progress_pair.pml", nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.file+" "+c.prop, func(t *testing.T) {
+			path := filepath.Join(root, c.file)
+			ctx, cancel := context.WithTimeout(context.Background(), runBudget(t))
+			defer cancel()
+			opts := spinOptions(c.defs)
+			opts.Reduce = true
+			args := []string{"check", path}
+			if c.prop == "" {
+				opts.Mode = spin.NonProgress
+				args = append(args, "--non-progress")
+			} else {
+				opts.Mode, opts.LTL = spin.Acceptance, c.prop
+				args = append(args, "--ltl", c.prop)
+			}
+			want, err := spin.Run(ctx, path, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range c.defs {
+				args = append(args, "-D", d)
+			}
+			on, _, errOn := runFtmc(ctx, args)
+			off, _, errOff := runFtmc(ctx, append(args, "--no-reduce"))
+			if on == nil || off == nil {
+				t.Fatalf("no report: %s %s", errOn, errOff)
+			}
+			t.Logf("%s %v %s: ftmc %d states reduced (%d full), Spin %d reduced", c.file, c.defs, c.prop, on.Stats.States, off.Stats.States, want.States)
+			if got := on.Verdicts[0].Verdict; got != want.Verdict || got != off.Verdicts[0].Verdict {
+				t.Errorf("ftmc says %s with reduction and %s without, Spin %s", got, off.Verdicts[0].Verdict, want.Verdict)
+			}
+			if on.Stats.AmpleStates == 0 {
+				t.Errorf("%d states reduced (no ample set), %d full: the reduction did not apply", on.Stats.States, off.Stats.States)
+			}
+		})
+	}
+}
