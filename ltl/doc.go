@@ -45,7 +45,10 @@
 // model leaves it, and a state without successors repeats for ever (so
 // finite runs count). What a front end provides: a Predicate per atom, and
 // optionally the Exclusive interface (states inside an atomic sequence,
-// where the claim does not move) and ProgressLabels (for -l). Package
+// where the claim does not move), ProgressLabels (for -l) and, for
+// partial-order reduction in the nested search, a state.Reducer whose
+// safe steps the property cannot see (Options.Reducer, reduce.go; the
+// breadth-first search of bad prefixes does not reduce). Package
 // ltl/pml connects Promela models: ltl blocks, never claims, property
 // names.
 //

@@ -68,6 +68,12 @@ type Options struct {
 	// Compress keeps the product states tree-compressed
 	// (explore.NewCompressedStore).
 	Compress bool
+	// Reducer, when set, asks for partial-order reduction (see reduce.go):
+	// the caller vouches that the property cannot tell a run from one
+	// that differs by the order of the steps Reducer calls safe (it has no
+	// next-time operator, and no proposition reads what a safe step
+	// changes). The search does not reduce under Fairness.
+	Reducer state.Reducer
 	// Failures makes a failing transition of the model (an assertion, a
 	// run-time error: state.Sink.Fail) a violation, as pan -a reports
 	// them, with a counterexample that ends in it. Without it such a
@@ -240,10 +246,12 @@ type search struct {
 
 	store   *explore.Store
 	flags   []uint8
+	reduce  *reduction // nil: every state is expanded fully
 	succIdx []explore.Index
 	succTr  []state.Trans
 	outer   []frame
 	inner   []frame
+	inInner bool // the inner search is expanding
 
 	// scratch for one expansion
 	cur     []byte
@@ -282,6 +290,9 @@ func newSearch(ctx context.Context, m state.Model, a *Automaton, atoms []Predica
 		s.sfx = 4
 	}
 	s.excl, _ = m.(Exclusive)
+	if opts.Reducer != nil && !opts.Fairness {
+		s.reduce = &reduction{model: opts.Reducer}
+	}
 	s.store = opts.limits().NewStore()
 	s.watch = explore.NewWatch(ctx, s.store, opts.limits())
 	s.lastReport = s.watch.Start()
@@ -353,6 +364,11 @@ func (s *search) accepting(i explore.Index) bool {
 func (s *search) grow() {
 	for len(s.flags) < s.store.Len() {
 		s.flags = append(s.flags, 0)
+	}
+	if s.reduce != nil {
+		for len(s.reduce.choice) < len(s.flags) {
+			s.reduce.choice = append(s.reduce.choice, 0)
+		}
 	}
 }
 
@@ -471,6 +487,8 @@ func (s *search) expand(i explore.Index) {
 	}
 	if excl {
 		s.claim = append(s.claim[:0], q)
+	} else if s.reduce != nil && s.mtr[0] != stutter {
+		s.reduceTo(i, model)
 	}
 	// Fairness: the counter before the step (Spin's rules 1 and 3 apply
 	// only outside atomic sequences).
@@ -616,6 +634,8 @@ func (s *search) dfs(root explore.Index) {
 // innerDFS looks for a path from seed (the top of the outer stack) back to
 // the outer stack.
 func (s *search) innerDFS(seed explore.Index) bool {
+	s.inInner = true
+	defer func() { s.inInner = false }()
 	s.inner = s.push(s.inner[:0], seed, stutter)
 	for len(s.inner) > 0 && s.stop == "" {
 		g := &s.inner[len(s.inner)-1]
@@ -731,6 +751,12 @@ func (s *search) stats() trace.Stats {
 	st := s.watch.Stats(int64(cap(s.flags)))
 	st.Transitions, st.Matched, st.Depth = s.transitions, s.matched, s.depth
 	st.Complete = s.complete()
+	switch {
+	case s.reduce != nil:
+		st.Reduction, st.AmpleStates = "partial-order", s.reduce.ample
+	case s.opts.Reducer != nil:
+		st.Reduction = "none"
+	}
 	return st
 }
 

@@ -49,9 +49,16 @@ type exampleModel struct {
 // model without any expectation is an error: adding a model is adding a test.
 func exampleModels(t *testing.T) []exampleModel {
 	t.Helper()
+	return exampleModelsIn(t, exampleTrees)
+}
+
+// exampleModelsIn is exampleModels for the trees given (relative to the
+// repository root).
+func exampleModelsIn(t *testing.T, trees []string) []exampleModel {
+	t.Helper()
 	root := testenv.RepoRoot(t)
 	var models []exampleModel
-	for _, tree := range exampleTrees {
+	for _, tree := range trees {
 		dir := filepath.Join(root, tree)
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {

@@ -68,7 +68,7 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	}
 	o.flags = fs
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep; the verdict is then unknown unless a violation is found (0: no bound)")
-	fs.BoolVar(&o.noReduce, "no-reduce", false, "no partial-order reduction: expand every process in every state (the reduction, on by default, preserves the verdicts of safety searches and stores fewer states)")
+	fs.BoolVar(&o.noReduce, "no-reduce", false, "no partial-order reduction: expand every process in every state (the reduction, on by default, preserves the verdicts of safety searches and of LTL properties without X, and stores fewer states)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 	o.files.register(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the verdict lines (and warnings, on standard error)")

@@ -206,6 +206,9 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 			return fail("%s: the Promela compiler cannot tell progress states yet, so --non-progress cannot be checked", c.name)
 		}
 		lo.Property = "non-progress"
+		if so.Reduce {
+			lo.Reducer = m.Invisible(nil, true)
+		}
 		r, st, err := ltl.CheckNonProgress(e.ctx, m, lo)
 		if err != nil {
 			return fail("%v", err)
@@ -231,6 +234,9 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 	for _, p := range props {
 		opts := lo
 		opts.Property = p.Name
+		if so.Reduce {
+			opts.Reducer = p.Reducer
+		}
 		// The previous search's states are garbage now: collect them, so
 		// that the memory limit counts this search's alone.
 		debug.FreeOSMemory()

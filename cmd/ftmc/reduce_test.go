@@ -28,6 +28,8 @@ var benchReduceRuns = []struct {
 // and of the explicit benchmarks breadth-first and depth-first, with
 // partial-order reduction and without, and requires the same verdicts; a
 // reduced complete search must not store more states than the full one.
+// The runs of LTL properties (and of the models' ltl blocks) are in
+// TestReductionLTLVerdicts.
 func TestReductionVerdicts(t *testing.T) {
 	type job struct {
 		where string
@@ -79,6 +81,134 @@ func TestReductionVerdicts(t *testing.T) {
 	}
 }
 
+// TestReductionLTLVerdicts runs every LTL, fairness and non-progress run
+// of the corpus, of examples/ and of ltl/testdata, and the plain check
+// runs of their models with ltl blocks or never claims, with
+// partial-order reduction and without, and requires the same verdicts
+// (compareReduction). The nested depth-first search reduces only for
+// formulas without X whose propositions no safe step changes, and never
+// under weak fairness nor for a never claim: some runs must reduce all
+// the same.
+func TestReductionLTLVerdicts(t *testing.T) {
+	var jobs []string
+	args := map[string][]string{}
+	for _, m := range exampleModelsIn(t, []string{"examples", "testdata/corpus", "ltl/testdata"}) {
+		if filepath.Ext(m.path) != ".pml" {
+			continue
+		}
+		src, err := os.ReadFile(m.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		props := strings.Contains(string(src), "\nltl ") || strings.Contains(string(src), "never ")
+		for _, r := range m.runs {
+			if r.Args[0] != "check" || r.Slow && !slowEnabled() || !ltlOnly(r.Args) && !props {
+				continue
+			}
+			where := fmt.Sprintf("%s:%d", m.rel, r.Line)
+			jobs = append(jobs, where)
+			args[where] = runArgs(m.path, r)
+		}
+	}
+	if len(jobs) < 40 {
+		t.Fatalf("found %d LTL runs, want at least 40", len(jobs))
+	}
+	reduced := 0
+	for _, where := range jobs {
+		t.Run(where, func(t *testing.T) {
+			if compareReduction(t, where, args[where]) {
+				reduced++
+			}
+		})
+	}
+	t.Logf("%d of %d LTL runs reduced", reduced, len(jobs))
+	if reduced < 5 {
+		t.Errorf("the reduction applied in %d LTL runs, want at least 5", reduced)
+	}
+}
+
+// TestReductionLTLKeepsViolations checks LTL properties whose violations
+// a careless reduction would hide: each run must find the violation, and
+// where the property allows reduction the search must use ample sets.
+func TestReductionLTLKeepsViolations(t *testing.T) {
+	cases := []struct {
+		name, src string
+		reduced   bool
+	}{
+		// Without the stack proviso the outer search would follow P's
+		// local loop alone and never let Q set y.
+		{"cycle proviso", `
+byte y;
+active proctype P() { bit i; do :: i = 1 - i od }
+active proctype Q() { y = 1 }
+ltl p { <>[] (y == 0) }
+`, true},
+		// P's local steps are visible through the remote reference: an
+		// ample P would pass a == 1 before Q could set y.
+		{"a visible local change", `
+byte y;
+active proctype P() { byte a; a = 1; a = 2 }
+active proctype Q() { y = 1 }
+ltl p { [] !(P[0]:a == 1 && y == 1) || <> (y == 7) }
+`, false},
+		// X counts steps: an ample P would always move first.
+		{"next", `
+byte y;
+active proctype P() { byte a; a++; a++ }
+active proctype Q() { y = 1 }
+ltl p { !X (y == 1) || <> (y == 7) }
+`, false},
+		// Progress labels are visible: were P's steps to and from its
+		// progress state ample, P would always pass it before Q's loop
+		// could run with P short of it.
+		{"progress labels", `
+active proctype Q() { bit b; do :: b = 1 - b od }
+active proctype P() { bit a; do :: a = 1; progress: a = 0 od }
+`, true},
+		// A false xs claim: an ample send would always put 1 first.
+		{"a false xs claim", `
+chan c = [2] of { byte };
+byte got;
+active proctype P() { xs c; c!1 }
+active proctype R() { c!2 }
+active proctype Q() { xr c; byte b, v; b++; c?v; got = v }
+ltl p { [] (got != 2) || <> (got == 7) }
+`, true},
+	}
+	dir := t.TempDir()
+	for k, c := range cases {
+		path := filepath.Join(dir, fmt.Sprintf("l%d.pml", k))
+		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(c.name, func(t *testing.T) {
+			args := []string{"check", path, "--ltl", "p"}
+			if !strings.Contains(c.src, "ltl p") {
+				args = []string{"check", path, "--non-progress"}
+			}
+			rep, code, stderr := runFtmc(context.Background(), args)
+			if rep == nil {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if len(rep.Verdicts) != 1 || rep.Verdicts[0].Verdict != trace.Violated {
+				t.Errorf("verdicts %s, want violated", verdictList(rep.Verdicts))
+			}
+			if got := rep.Stats.Reduction == "partial-order" && rep.Stats.AmpleStates > 0; got != c.reduced {
+				t.Errorf("reduction %q with %d ample states, want reduced %v", rep.Stats.Reduction, rep.Stats.AmpleStates, c.reduced)
+			}
+		})
+	}
+	// Weak fairness counts the steps of every process: the search does
+	// not reduce under it, and says so.
+	rep, code, stderr := runFtmc(context.Background(), []string{"check", filepath.Join(dir, "l0.pml"), "--ltl", "p", "--fairness", "weak"})
+	if rep == nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if rep.Stats.Reduction != "none" || rep.Stats.AmpleStates != 0 || rep.Verdicts[0].Verdict != trace.Violated {
+		t.Errorf("under fairness: reduction %q with %d ample states, verdicts %s; want none, 0, violated", rep.Stats.Reduction, rep.Stats.AmpleStates, verdictList(rep.Verdicts))
+	}
+}
+
 // compareReduction runs check with args with reduction and without, and
 // compares. It reports whether the reduction applied.
 func compareReduction(t *testing.T, where string, args []string) bool {
@@ -115,8 +245,7 @@ func compareReduction(t *testing.T, where string, args []string) bool {
 	return true
 }
 
-// ltlOnly reports whether a check run's flags select LTL properties only,
-// whose nested depth-first search does no reduction.
+// ltlOnly reports whether a check run's flags select LTL properties only.
 func ltlOnly(args []string) bool {
 	for _, a := range args {
 		for _, f := range []string{"--ltl", "--ltl-formula", "--fairness", "--non-progress", "--assume"} {
@@ -216,6 +345,102 @@ active proctype Q() { x = 1; assert(false) }
 	}
 }
 
+// TestReductionExclusiveChannels checks models whose xs or xr claims are
+// false (another process sends, receives or tests the channel, or the
+// claiming proctype has two instances): the claimed operations must stay
+// unsafe, or the reduction would fix the order of the sends and receives
+// and hide the violation. Spin finds these by checking the claims during
+// its search; ftmc refuses the claims it cannot prove. The last model's
+// claims hold, and its channel operations must be reduced.
+func TestReductionExclusiveChannels(t *testing.T) {
+	cases := []struct {
+		name, src string
+		violated  bool
+	}{
+		// An ample xs send would always put 1 before 2.
+		{"another sender", `
+chan c = [2] of { byte };
+active proctype P() { xs c; c!1 }
+active proctype R() { c!2 }
+active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1) }
+`, true},
+		// An ample xr receive would always take 1 before R could.
+		{"another receiver", `
+chan c = [2] of { byte };
+active proctype P() { c!1; c!2 }
+active proctype Q() { xr c; byte a, v; a++; c?v; c?v }
+active proctype R() { byte w; end: c?w; assert(w != 1) }
+`, true},
+		// An ample xs send would always come before Q's test.
+		{"another process tests the channel", `
+chan c = [2] of { byte };
+active proctype P() { xs c; c!1 }
+active proctype Q() { byte b; b++; if :: len(c) == 0 -> assert(false) :: else -> skip fi }
+`, true},
+		// Two instances of the claiming proctype send in either order; an
+		// ample send would always let the last one go first.
+		{"two instances", `
+chan c = [2] of { byte };
+active [2] proctype P() { xs c; c!_pid }
+active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1) }
+`, true},
+		// The claim is passed on: Q sends through a parameter.
+		{"a channel passed to another process", `
+chan c = [2] of { byte };
+active proctype P() { xs c; c!1 }
+proctype S(chan q) { q!2 }
+init { run S(c) }
+active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1) }
+`, true},
+		{"claims that hold", `
+chan c = [2] of { byte };
+active proctype P() { xs c; c!1; c!2 }
+active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1); c?v; assert(v == 2) }
+`, false},
+	}
+	dir := t.TempDir()
+	for k, c := range cases {
+		path := filepath.Join(dir, fmt.Sprintf("x%d.pml", k))
+		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, order := range []string{"--bfs", "--dfs"} {
+			t.Run(c.name+" "+order, func(t *testing.T) {
+				rep, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
+				if rep == nil {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				if rep.Stats.Reduction != "partial-order" || rep.Stats.AmpleStates == 0 {
+					t.Errorf("reduction %q with %d ample states: the model is meant to be reduced", rep.Stats.Reduction, rep.Stats.AmpleStates)
+				}
+				want := trace.Holds
+				if c.violated {
+					want = trace.Violated
+				}
+				if len(rep.Verdicts) != 1 || rep.Verdicts[0].Verdict != want {
+					t.Errorf("verdicts %s, want %s", verdictList(rep.Verdicts), want)
+				}
+				if !c.violated {
+					// Without the claims only the local steps are
+					// reduced: the claims must save states.
+					bare := strings.NewReplacer("xs c;", "", "xr c;", "").Replace(c.src)
+					path := filepath.Join(dir, fmt.Sprintf("bare%d.pml", k))
+					if err := os.WriteFile(path, []byte(bare), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					off, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
+					if off == nil {
+						t.Fatalf("exit %d: %s", code, stderr)
+					}
+					if rep.Stats.States >= off.Stats.States {
+						t.Errorf("%d states with the claims, %d without: the channel operations were not reduced", rep.Stats.States, off.Stats.States)
+					}
+				}
+			})
+		}
+	}
+}
+
 // TestReductionStoresFewer checks that the reduction pays where it should:
 // processes that do local work before a global step.
 func TestReductionStoresFewer(t *testing.T) {
@@ -247,9 +472,8 @@ active [3] proctype P() { byte a; a++; a++; a++; a++; done++ }
 // TestReductionAgainstSpin compares the states ftmc's reduced depth-first
 // search stores with those of Spin's reduced search (pan without
 // -DNOREDUCE; both without statement merging) on small models. The
-// reductions differ (Spin also reduces sends and receives on channels one
-// process owns, which ftmc does not), so the counts are logged, not
-// required equal; the verdicts must agree, and ftmc's reduced search must
+// reductions differ (Spin trusts xr/xs claims that ftmc must prove), so
+// the counts are logged, not required equal; the verdicts must agree, and ftmc's reduced search must
 // use ample sets and store no more than its full one.
 func TestReductionAgainstSpin(t *testing.T) {
 	needOracle(t)
@@ -261,6 +485,7 @@ func TestReductionAgainstSpin(t *testing.T) {
 		{"testdata/corpus/philosophers.pml", []string{"N=4", "ORDERED"}},
 		{"testdata/corpus/atomic_mutex.pml", []string{"N=3"}},
 		{"testdata/corpus/leader_ring.pml", []string{"N=4"}},
+		{"testdata/corpus/exclusive_chans.pml", nil},
 		{"bench/explicit/models/peterson.pml", []string{"N=2"}},
 		{"bench/explicit/models/leader.pml", []string{"N=3", "C=2"}},
 	}
@@ -290,6 +515,60 @@ func TestReductionAgainstSpin(t *testing.T) {
 			}
 			if on.Stats.AmpleStates == 0 || on.Stats.States > off.Stats.States {
 				t.Errorf("%d states reduced (%d ample), %d full: the reduction did not apply", on.Stats.States, on.Stats.AmpleStates, off.Stats.States)
+			}
+		})
+	}
+}
+
+// TestReductionLTLAgainstSpin logs the states ftmc's reduced nested search
+// stores next to Spin's reduced pan -a (or -l) on LTL runs that reduce,
+// and checks that the verdicts agree and that the reduction applied.
+func TestReductionLTLAgainstSpin(t *testing.T) {
+	needOracle(t)
+	root := testenv.RepoRoot(t)
+	cases := []struct {
+		file string
+		defs []string
+		prop string // the ltl block; empty: non-progress cycles
+	}{
+		{"ltl/testdata/dynamic_run.pml", nil, "all_done"},
+		{"ltl/testdata/philosophers.pml", []string{"ASYM"}, "no_deadlock"},
+		{"ltl/testdata/rendezvous_ltl.pml", nil, "granted"},
+		{"ltl/testdata/progress_pair.pml", nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.file+" "+c.prop, func(t *testing.T) {
+			path := filepath.Join(root, c.file)
+			ctx, cancel := context.WithTimeout(context.Background(), runBudget(t))
+			defer cancel()
+			opts := spinOptions(c.defs)
+			opts.Reduce = true
+			args := []string{"check", path}
+			if c.prop == "" {
+				opts.Mode = spin.NonProgress
+				args = append(args, "--non-progress")
+			} else {
+				opts.Mode, opts.LTL = spin.Acceptance, c.prop
+				args = append(args, "--ltl", c.prop)
+			}
+			want, err := spin.Run(ctx, path, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range c.defs {
+				args = append(args, "-D", d)
+			}
+			on, _, errOn := runFtmc(ctx, args)
+			off, _, errOff := runFtmc(ctx, append(args, "--no-reduce"))
+			if on == nil || off == nil {
+				t.Fatalf("no report: %s %s", errOn, errOff)
+			}
+			t.Logf("%s %v %s: ftmc %d states reduced (%d full), Spin %d reduced", c.file, c.defs, c.prop, on.Stats.States, off.Stats.States, want.States)
+			if got := on.Verdicts[0].Verdict; got != want.Verdict || got != off.Verdicts[0].Verdict {
+				t.Errorf("ftmc says %s with reduction and %s without, Spin %s", got, off.Verdicts[0].Verdict, want.Verdict)
+			}
+			if on.Stats.AmpleStates == 0 {
+				t.Errorf("%d states reduced (no ample set), %d full: the reduction did not apply", on.Stats.States, off.Stats.States)
 			}
 		})
 	}

@@ -39,6 +39,44 @@ type Property struct {
 	Automaton *ltl.Automaton
 	// Atoms are the predicates of Automaton.Atoms.
 	Atoms []ltl.Predicate
+	// Reducer is the partial-order reduction the property allows
+	// (ltl.Options.Reducer), or nil: a formula without the next-time
+	// operator whose propositions the model's safe steps cannot change
+	// (compile.Model.Invisible). A never claim gets none: nothing says
+	// that it cannot tell the order of independent steps.
+	Reducer state.Reducer
+}
+
+// invisible is the model's offer of a reduction invisible to some
+// expressions (compile.Model).
+type invisible interface {
+	Invisible(xs []promela.Expr, progress bool) state.Reducer
+}
+
+// reducerFor returns the reduction for a formula f with the atoms of a
+// (expressions in atoms), or nil.
+func reducerFor(m Model, f *ltl.Formula, a *ltl.Automaton, atoms Atoms) state.Reducer {
+	inv, ok := m.(invisible)
+	if !ok || hasNext(f) {
+		return nil
+	}
+	xs := make([]promela.Expr, 0, len(a.Atoms))
+	for _, name := range a.Atoms {
+		x, ok := atoms[name]
+		if !ok {
+			return nil
+		}
+		xs = append(xs, x)
+	}
+	return inv.Invisible(xs, false)
+}
+
+// hasNext reports whether f uses the next-time operator.
+func hasNext(f *ltl.Formula) bool {
+	if f == nil {
+		return false
+	}
+	return f.Op == ltl.OpNext || hasNext(f.L) || hasNext(f.R)
 }
 
 // Selection says which properties to check.
@@ -171,7 +209,7 @@ func Properties(prog *promela.Program, m Model, sel Selection) ([]Property, erro
 		if err != nil {
 			return err
 		}
-		out = append(out, Property{Name: name, Text: f.String(), Pos: d.LTL, Automaton: a, Atoms: preds})
+		out = append(out, Property{Name: name, Text: f.String(), Pos: d.LTL, Automaton: a, Atoms: preds, Reducer: reducerFor(m, f, a, atoms)})
 		return nil
 	}
 	addClaim := func(name string, d *promela.ProcDecl) error {

@@ -43,6 +43,10 @@ type program struct {
 	// location's transitions may form an ample set (por.go); nil when
 	// the program admits no partial-order reduction.
 	safe [][]bool
+	// chanSafe lists, per proctype and safe location, its channel
+	// operations on exclusive channels: safe only while the channel can
+	// take (send) or give (receive) a message.
+	chanSafe [][][]*trans
 
 	errs []error
 }
