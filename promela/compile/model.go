@@ -29,6 +29,9 @@ type Model struct {
 	// (Initialised), and initNote says how they were made.
 	inits    [][]byte
 	initNote string
+
+	// merge: statement merging is on (SetMerge).
+	merge bool
 }
 
 func newModel(p *program) *Model {
@@ -58,6 +61,7 @@ func (md *Model) Initial(emit func(s []byte)) error {
 func (md *Model) Fork() state.Model {
 	f := newModel(md.p)
 	f.inits, f.initNote = md.inits, md.initNote
+	f.merge = md.merge
 	return f
 }
 
@@ -296,6 +300,10 @@ func (md *Model) after(L, pid int, t *trans) bool {
 		m.timeout = false
 		md.chain(L, pid)
 		m.timeout = saved
+		return true
+	}
+	if md.merge && t.kind != tEnd {
+		md.merged(L, pid)
 		return true
 	}
 	md.emit(L)

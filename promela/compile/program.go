@@ -43,6 +43,10 @@ type program struct {
 	// location's transitions may form an ample set (por.go); nil when
 	// the program admits no partial-order reduction.
 	safe [][]bool
+	// merge says, per proctype and location, whether a step that reaches
+	// the location goes on with its statement (merge.go); nil when the
+	// program merges nothing.
+	merge [][]bool
 
 	errs []error
 }
@@ -139,6 +143,7 @@ func Compile(prog *promela.Program) (*Model, error) {
 	if len(p.errs) == 0 {
 		p.buildInitial(decls)
 		p.porTable()
+		p.mergeTable()
 	}
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
