@@ -85,6 +85,13 @@ active proctype Q() { x == 2 }
 byte x;
 active proctype P() { byte a; x == 0; a = 1; a++; x == 1 }
 `, "invalid end state", ""},
+		// The merged step stops at a local guard that is false: the state
+		// there must be a successor, where Q's assertion fails.
+		{"chain blocked by a local guard", `
+byte x;
+active proctype P() { byte a; x = 1; a = 1; a++; a == 3 }
+active proctype Q() { x == 1; assert(false) }
+`, "assertion", ""},
 		{"chain ending at an end label", `
 byte x;
 active proctype P() { byte a; x = 1; a = 1; a++; end: a == 3 }
