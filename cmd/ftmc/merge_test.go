@@ -84,7 +84,7 @@ active proctype Q() { x == 2 }
 		{"deadlock after a chain", `
 byte x;
 active proctype P() { byte a; x == 0; a = 1; a++; x == 1 }
-`, "invalid end state", ""},
+`, "invalid end state", "x == 0; a = 1; a++"},
 		// The merged step stops at a local guard that is false: the state
 		// there must be a successor, where Q's assertion fails.
 		{"chain blocked by a local guard", `
