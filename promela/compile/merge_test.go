@@ -1,6 +1,12 @@
 package compile
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"ftmc/promela"
+)
 
 // TestMergeStates counts the states of small models with statement
 // merging and without: a merged step goes on through the process's local
@@ -52,5 +58,63 @@ func TestMergeStates(t *testing.T) {
 				t.Errorf("%d states merged, %d without; want %d and %d", merged.states, full.states, c.merged, c.full)
 			}
 		})
+	}
+}
+
+// TestMergeSubset searches the test models and the corpus (each with its
+// first run's macros) with statement merging and without: the merged
+// search must find a violation exactly when the full one does, and
+// otherwise store only states the full search stores, and no more of them.
+func TestMergeSubset(t *testing.T) {
+	files, _ := filepath.Glob("testdata/models/*.pml")
+	more, _ := filepath.Glob("../../testdata/corpus/*.pml")
+	files = append(files, more...)
+	if len(files) < 40 {
+		t.Fatalf("found %d models, want at least 40", len(files))
+	}
+	merged := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := promela.Parse(f, src, promela.Options{Defines: firstDefines(src)})
+		if err != nil {
+			continue // the models of errors the front end reports
+		}
+		m, err := Compile(prog)
+		if err != nil {
+			continue
+		}
+		const limit = 200000
+		full := explore(m, limit)
+		if full.kind == "" && full.states > limit {
+			continue
+		}
+		if !m.SetMerge(true) {
+			continue
+		}
+		merged++
+		on := explore(m.Fork(), limit)
+		if (on.kind == "") != (full.kind == "") {
+			t.Errorf("%s: violation %q with merging, %q without", f, on.msg, full.msg)
+			continue
+		}
+		if full.kind != "" {
+			continue
+		}
+		if on.states > full.states {
+			t.Errorf("%s: %d states with merging, %d without", f, on.states, full.states)
+		}
+		for s := range on.seen {
+			if !full.seen[s] {
+				t.Errorf("%s: merging reaches a state the full search does not", f)
+				break
+			}
+		}
+	}
+	t.Logf("merging applied to %d models", merged)
+	if merged < 20 {
+		t.Errorf("merging applied to %d models, want at least 20", merged)
 	}
 }
