@@ -233,3 +233,39 @@ func TestMergeAgainstSpin(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeReported checks that the text report says when statements were
+// merged: by default on a model with local sequences, not with --no-merge,
+// nor when the model reads another process's variables, nor in an LTL
+// check.
+func TestMergeReported(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	local := write("local.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a }\n")
+	remote := write("remote.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a } active proctype Q() { x = P[0]:a }\n")
+	withLTL := write("ltl.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a }\nltl p { <>(x == 2) }\n")
+	cases := []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"check", local}, true},
+		{[]string{"check", local, "--no-merge"}, false},
+		{[]string{"check", remote}, false},
+		{[]string{"check", withLTL}, false},
+	}
+	for _, c := range cases {
+		out, errs, code := runCmd(c.args...)
+		if code != trace.ExitHolds {
+			t.Errorf("%v: exit %d: %s", c.args, code, errs)
+		}
+		if got := strings.Contains(out, "statement merging: on"); got != c.want {
+			t.Errorf("%v: the report says merging %v, want %v:\n%s", c.args, got, c.want, out)
+		}
+	}
+}
