@@ -78,7 +78,8 @@ func TestMergeKeepsErrors(t *testing.T) {
 	}{
 		{"assertion inside a chain", `
 byte x;
-active proctype P() { byte a; x = 1; a = 5; a++; assert(a != 6); a = 0; x = 2 }
+active proctype P() { byte a; x = 1; a = 5; a++;
+	assert(a != 6); a = 0; x = 2 }
 active proctype Q() { x == 2 }
 `, "assertion", "a = 5; a++; assert(a != 6)"},
 		{"deadlock after a chain", `
@@ -176,6 +177,10 @@ active proctype Q() { x = 1; assert(x == 0) }
 					steps := r.Counterexample.Steps
 					if len(steps) == 0 || !strings.Contains(steps[len(steps)-1].Stmt, c.lastStmt) {
 						t.Errorf("the failing merged step does not list %q: %+v", c.lastStmt, steps)
+					}
+					// A failed assertion inside a merged step says where it is.
+					if msg := r.Counterexample.Message; c.kind == "assertion" && !strings.Contains(msg, fmt.Sprintf("(at %s:", path)) {
+						t.Errorf("the message %q does not say where the assertion is", msg)
 					}
 				}
 			})

@@ -11,7 +11,7 @@ package compile
 // executable (a false local guard stays false until the process moves,
 // so that state is stored as it is). An assertion or a run-time error
 // inside a merged step is reported there, with the statements that led
-// to it. A program that reads other processes' variables or locations,
+// to it (and the failed assertion's position). A program that reads other processes' variables or locations,
 // or uses _last, is not merged.
 //
 // Merging keeps the verdicts of the safety search (assertions, deadlocks,
@@ -124,7 +124,10 @@ func (md *Model) merged(L, pid int) {
 			md.emit(L)
 			return
 		}
-		switch md.fire(L, pid, &pt.trans[pc][0], false) {
+		md.merging = true
+		r := md.fire(L, pid, &pt.trans[pc][0], false)
+		md.merging = false
+		switch r {
 		case notEnabled:
 			md.emit(L)
 			return

@@ -30,8 +30,9 @@ type Model struct {
 	inits    [][]byte
 	initNote string
 
-	// merge: statement merging is on (SetMerge).
-	merge bool
+	// merge: statement merging is on (SetMerge); merging: a merged
+	// statement is being executed (its failed assertion says where).
+	merge, merging bool
 }
 
 func newModel(p *program) *Model {
@@ -250,7 +251,11 @@ func (md *Model) apply(pid, off int, t *trans) fireResult {
 	case tAssert:
 		if t.cond(m) == 0 && m.fault == "" {
 			m.save()
-			md.failWith(pid, t, kindAssertion, "assertion violated: "+t.assertText())
+			msg := "assertion violated: " + t.assertText()
+			if md.merging {
+				msg += fmt.Sprintf(" (at %s)", t.pos)
+			}
+			md.failWith(pid, t, kindAssertion, msg)
 			return failed
 		}
 	case tSend:
