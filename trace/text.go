@@ -68,6 +68,9 @@ func WriteStats(w io.Writer, st *Stats) {
 	case "none":
 		fmt.Fprintln(w, "partial-order reduction: off (not available for this search)")
 	}
+	if st.Merging {
+		fmt.Fprintln(w, "statement merging: on")
+	}
 	for _, f := range st.Extra {
 		fmt.Fprintf(w, "%12s %s\n", formatFigure(f.Value), f.Name)
 	}

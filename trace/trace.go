@@ -71,6 +71,9 @@ type Stats struct {
 	// with an ample set.
 	Reduction   string `json:"reduction,omitempty"`
 	AmpleStates int64  `json:"ample_states,omitempty"`
+	// Merging is set when the search ran a process's local statements in
+	// one step (statement merging): fewer states are stored.
+	Merging bool `json:"merging,omitempty"`
 
 	// Engines that are not explicit-state report their own figures here
 	// (schemas, SMT calls, nodes, fixpoint checks, ...), in a stable order.
@@ -93,6 +96,7 @@ func (s *Stats) Add(st Stats) {
 	s.StoreBytes = max(s.StoreBytes, st.StoreBytes)
 	s.Complete = s.Complete && st.Complete
 	s.AmpleStates += st.AmpleStates
+	s.Merging = s.Merging || st.Merging
 	if s.Reduction == "" || st.Reduction == "partial-order" {
 		s.Reduction = st.Reduction
 	}

@@ -197,9 +197,9 @@ func runPan(dir string) (run, error) {
 }
 
 func runFtmc(ftmc, model string, defs []string, memory, order string) (run, error) {
-	// Without reduction, as pan is compiled with -DNOREDUCE: the same
-	// states, so that the rates compare.
-	args := []string{"check", model, "--json", "--memory", memory, order, "--no-reduce"}
+	// Without reduction and merging, as pan is compiled with -DNOREDUCE
+	// from spin -o3: the same states, so that the rates compare.
+	args := []string{"check", model, "--json", "--memory", memory, order, "--no-reduce", "--no-merge"}
 	for _, d := range defs {
 		args = append(args, "-D", d)
 	}

@@ -31,33 +31,7 @@ var benchReduceRuns = []struct {
 // The runs of LTL properties (and of the models' ltl blocks) are in
 // TestReductionLTLVerdicts.
 func TestReductionVerdicts(t *testing.T) {
-	type job struct {
-		where string
-		args  []string
-	}
-	var jobs []job
-	for _, m := range exampleModels(t) {
-		if filepath.Ext(m.path) != ".pml" {
-			continue
-		}
-		for _, r := range m.runs {
-			if r.Args[0] != "check" || r.Slow && !slowEnabled() || ltlOnly(r.Args) {
-				continue
-			}
-			jobs = append(jobs, job{fmt.Sprintf("%s:%d", m.rel, r.Line), runArgs(m.path, r)})
-		}
-	}
-	root := testenv.RepoRoot(t)
-	for _, b := range benchReduceRuns {
-		args := []string{"check", filepath.Join(root, "bench", "explicit", "models", b.file)}
-		for _, d := range b.defs {
-			args = append(args, "-D", d)
-		}
-		jobs = append(jobs, job{"bench/explicit/models/" + b.file + " " + strings.Join(b.defs, " "), args})
-	}
-	if len(jobs) < 50 {
-		t.Fatalf("found %d Promela runs, want at least 50", len(jobs))
-	}
+	jobs := promelaCheckRuns(t)
 	reduced := 0
 	for _, j := range jobs {
 		for _, order := range []string{"--bfs", "--dfs"} {
@@ -209,12 +183,52 @@ ltl p { [] (got != 2) || <> (got == 7) }
 	}
 }
 
+// checkRun is a check of a Promela model: where it comes from (file:line
+// of its expect line, or the benchmark and its macros) and its arguments.
+type checkRun struct {
+	where string
+	args  []string
+}
+
+// promelaCheckRuns lists the check runs of the Promela models of the
+// corpus, of examples/ and of the explicit benchmarks (benchReduceRuns),
+// but not the runs that check LTL properties only.
+func promelaCheckRuns(t *testing.T) []checkRun {
+	var jobs []checkRun
+	for _, m := range exampleModels(t) {
+		if filepath.Ext(m.path) != ".pml" {
+			continue
+		}
+		for _, r := range m.runs {
+			if r.Args[0] != "check" || r.Slow && !slowEnabled() || ltlOnly(r.Args) {
+				continue
+			}
+			jobs = append(jobs, checkRun{fmt.Sprintf("%s:%d", m.rel, r.Line), runArgs(m.path, r)})
+		}
+	}
+	root := testenv.RepoRoot(t)
+	for _, b := range benchReduceRuns {
+		args := []string{"check", filepath.Join(root, "bench", "explicit", "models", b.file)}
+		for _, d := range b.defs {
+			args = append(args, "-D", d)
+		}
+		jobs = append(jobs, checkRun{"bench/explicit/models/" + b.file + " " + strings.Join(b.defs, " "), args})
+	}
+	if len(jobs) < 50 {
+		t.Fatalf("found %d Promela runs, want at least 50", len(jobs))
+	}
+	return jobs
+}
+
 // compareReduction runs check with args with reduction and without, and
 // compares. It reports whether the reduction applied.
 func compareReduction(t *testing.T, where string, args []string) bool {
 	budget := runBudget(t)
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
+	// Without statement merging, which takes most local steps before the
+	// reduction sees them (TestMergeVerdicts compares the two together).
+	args = append(append([]string(nil), args...), "--no-merge")
 	on, codeOn, errOn := runFtmc(ctx, args)
 	if on != nil && on.Stats.AmpleStates == 0 {
 		// Without an ample set the search was the full one.
@@ -330,15 +344,23 @@ active proctype Q() { x = 1; assert(false) }
 		}
 		for _, order := range []string{"--bfs", "--dfs"} {
 			t.Run(c.name+" "+order, func(t *testing.T) {
-				rep, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
-				if rep == nil {
-					t.Fatalf("exit %d: %s", code, stderr)
-				}
-				if rep.Stats.Reduction != "partial-order" || rep.Stats.AmpleStates == 0 {
-					t.Errorf("reduction %q with %d ample states: the model is meant to be reduced", rep.Stats.Reduction, rep.Stats.AmpleStates)
-				}
-				if len(rep.Verdicts) != 1 || rep.Verdicts[0].Verdict != trace.Violated || rep.Verdicts[0].Kind != c.kind {
-					t.Errorf("verdicts %s, want violated (%s)", verdictList(rep.Verdicts), c.kind)
+				// Without statement merging the reduction must apply; with
+				// it (the default) the error must still be found.
+				for _, merge := range []bool{false, true} {
+					args := []string{"check", path, order}
+					if !merge {
+						args = append(args, "--no-merge")
+					}
+					rep, code, stderr := runFtmc(context.Background(), args)
+					if rep == nil {
+						t.Fatalf("exit %d: %s", code, stderr)
+					}
+					if !merge && (rep.Stats.Reduction != "partial-order" || rep.Stats.AmpleStates == 0) {
+						t.Errorf("reduction %q with %d ample states: the model is meant to be reduced", rep.Stats.Reduction, rep.Stats.AmpleStates)
+					}
+					if len(rep.Verdicts) != 1 || rep.Verdicts[0].Verdict != trace.Violated || rep.Verdicts[0].Kind != c.kind {
+						t.Errorf("merging %v: verdicts %s, want violated (%s)", merge, verdictList(rep.Verdicts), c.kind)
+					}
 				}
 			})
 		}
@@ -453,8 +475,8 @@ active [3] proctype P() { byte a; a++; a++; a++; a++; done++ }
 		t.Fatal(err)
 	}
 	for _, order := range []string{"--bfs", "--dfs"} {
-		on, _, errOn := runFtmc(context.Background(), []string{"check", path, order})
-		off, _, errOff := runFtmc(context.Background(), []string{"check", path, order, "--no-reduce"})
+		on, _, errOn := runFtmc(context.Background(), []string{"check", path, order, "--no-merge"})
+		off, _, errOff := runFtmc(context.Background(), []string{"check", path, order, "--no-reduce", "--no-merge"})
 		if on == nil || off == nil {
 			t.Fatalf("%s: no report: %s %s", order, errOn, errOff)
 		}
@@ -500,7 +522,7 @@ func TestReductionAgainstSpin(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			args := []string{"check", path, "--dfs"}
+			args := []string{"check", path, "--dfs", "--no-merge"}
 			for _, d := range c.defs {
 				args = append(args, "-D", d)
 			}

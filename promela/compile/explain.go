@@ -63,6 +63,7 @@ func (md *Model) Explain(t state.Trans, from, to []byte) trace.Step {
 	// The fork computes the successors again; its levels hold the states
 	// along the path being described.
 	fork := newModel(md.p)
+	fork.merge = md.merge
 	r := &recorder{md: fork, rootID: t.ID, rootPid: int(t.Proc)}
 	if !bytes.Equal(from, to) {
 		r.want = to

@@ -29,6 +29,10 @@ type Model struct {
 	// (Initialised), and initNote says how they were made.
 	inits    [][]byte
 	initNote string
+
+	// merge: statement merging is on (SetMerge); merging: a merged
+	// statement is being executed (its failed assertion says where).
+	merge, merging bool
 }
 
 func newModel(p *program) *Model {
@@ -58,6 +62,7 @@ func (md *Model) Initial(emit func(s []byte)) error {
 func (md *Model) Fork() state.Model {
 	f := newModel(md.p)
 	f.inits, f.initNote = md.inits, md.initNote
+	f.merge = md.merge
 	return f
 }
 
@@ -246,7 +251,11 @@ func (md *Model) apply(pid, off int, t *trans) fireResult {
 	case tAssert:
 		if t.cond(m) == 0 && m.fault == "" {
 			m.save()
-			md.failWith(pid, t, kindAssertion, "assertion violated: "+t.assertText())
+			msg := "assertion violated: " + t.assertText()
+			if md.merging {
+				msg += fmt.Sprintf(" (at %s)", t.pos)
+			}
+			md.failWith(pid, t, kindAssertion, msg)
 			return failed
 		}
 	case tSend:
@@ -296,6 +305,10 @@ func (md *Model) after(L, pid int, t *trans) bool {
 		m.timeout = false
 		md.chain(L, pid)
 		m.timeout = saved
+		return true
+	}
+	if md.merge && t.kind != tEnd {
+		md.merged(L, pid)
 		return true
 	}
 	md.emit(L)

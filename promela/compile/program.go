@@ -47,6 +47,10 @@ type program struct {
 	// operations on exclusive channels: safe only while the channel can
 	// take (send) or give (receive) a message.
 	chanSafe [][][]*trans
+	// merge says, per proctype and location, whether a step that reaches
+	// the location goes on with its statement (merge.go); nil when the
+	// program merges nothing.
+	merge [][]bool
 
 	errs []error
 }
@@ -143,6 +147,7 @@ func Compile(prog *promela.Program) (*Model, error) {
 	if len(p.errs) == 0 {
 		p.buildInitial(decls)
 		p.porTable()
+		p.mergeTable()
 	}
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
