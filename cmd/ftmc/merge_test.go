@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"ftmc/internal/spin"
-	"ftmc/internal/testenv"
 	"ftmc/trace"
 )
 
@@ -196,38 +195,8 @@ active proctype Q() { x = 1; assert(x == 0) }
 // fewer states than the search without it, which Spin -o3 matches state
 // for state (TestDifferential).
 func TestMergeAgainstSpin(t *testing.T) {
-	needOracle(t)
-	root := testenv.RepoRoot(t)
-	cases := []struct {
-		file string
-		defs []string
-	}{
-		{"testdata/corpus/philosophers.pml", []string{"N=4", "ORDERED"}},
-		{"testdata/corpus/atomic_mutex.pml", []string{"N=3"}},
-		{"testdata/corpus/leader_ring.pml", []string{"N=4"}},
-		{"bench/explicit/models/peterson.pml", []string{"N=2"}},
-		{"bench/explicit/models/leader.pml", []string{"N=3", "C=2"}},
-	}
-	for _, c := range cases {
-		t.Run(c.file, func(t *testing.T) {
-			path := filepath.Join(root, c.file)
-			ctx, cancel := context.WithTimeout(context.Background(), runBudget(t))
-			defer cancel()
-			opts := spinOptions(c.defs)
-			opts.Optimize = true
-			want, err := spin.Run(ctx, path, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			args := []string{"check", path, "--dfs", "--no-reduce"}
-			for _, d := range c.defs {
-				args = append(args, "-D", d)
-			}
-			on, _, errOn := runFtmc(ctx, args)
-			off, _, errOff := runFtmc(ctx, append(args, "--no-merge"))
-			if on == nil || off == nil {
-				t.Fatalf("no report: %s %s", errOn, errOff)
-			}
+	againstSpin(t, spinCases, func(o *spin.Options) { o.Optimize = true }, "--no-reduce", "--no-merge",
+		func(t *testing.T, c spinCase, on, off *trace.Report, want *spin.Result) {
 			t.Logf("%s %v: ftmc %d states merged (%d without), Spin %d merged", c.file, c.defs, on.Stats.States, off.Stats.States, want.States)
 			if got := on.Verdicts[0].Verdict; got != want.Verdict {
 				t.Errorf("ftmc says %s with merging, Spin %s", got, want.Verdict)
@@ -236,7 +205,6 @@ func TestMergeAgainstSpin(t *testing.T) {
 				t.Errorf("%d states merged (merging %v), %d without: merging did not apply", on.Stats.States, on.Stats.Merging, off.Stats.States)
 			}
 		})
-	}
 }
 
 // TestMergeReported checks that the text report says when statements were

@@ -498,39 +498,9 @@ active [3] proctype P() { byte a; a++; a++; a++; a++; done++ }
 // the counts are logged, not required equal; the verdicts must agree, and ftmc's reduced search must
 // use ample sets and store no more than its full one.
 func TestReductionAgainstSpin(t *testing.T) {
-	needOracle(t)
-	root := testenv.RepoRoot(t)
-	cases := []struct {
-		file string
-		defs []string
-	}{
-		{"testdata/corpus/philosophers.pml", []string{"N=4", "ORDERED"}},
-		{"testdata/corpus/atomic_mutex.pml", []string{"N=3"}},
-		{"testdata/corpus/leader_ring.pml", []string{"N=4"}},
-		{"testdata/corpus/exclusive_chans.pml", nil},
-		{"bench/explicit/models/peterson.pml", []string{"N=2"}},
-		{"bench/explicit/models/leader.pml", []string{"N=3", "C=2"}},
-	}
-	for _, c := range cases {
-		t.Run(c.file, func(t *testing.T) {
-			path := filepath.Join(root, c.file)
-			ctx, cancel := context.WithTimeout(context.Background(), runBudget(t))
-			defer cancel()
-			opts := spinOptions(c.defs)
-			opts.Reduce = true
-			want, err := spin.Run(ctx, path, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			args := []string{"check", path, "--dfs", "--no-merge"}
-			for _, d := range c.defs {
-				args = append(args, "-D", d)
-			}
-			on, _, errOn := runFtmc(ctx, args)
-			off, _, errOff := runFtmc(ctx, append(args, "--no-reduce"))
-			if on == nil || off == nil {
-				t.Fatalf("no report: %s %s", errOn, errOff)
-			}
+	cases := append(spinCases, spinCase{"testdata/corpus/exclusive_chans.pml", nil})
+	againstSpin(t, cases, func(o *spin.Options) { o.Reduce = true }, "--no-merge", "--no-reduce",
+		func(t *testing.T, c spinCase, on, off *trace.Report, want *spin.Result) {
 			t.Logf("%s %v: ftmc %d states reduced (%d full), Spin %d reduced", c.file, c.defs, on.Stats.States, off.Stats.States, want.States)
 			if got := on.Verdicts[0].Verdict; got != want.Verdict {
 				t.Errorf("ftmc says %s with reduction, Spin %s", got, want.Verdict)
@@ -538,6 +508,51 @@ func TestReductionAgainstSpin(t *testing.T) {
 			if on.Stats.AmpleStates == 0 || on.Stats.States > off.Stats.States {
 				t.Errorf("%d states reduced (%d ample), %d full: the reduction did not apply", on.Stats.States, on.Stats.AmpleStates, off.Stats.States)
 			}
+		})
+}
+
+// spinCase is a small model, with its macros, that ftmc and Spin both
+// search in the tests that set a reduction of ftmc's beside Spin's.
+type spinCase struct {
+	file string
+	defs []string
+}
+
+var spinCases = []spinCase{
+	{"testdata/corpus/philosophers.pml", []string{"N=4", "ORDERED"}},
+	{"testdata/corpus/atomic_mutex.pml", []string{"N=3"}},
+	{"testdata/corpus/leader_ring.pml", []string{"N=4"}},
+	{"bench/explicit/models/peterson.pml", []string{"N=2"}},
+	{"bench/explicit/models/leader.pml", []string{"N=3", "C=2"}},
+}
+
+// againstSpin runs Spin's pan on each case with the options tune sets, and
+// ftmc's depth-first check with the flag fixed, once as it is (on) and
+// once with the flag off too, and passes the three to check.
+func againstSpin(t *testing.T, cases []spinCase, tune func(*spin.Options), fixed, off string, check func(t *testing.T, c spinCase, on, off *trace.Report, want *spin.Result)) {
+	needOracle(t)
+	root := testenv.RepoRoot(t)
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			path := filepath.Join(root, c.file)
+			ctx, cancel := context.WithTimeout(context.Background(), runBudget(t))
+			defer cancel()
+			opts := spinOptions(c.defs)
+			tune(&opts)
+			want, err := spin.Run(ctx, path, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"check", path, "--dfs", fixed}
+			for _, d := range c.defs {
+				args = append(args, "-D", d)
+			}
+			repOn, _, errOn := runFtmc(ctx, args)
+			repOff, _, errOff := runFtmc(ctx, append(args, off))
+			if repOn == nil || repOff == nil {
+				t.Fatalf("no report: %s %s", errOn, errOff)
+			}
+			check(t, c, repOn, repOff, want)
 		})
 	}
 }
