@@ -82,14 +82,19 @@ func TestReadContextFIFOWriterNeverCloses(t *testing.T) {
 	}()
 	terminated := errors.New("terminated")
 	ctx, cancel := context.WithCancelCause(context.Background())
+	writer := make(chan *os.File, 1)
 	go func() {
-		if w := <-ready; w != nil {
-			defer w.Close()
-		}
+		w := <-ready
+		writer <- w
 		time.Sleep(100 * time.Millisecond)
 		cancel(terminated)
 	}()
 	_, err := readWithin(t, ctx, fifo)
+	// The writer closes only once the reading is over: closed at the
+	// cancellation, it would end the reading as the context ends it.
+	if w := <-writer; w != nil {
+		w.Close()
+	}
 	wantStopped(t, err, fifo, terminated)
 }
 
