@@ -38,18 +38,7 @@ func TestMergeVerdicts(t *testing.T) {
 				if ctx.Err() != nil {
 					t.Fatal(overBudget(where, budget))
 				}
-				if on == nil || off == nil {
-					t.Fatalf("%s: no report: exit %d: %s; exit %d: %s", where, codeOn, errOn, codeOff, errOff)
-				}
-				if codeOn != codeOff {
-					t.Errorf("%s: exit %d with merging, %d without", where, codeOn, codeOff)
-				}
-				if got, want := verdictList(on.Verdicts), verdictList(off.Verdicts); got != want {
-					t.Errorf("%s: with merging %s, without %s", where, got, want)
-				}
-				if on.Stats.Complete && off.Stats.Complete && on.Stats.States > off.Stats.States {
-					t.Errorf("%s: %d states with merging, %d without", where, on.Stats.States, off.Stats.States)
-				}
+				sameOutcome(t, where, "merging", ftmcRun{on, codeOn, errOn}, ftmcRun{off, codeOff, errOff})
 				if off.Stats.Merging {
 					t.Errorf("%s: --no-merge reports merging", where)
 				}

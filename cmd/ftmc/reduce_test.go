@@ -220,6 +220,33 @@ func promelaCheckRuns(t *testing.T) []checkRun {
 	return jobs
 }
 
+// ftmcRun is what runFtmc returns: the report, the exit code, stderr.
+type ftmcRun struct {
+	rep    *trace.Report
+	code   int
+	stderr string
+}
+
+// sameOutcome requires that a check with a state-space reduction (named
+// what) and the check without it both report, with the same exit code
+// and verdicts, and that the reduced one, when both are complete, stores
+// no more states.
+func sameOutcome(t *testing.T, where, what string, on, off ftmcRun) {
+	t.Helper()
+	if on.rep == nil || off.rep == nil {
+		t.Fatalf("%s: no report: exit %d: %s; exit %d: %s", where, on.code, on.stderr, off.code, off.stderr)
+	}
+	if on.code != off.code {
+		t.Errorf("%s: exit %d with %s, %d without", where, on.code, what, off.code)
+	}
+	if got, want := verdictList(on.rep.Verdicts), verdictList(off.rep.Verdicts); got != want {
+		t.Errorf("%s: with %s %s, without %s", where, what, got, want)
+	}
+	if on.rep.Stats.Complete && off.rep.Stats.Complete && on.rep.Stats.States > off.rep.Stats.States {
+		t.Errorf("%s: %d states with %s, %d without", where, on.rep.Stats.States, what, off.rep.Stats.States)
+	}
+}
+
 // compareReduction runs check with args with reduction and without, and
 // compares. It reports whether the reduction applied.
 func compareReduction(t *testing.T, where string, args []string) bool {
@@ -238,18 +265,7 @@ func compareReduction(t *testing.T, where string, args []string) bool {
 	if ctx.Err() != nil {
 		t.Fatal(overBudget(where, budget))
 	}
-	if on == nil || off == nil {
-		t.Fatalf("%s: no report: exit %d: %s; exit %d: %s", where, codeOn, errOn, codeOff, errOff)
-	}
-	if codeOn != codeOff {
-		t.Errorf("%s: exit %d with reduction, %d without", where, codeOn, codeOff)
-	}
-	if got, want := verdictList(on.Verdicts), verdictList(off.Verdicts); got != want {
-		t.Errorf("%s: with reduction %s, without %s", where, got, want)
-	}
-	if on.Stats.Complete && off.Stats.Complete && on.Stats.States > off.Stats.States {
-		t.Errorf("%s: %d states with reduction, %d without", where, on.Stats.States, off.Stats.States)
-	}
+	sameOutcome(t, where, "reduction", ftmcRun{on, codeOn, errOn}, ftmcRun{off, codeOff, errOff})
 	if off.Stats.Reduction != "" || off.Stats.AmpleStates != 0 {
 		t.Errorf("%s: --no-reduce reports reduction %q, %d ample states", where, off.Stats.Reduction, off.Stats.AmpleStates)
 	}
