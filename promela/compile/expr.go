@@ -677,8 +677,8 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 	bv, bconst := promela.ConstValue(x.Y)
 	k := int32(bv)
 	if bconst {
-		if off, local, ok := c.byteVar(x.X); ok {
-			if f := compareByte(x.Op, off, local, k); f != nil {
+		if r, ok := c.byteOperand(x.X); ok {
+			if f := compareByte(x.Op, r, k); f != nil {
 				return f
 			}
 		}
@@ -793,36 +793,119 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 	return constFn(0)
 }
 
-// compareByte compiles v op k for a byte-sized scalar variable v at a
-// fixed offset (byteVar) and a constant k, the most common guard; nil for
-// other operators.
-func compareByte(op promela.Token, off int, local bool, k int32) evalFn {
-	if local {
-		switch op {
-		case promela.EQL:
-			return func(m *machine) int32 { return b2i(int32(m.vec[m.base+off]) == k) }
-		case promela.NEQ:
-			return func(m *machine) int32 { return b2i(int32(m.vec[m.base+off]) != k) }
-		case promela.LSS:
-			return func(m *machine) int32 { return b2i(int32(m.vec[m.base+off]) < k) }
-		case promela.GTR:
-			return func(m *machine) int32 { return b2i(int32(m.vec[m.base+off]) > k) }
-		case promela.ADD:
-			return func(m *machine) int32 { return int32(m.vec[m.base+off]) + k }
-		}
-		return nil
+// byteRef is a byte-sized scalar variable, or an element of an array of
+// them indexed by a constant or by imul*v+iadd for a byte variable v
+// (affineByte), of the globals or of the running process: the most common
+// operands of guards and assignments in models over arrays indexed by a
+// process number. It is read and written in place, without closures.
+type byteRef struct {
+	off, ioff  int
+	local      bool
+	indexed    bool
+	ilocal     bool
+	imul, iadd int
+	n, stride  int
+	mask       byte
+	text       string
+}
+
+// byteOperand reports whether x is a byteRef. It records no error: x is
+// compiled on its own too.
+func (c *comp) byteOperand(x promela.Expr) (*byteRef, bool) {
+	if off, local, ok := c.byteVar(x); ok {
+		v := c.p.vars[x.(*promela.Ident).Sym]
+		return &byteRef{off: off, local: local, mask: byte(cellOf(v.typ).mask)}, true
 	}
+	ix, isIndex := x.(*promela.IndexExpr)
+	if !isIndex {
+		return nil, false
+	}
+	id, isIdent := ix.X.(*promela.Ident)
+	if !isIdent || id.Sym == nil || id.Sym.Kind != promela.SymVar {
+		return nil, false
+	}
+	v := c.p.vars[id.Sym]
+	if v == nil || v.local && (c.pt == nil || v.proc != c.pt) || v.typ.Kind != promela.TArray {
+		return nil, false
+	}
+	et := v.typ.Elem
+	if et.Kind == promela.TArray || et.Kind == promela.TStruct || cellOf(et).size != 1 {
+		return nil, false
+	}
+	r := &byteRef{off: v.off, local: v.local, mask: byte(cellOf(et).mask), n: int(v.typ.Len), stride: 1, text: promela.ExprString(x)}
+	if k, ok := promela.ConstValue(ix.Index); ok {
+		if k < 0 || k >= int64(r.n) {
+			return nil, false
+		}
+		r.off += int(k)
+		return r, true
+	}
+	var ok bool
+	r.ioff, r.ilocal, r.imul, r.iadd, ok = c.affineByte(ix.Index)
+	r.indexed = true
+	return r, ok
+}
+
+// addr is the reference's offset in the working vector, or -1 after
+// recording a fault.
+func (r *byteRef) addr(m *machine) int {
+	a := r.off
+	if r.local {
+		a += m.base
+	}
+	if r.indexed {
+		ia := r.ioff
+		if r.ilocal {
+			ia += m.base
+		}
+		i := int(m.vec[ia])*r.imul + r.iadd
+		if uint(i) >= uint(r.n) {
+			r.fail(m, i)
+			return -1
+		}
+		a += i * r.stride
+	}
+	return a
+}
+
+func (r *byteRef) fail(m *machine, i int) {
+	m.failf("invalid array index %d in %s (length %d)", i, r.text, r.n)
+}
+
+func (r *byteRef) read(m *machine) int32 {
+	a := r.addr(m)
+	if a < 0 {
+		return 0
+	}
+	return int32(m.vec[a])
+}
+
+func (r *byteRef) write(m *machine, v int32) {
+	if a := r.addr(m); a >= 0 {
+		m.vec[a] = byte(v) & r.mask
+	}
+}
+
+// compareByte compiles r op k for a constant k; nil for operators it does
+// not cover.
+func compareByte(op promela.Token, r *byteRef, k int32) evalFn {
 	switch op {
 	case promela.EQL:
-		return func(m *machine) int32 { return b2i(int32(m.vec[off]) == k) }
+		return func(m *machine) int32 { return b2i(r.read(m) == k) }
 	case promela.NEQ:
-		return func(m *machine) int32 { return b2i(int32(m.vec[off]) != k) }
+		return func(m *machine) int32 { return b2i(r.read(m) != k) }
 	case promela.LSS:
-		return func(m *machine) int32 { return b2i(int32(m.vec[off]) < k) }
+		return func(m *machine) int32 { return b2i(r.read(m) < k) }
+	case promela.LEQ:
+		return func(m *machine) int32 { return b2i(r.read(m) <= k) }
 	case promela.GTR:
-		return func(m *machine) int32 { return b2i(int32(m.vec[off]) > k) }
+		return func(m *machine) int32 { return b2i(r.read(m) > k) }
+	case promela.GEQ:
+		return func(m *machine) int32 { return b2i(r.read(m) >= k) }
 	case promela.ADD:
-		return func(m *machine) int32 { return int32(m.vec[off]) + k }
+		return func(m *machine) int32 { return r.read(m) + k }
+	case promela.SUB:
+		return func(m *machine) int32 { return r.read(m) - k }
 	}
 	return nil
 }
