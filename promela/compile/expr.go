@@ -682,6 +682,10 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 				return f
 			}
 		}
+	} else if r, ok := c.byteOperand(x.Y); ok {
+		if f := withByte(x.Op, a, r); f != nil {
+			return f
+		}
 	}
 	switch x.Op {
 	case promela.ADD:
@@ -744,18 +748,18 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 		return func(m *machine) int32 { return a(m) >> (uint32(b(m)) & 31) }
 	case promela.LAND:
 		if av, ok := promela.ConstValue(x.X); ok && av != 0 {
-			return func(m *machine) int32 { return b2i(b(m) != 0) }
+			return truth(x.Y, b)
 		}
 		if bconst && bv != 0 {
-			return func(m *machine) int32 { return b2i(a(m) != 0) }
+			return truth(x.X, a)
 		}
 		return func(m *machine) int32 { return b2i(a(m) != 0 && b(m) != 0) }
 	case promela.LOR:
 		if av, ok := promela.ConstValue(x.X); ok && av == 0 {
-			return func(m *machine) int32 { return b2i(b(m) != 0) }
+			return truth(x.Y, b)
 		}
 		if bconst && bv == 0 {
-			return func(m *machine) int32 { return b2i(a(m) != 0) }
+			return truth(x.X, a)
 		}
 		return func(m *machine) int32 { return b2i(a(m) != 0 || b(m) != 0) }
 	case promela.EQL:
@@ -886,6 +890,51 @@ func (r *byteRef) write(m *machine, v int32) {
 	}
 }
 
+// truth compiles x != 0 given f, the compiled x: f itself when x is
+// always 0 or 1 (a comparison, a logical operator, a channel predicate).
+func truth(x promela.Expr, f evalFn) evalFn {
+	switch x := x.(type) {
+	case *promela.BinaryExpr:
+		switch x.Op {
+		case promela.EQL, promela.NEQ, promela.LSS, promela.LEQ, promela.GTR, promela.GEQ, promela.LAND, promela.LOR:
+			return f
+		}
+	case *promela.UnaryExpr:
+		if x.Op == promela.NOT {
+			return f
+		}
+	case *promela.CallExpr:
+		switch x.Fun {
+		case promela.BuiltinEmpty, promela.BuiltinNempty, promela.BuiltinFull, promela.BuiltinNfull:
+			return f
+		}
+	}
+	return func(m *machine) int32 { return b2i(f(m) != 0) }
+}
+
+// withByte compiles a op r; nil for operators it does not cover.
+func withByte(op promela.Token, a evalFn, r *byteRef) evalFn {
+	switch op {
+	case promela.ADD:
+		return func(m *machine) int32 { return a(m) + r.read(m) }
+	case promela.SUB:
+		return func(m *machine) int32 { return a(m) - r.read(m) }
+	case promela.EQL:
+		return func(m *machine) int32 { return b2i(a(m) == r.read(m)) }
+	case promela.NEQ:
+		return func(m *machine) int32 { return b2i(a(m) != r.read(m)) }
+	case promela.LSS:
+		return func(m *machine) int32 { return b2i(a(m) < r.read(m)) }
+	case promela.LEQ:
+		return func(m *machine) int32 { return b2i(a(m) <= r.read(m)) }
+	case promela.GTR:
+		return func(m *machine) int32 { return b2i(a(m) > r.read(m)) }
+	case promela.GEQ:
+		return func(m *machine) int32 { return b2i(a(m) >= r.read(m)) }
+	}
+	return nil
+}
+
 // compareByte compiles r op k for a constant k; nil for operators it does
 // not cover.
 func compareByte(op promela.Token, r *byteRef, k int32) evalFn {
@@ -924,27 +973,32 @@ func (c *comp) call(x *promela.CallExpr) evalFn {
 	case promela.BuiltinLen, promela.BuiltinEmpty, promela.BuiltinNempty, promela.BuiltinFull, promela.BuiltinNfull:
 		ch := c.chanExpr(x.Args[0])
 		what := x.Fun.String()
-		// The channel's length and its number of slots (-1 after a fault:
-		// no comparison below holds then).
-		get := func(m *machine) (n, slots int) {
-			off := m.chanOff(ch(m), what)
-			if off < 0 {
-				return 0, -1
+		if r, ok := c.byteOperand(x.Args[0]); ok {
+			// An element of an array of channels indexed by a byte.
+			switch x.Fun {
+			case promela.BuiltinLen:
+				return func(m *machine) int32 { n, _ := m.chanFill(r.read(m), what); return int32(n) }
+			case promela.BuiltinEmpty:
+				return func(m *machine) int32 { n, s := m.chanFill(r.read(m), what); return b2i(s >= 0 && n == 0) }
+			case promela.BuiltinNempty:
+				return func(m *machine) int32 { n, _ := m.chanFill(r.read(m), what); return b2i(n > 0) }
+			case promela.BuiltinFull:
+				return func(m *machine) int32 { n, s := m.chanFill(r.read(m), what); return b2i(n == s) }
+			case promela.BuiltinNfull:
+				return func(m *machine) int32 { n, s := m.chanFill(r.read(m), what); return b2i(s >= 0 && n != s) }
 			}
-			ct := m.p.segAt(m.vec, off).ch
-			return m.chanLen(off, ct), ct.slots
 		}
 		switch x.Fun {
 		case promela.BuiltinLen:
-			return func(m *machine) int32 { n, _ := get(m); return int32(n) }
+			return func(m *machine) int32 { n, _ := m.chanFill(ch(m), what); return int32(n) }
 		case promela.BuiltinEmpty:
-			return func(m *machine) int32 { n, s := get(m); return b2i(s >= 0 && n == 0) }
+			return func(m *machine) int32 { n, s := m.chanFill(ch(m), what); return b2i(s >= 0 && n == 0) }
 		case promela.BuiltinNempty:
-			return func(m *machine) int32 { n, _ := get(m); return b2i(n > 0) }
+			return func(m *machine) int32 { n, _ := m.chanFill(ch(m), what); return b2i(n > 0) }
 		case promela.BuiltinFull:
-			return func(m *machine) int32 { n, s := get(m); return b2i(n == s) }
+			return func(m *machine) int32 { n, s := m.chanFill(ch(m), what); return b2i(n == s) }
 		case promela.BuiltinNfull:
-			return func(m *machine) int32 { n, s := get(m); return b2i(s >= 0 && n != s) }
+			return func(m *machine) int32 { n, s := m.chanFill(ch(m), what); return b2i(s >= 0 && n != s) }
 		}
 	case promela.BuiltinPcValue:
 		pid := c.expr(x.Args[0])
@@ -964,6 +1018,18 @@ func (c *comp) call(x *promela.CallExpr) evalFn {
 	}
 	c.errorf(x.FunPos, "%s is not supported here", x.Fun)
 	return constFn(0)
+}
+
+// chanFill returns the length and the number of slots of channel id; -1
+// slots after recording a fault (no comparison of the two holds then).
+func (m *machine) chanFill(id int32, what string) (n, slots int) {
+	if id <= 0 || int(id) > len(m.chans) {
+		m.chanOff(id, what)
+		return 0, -1
+	}
+	off := int(m.chans[id-1])
+	ct := m.p.segAt(m.vec, off).ch
+	return m.chanLen(off, ct), ct.slots
 }
 
 // remoteLabel compiles P[i]@L: process i runs P and is at label L.

@@ -76,6 +76,23 @@ var inPlaceCases = []struct {
 	{"channel of an array of channels", `
 		chan c[3] = [1] of { byte }; IDX i = 1;
 		active proctype p() { c[i * K2 - K1]!K3; assert(len(c[1]) == 1 && nempty(c[i]) && full(c[i]) && empty(c[0])) }`, "", ""},
+	{"byte operand on the right", `
+		byte x = 2, y = 3; byte a[3] = 1; IDX i = 1; bit ok;
+		active proctype p() {
+			ok = (y - x == K1) && (K3 + x == 5) && (K3 == y) && (K2 != y) && (x < y) && (x <= a[i] + K1) && (y > x) && (y >= a[i - K1]);
+			assert(ok && (x - y) < 0)
+		}`, "", ""},
+	{"channel predicates under && and || with a constant", `
+		chan c[2] = [1] of { byte }; IDX i = 1; byte n;
+		active proctype p() {
+			c[i]!K1;
+			(K1 && nempty(c[i])) -> c[i]?_;
+			if :: K1 && empty(c[i]) -> n++ :: else fi;
+			if :: (0 * K1) || full(c[0]) -> n = 9 :: else -> n++ fi;
+			if :: nfull(c[i]) && K1 -> n++ :: else fi;
+			n = n + (K1 && (i == 1)) + ((i == 1) || (0 * K1));
+			assert(n == 5)
+		}`, "", ""},
 }
 
 var posRe = regexp.MustCompile(`^test\.pml:\d+:\d+: `)
