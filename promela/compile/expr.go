@@ -574,6 +574,15 @@ func (c *comp) expr(x promela.Expr) evalFn {
 		return c.binary(x)
 	case *promela.CondExpr:
 		cond, a, b := c.expr(x.Cond), c.expr(x.Then), c.expr(x.Else)
+		if k, ok := promela.ConstValue(x.Then); ok {
+			k := int32(k)
+			return func(m *machine) int32 {
+				if cond(m) != 0 {
+					return k
+				}
+				return b(m)
+			}
+		}
 		return func(m *machine) int32 {
 			if cond(m) != 0 {
 				return a(m)
@@ -717,10 +726,15 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 		}
 	case promela.REM:
 		if bconst && k > 0 {
+			// Most remainders are of a sum of numbers below k (the
+			// next process on a ring): no division.
 			return func(m *machine) int32 {
 				u := a(m)
 				if uint32(u) < uint32(k) {
 					return u
+				}
+				if uint32(u) < 2*uint32(k) && k < 1<<30 {
+					return u - k
 				}
 				return u % k
 			}

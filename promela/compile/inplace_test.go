@@ -59,6 +59,9 @@ var inPlaceCases = []struct {
 		active proctype p() {
 			r = s % K3; assert(r == -1);
 			r = x % K3; assert(r == 1);
+			r = (x - K3) % K3; assert(r == 1);
+			r = (x - K2) % K3; assert(r == 2);
+			r = (x + K2) % K3; assert(r == 0);
 			r = K2 % K3; assert(r == 2);
 			r = s / K2; assert(r == -3);
 			r = (x * K3) & K2; assert(r == 1 * 0 + 0);
@@ -76,6 +79,9 @@ var inPlaceCases = []struct {
 	{"channel of an array of channels", `
 		chan c[3] = [1] of { byte }; IDX i = 1;
 		active proctype p() { c[i * K2 - K1]!K3; assert(len(c[1]) == 1 && nempty(c[i]) && full(c[i]) && empty(c[0])) }`, "", ""},
+	{"conditional expression with a constant", `
+		byte x = 1, y;
+		active proctype p() { y = (x == K1 -> K2 : x); assert(y == 2); x = 3; y = (x == K1 -> K2 : x); assert(y == 3) }`, "", ""},
 	{"byte operand on the right", `
 		byte x = 2, y = 3; byte a[3] = 1; IDX i = 1; bit ok;
 		active proctype p() {
