@@ -350,9 +350,22 @@ func (md *Model) chain(L, pid int) {
 			// Most steps of an atomic sequence are one assignment or skip:
 			// executable without a guard, they run at once.
 			if t := &ts[0]; t.kind == tAssign || t.kind == tSkip {
-				if md.apply(pid, off, t) != fired {
-					return
+				// As apply does.
+				if t.kind == tAssign {
+					t.effect(m)
+					if m.fault != "" {
+						m.save()
+						md.failFault(pid, t)
+						return
+					}
 				}
+				if t.to > 0 {
+					m.setPC(off, pt, t.to)
+				}
+				if md.p.usesLast {
+					m.vec[md.p.lastOff] = byte(pid)
+				}
+				m.save()
 				if !t.atomic {
 					md.emit(L)
 					return
