@@ -822,7 +822,7 @@ type byteRef struct {
 	indexed    bool
 	ilocal     bool
 	imul, iadd int
-	n, stride  int
+	n          int
 	mask       byte
 	text       string
 }
@@ -850,7 +850,7 @@ func (c *comp) byteOperand(x promela.Expr) (*byteRef, bool) {
 	if et.Kind == promela.TArray || et.Kind == promela.TStruct || cellOf(et).size != 1 {
 		return nil, false
 	}
-	r := &byteRef{off: v.off, local: v.local, mask: byte(cellOf(et).mask), n: int(v.typ.Len), stride: 1, text: promela.ExprString(x)}
+	r := &byteRef{off: v.off, local: v.local, mask: byte(cellOf(et).mask), n: int(v.typ.Len), text: promela.ExprString(x)}
 	if k, ok := promela.ConstValue(ix.Index); ok {
 		if k < 0 || k >= int64(r.n) {
 			return nil, false
@@ -864,8 +864,8 @@ func (c *comp) byteOperand(x promela.Expr) (*byteRef, bool) {
 	return r, ok
 }
 
-// addr is the reference's offset in the working vector, or -1 after
-// recording a fault.
+// addr is the reference's offset in the working vector, or -1 when the
+// index is out of bounds (fail records the fault).
 func (r *byteRef) addr(m *machine) int {
 	a := r.off
 	if r.local {
@@ -878,30 +878,46 @@ func (r *byteRef) addr(m *machine) int {
 		}
 		i := int(m.vec[ia])*r.imul + r.iadd
 		if uint(i) >= uint(r.n) {
-			r.fail(m, i)
 			return -1
 		}
-		a += i * r.stride
+		a += i // the elements are bytes
 	}
 	return a
 }
 
-func (r *byteRef) fail(m *machine, i int) {
+// fail records the fault of an index out of bounds.
+func (r *byteRef) fail(m *machine) {
+	ia := r.ioff
+	if r.ilocal {
+		ia += m.base
+	}
+	i := int(m.vec[ia])*r.imul + r.iadd
 	m.failf("invalid array index %d in %s (length %d)", i, r.text, r.n)
 }
 
-func (r *byteRef) read(m *machine) int32 {
-	a := r.addr(m)
-	if a < 0 {
-		return 0
+// get reads the reference; false when the index is out of bounds (the
+// caller calls fail: get stays small enough to be inlined).
+func (r *byteRef) get(m *machine) (int32, bool) {
+	if a := r.addr(m); a >= 0 {
+		return int32(m.vec[a]), true
 	}
-	return int32(m.vec[a])
+	return 0, false
+}
+
+func (r *byteRef) read(m *machine) int32 {
+	if a := r.addr(m); a >= 0 {
+		return int32(m.vec[a])
+	}
+	r.fail(m)
+	return 0
 }
 
 func (r *byteRef) write(m *machine, v int32) {
 	if a := r.addr(m); a >= 0 {
 		m.vec[a] = byte(v) & r.mask
+		return
 	}
+	r.fail(m)
 }
 
 // truth compiles x != 0 given f, the compiled x: f itself when x is
@@ -930,21 +946,77 @@ func truth(x promela.Expr, f evalFn) evalFn {
 func withByte(op promela.Token, a evalFn, r *byteRef) evalFn {
 	switch op {
 	case promela.ADD:
-		return func(m *machine) int32 { return a(m) + r.read(m) }
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return x + v
+		}
 	case promela.SUB:
-		return func(m *machine) int32 { return a(m) - r.read(m) }
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return x - v
+		}
 	case promela.EQL:
-		return func(m *machine) int32 { return b2i(a(m) == r.read(m)) }
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x == v)
+		}
 	case promela.NEQ:
-		return func(m *machine) int32 { return b2i(a(m) != r.read(m)) }
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x != v)
+		}
 	case promela.LSS:
-		return func(m *machine) int32 { return b2i(a(m) < r.read(m)) }
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x < v)
+		}
 	case promela.LEQ:
-		return func(m *machine) int32 { return b2i(a(m) <= r.read(m)) }
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x <= v)
+		}
 	case promela.GTR:
-		return func(m *machine) int32 { return b2i(a(m) > r.read(m)) }
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x > v)
+		}
 	case promela.GEQ:
-		return func(m *machine) int32 { return b2i(a(m) >= r.read(m)) }
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x >= v)
+		}
 	}
 	return nil
 }
@@ -954,21 +1026,69 @@ func withByte(op promela.Token, a evalFn, r *byteRef) evalFn {
 func compareByte(op promela.Token, r *byteRef, k int32) evalFn {
 	switch op {
 	case promela.EQL:
-		return func(m *machine) int32 { return b2i(r.read(m) == k) }
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v == k)
+		}
 	case promela.NEQ:
-		return func(m *machine) int32 { return b2i(r.read(m) != k) }
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v != k)
+		}
 	case promela.LSS:
-		return func(m *machine) int32 { return b2i(r.read(m) < k) }
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v < k)
+		}
 	case promela.LEQ:
-		return func(m *machine) int32 { return b2i(r.read(m) <= k) }
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v <= k)
+		}
 	case promela.GTR:
-		return func(m *machine) int32 { return b2i(r.read(m) > k) }
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v > k)
+		}
 	case promela.GEQ:
-		return func(m *machine) int32 { return b2i(r.read(m) >= k) }
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v >= k)
+		}
 	case promela.ADD:
-		return func(m *machine) int32 { return r.read(m) + k }
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return v + k
+		}
 	case promela.SUB:
-		return func(m *machine) int32 { return r.read(m) - k }
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return v - k
+		}
 	}
 	return nil
 }
@@ -991,15 +1111,15 @@ func (c *comp) call(x *promela.CallExpr) evalFn {
 			// An element of an array of channels indexed by a byte.
 			switch x.Fun {
 			case promela.BuiltinLen:
-				return func(m *machine) int32 { n, _ := m.chanFill(r.read(m), what); return int32(n) }
+				return func(m *machine) int32 { n, _ := m.chanFillRef(r, what); return int32(n) }
 			case promela.BuiltinEmpty:
-				return func(m *machine) int32 { n, s := m.chanFill(r.read(m), what); return b2i(s >= 0 && n == 0) }
+				return func(m *machine) int32 { n, s := m.chanFillRef(r, what); return b2i(s >= 0 && n == 0) }
 			case promela.BuiltinNempty:
-				return func(m *machine) int32 { n, _ := m.chanFill(r.read(m), what); return b2i(n > 0) }
+				return func(m *machine) int32 { n, _ := m.chanFillRef(r, what); return b2i(n > 0) }
 			case promela.BuiltinFull:
-				return func(m *machine) int32 { n, s := m.chanFill(r.read(m), what); return b2i(n == s) }
+				return func(m *machine) int32 { n, s := m.chanFillRef(r, what); return b2i(n == s) }
 			case promela.BuiltinNfull:
-				return func(m *machine) int32 { n, s := m.chanFill(r.read(m), what); return b2i(s >= 0 && n != s) }
+				return func(m *machine) int32 { n, s := m.chanFillRef(r, what); return b2i(s >= 0 && n != s) }
 			}
 		}
 		switch x.Fun {
@@ -1044,6 +1164,15 @@ func (m *machine) chanFill(id int32, what string) (n, slots int) {
 	off := int(m.chans[id-1])
 	ct := m.p.segAt(m.vec, off).ch
 	return m.chanLen(off, ct), ct.slots
+}
+
+// chanFillRef is chanFill of the channel whose id r holds.
+func (m *machine) chanFillRef(r *byteRef, what string) (n, slots int) {
+	id, ok := r.get(m)
+	if !ok {
+		r.fail(m)
+	}
+	return m.chanFill(id, what)
 }
 
 // remoteLabel compiles P[i]@L: process i runs P and is at label L.
