@@ -1172,7 +1172,13 @@ func (m *machine) chanFillRef(r *byteRef, what string) (n, slots int) {
 	if !ok {
 		r.fail(m)
 	}
-	return m.chanFill(id, what)
+	if id <= 0 || int(id) > len(m.chans) {
+		return m.chanFill(id, what) // records the fault
+	}
+	// As chanFill, inline.
+	off := int(m.chans[id-1])
+	ct := m.p.segAt(m.vec, off).ch
+	return m.chanLen(off, ct), ct.slots
 }
 
 // remoteLabel compiles P[i]@L: process i runs P and is at label L.
