@@ -55,6 +55,13 @@ type dynIndex struct {
 	idx    evalFn
 	n      int
 	stride int
+	// byteIdx: the index is imul*v+iadd for a byte-sized scalar variable v
+	// at a fixed offset (ioff, relative to the running process's segment
+	// when ilocal): the reference reads it directly instead of calling idx.
+	byteIdx    bool
+	ilocal     bool
+	ioff       int
+	imul, iadd int
 }
 
 // isConst reports whether the reference's address is known at compile
@@ -95,6 +102,25 @@ func (r *ref) addrFn() func(m *machine) int {
 		return func(m *machine) int { return m.base + off }
 	case len(dyn) == 0:
 		return func(*machine) int { return off }
+	case len(dyn) == 1 && dyn[0].byteIdx:
+		d := dyn[0]
+		n, stride, ioff, ilocal, imul, iadd := d.n, d.stride, d.ioff, d.ilocal, d.imul, d.iadd
+		return func(m *machine) int {
+			ia := ioff
+			if ilocal {
+				ia += m.base
+			}
+			i := int(m.vec[ia])*imul + iadd
+			if uint(i) >= uint(n) {
+				m.failf("invalid array index %d in %s (length %d)", i, text, n)
+				return -1
+			}
+			a := off + i*stride
+			if local {
+				a += m.base
+			}
+			return a
+		}
 	case len(dyn) == 1:
 		d := dyn[0]
 		n, stride, idx := d.n, d.stride, d.idx
@@ -177,7 +203,9 @@ func (c *comp) compileRef(x promela.Expr) (*ref, bool) {
 		if v, ok := promela.ConstValue(x.Index); ok && v >= 0 && v < int64(n) && len(r.dyn) == 0 {
 			r.off += int(v) * stride
 		} else {
-			r.dyn = append(r.dyn, dynIndex{idx: idx, n: n, stride: stride})
+			d := dynIndex{idx: idx, n: n, stride: stride}
+			d.ioff, d.ilocal, d.imul, d.iadd, d.byteIdx = c.affineByte(x.Index)
+			r.dyn = append(r.dyn, d)
 		}
 		r.typ = r.typ.Elem
 		return r, true
@@ -319,6 +347,9 @@ func (c *comp) load(r *ref, pos promela.Pos) evalFn {
 		}
 		return func(m *machine) int32 { return ce.load(m.vec, off) }
 	}
+	if r.remote == nil && len(r.dyn) == 1 && ce.size == 1 {
+		return r.loadByte1()
+	}
 	addr := r.addrFn()
 	return func(m *machine) int32 {
 		a := addr(m)
@@ -327,6 +358,128 @@ func (c *comp) load(r *ref, pos promela.Pos) evalFn {
 		}
 		return ce.load(m.vec, a)
 	}
+}
+
+// loadByte1 compiles reading a byte-sized element of an array of the
+// globals or of the running process with one run-time index (the most
+// common reference in models over arrays indexed by a process number):
+// the address is computed in place.
+func (r *ref) loadByte1() evalFn {
+	d := r.dyn[0]
+	off, local, text := r.off, r.local, r.text
+	n, stride := d.n, d.stride
+	if d.byteIdx {
+		ioff, ilocal, imul, iadd := d.ioff, d.ilocal, d.imul, d.iadd
+		return func(m *machine) int32 {
+			ia := ioff
+			if ilocal {
+				ia += m.base
+			}
+			i := int(m.vec[ia])*imul + iadd
+			if uint(i) >= uint(n) {
+				m.failf("invalid array index %d in %s (length %d)", i, text, n)
+				return 0
+			}
+			a := off + i*stride
+			if local {
+				a += m.base
+			}
+			return int32(m.vec[a])
+		}
+	}
+	idx := d.idx
+	return func(m *machine) int32 {
+		i := idx(m)
+		if uint32(i) >= uint32(n) {
+			m.failf("invalid array index %d in %s (length %d)", i, text, n)
+			return 0
+		}
+		a := off + int(i)*stride
+		if local {
+			a += m.base
+		}
+		return int32(m.vec[a])
+	}
+}
+
+// affineByte reports whether x is mul*v+add for a byte-sized scalar
+// variable v at a fixed offset (byteVar) and small constants mul and add,
+// as array indices computed from a process number are: such an index is
+// computed in place. The constants are small enough that the value needs
+// no 32-bit wrapping.
+func (c *comp) affineByte(x promela.Expr) (off int, local bool, mul, add int, ok bool) {
+	off, local, mul, add, ok = c.affine(x)
+	const small = 1 << 16
+	if !ok || mul <= -small || mul >= small || add <= -small || add >= small {
+		return 0, false, 0, 0, false
+	}
+	return off, local, mul, add, true
+}
+
+func (c *comp) affine(x promela.Expr) (off int, local bool, mul, add int, ok bool) {
+	const small = 1 << 16
+	if off, local, ok := c.byteVar(x); ok {
+		return off, local, 1, 0, true
+	}
+	b, isBin := x.(*promela.BinaryExpr)
+	if !isBin {
+		return 0, false, 0, 0, false
+	}
+	v, yconst := promela.ConstValue(b.Y)
+	u, xconst := promela.ConstValue(b.X)
+	if !yconst && !xconst || v <= -small || v >= small || u <= -small || u >= small {
+		return 0, false, 0, 0, false
+	}
+	switch b.Op {
+	case promela.ADD, promela.MUL:
+		y := b.X
+		if xconst {
+			y, v = b.Y, u
+		}
+		off, local, mul, add, ok := c.affineByte(y)
+		if !ok {
+			return 0, false, 0, 0, false
+		}
+		if b.Op == promela.ADD {
+			add += int(v)
+		} else {
+			mul, add = mul*int(v), add*int(v)
+		}
+		return off, local, mul, add, true
+	case promela.SUB:
+		if !yconst {
+			return 0, false, 0, 0, false
+		}
+		off, local, mul, add, ok := c.affineByte(b.X)
+		if !ok {
+			return 0, false, 0, 0, false
+		}
+		return off, local, mul, add - int(v), true
+	}
+	return 0, false, 0, 0, false
+}
+
+// byteVar reports where x is stored when it is a byte-sized scalar variable
+// at a fixed offset of the globals or of the running process (reading it
+// is reading one byte of the vector). It records no error: x is compiled
+// on its own too.
+func (c *comp) byteVar(x promela.Expr) (off int, local, ok bool) {
+	id, isIdent := x.(*promela.Ident)
+	if !isIdent || id.Sym == nil || id.Sym.Kind != promela.SymVar {
+		return 0, false, false
+	}
+	v := c.p.vars[id.Sym]
+	if v == nil || v.local && (c.pt == nil || v.proc != c.pt) {
+		return 0, false, false
+	}
+	switch v.typ.Kind {
+	case promela.TArray, promela.TStruct:
+		return 0, false, false
+	}
+	if cellOf(v.typ).size != 1 {
+		return 0, false, false
+	}
+	return v.off, v.local, true
 }
 
 // storeFn compiles writing a scalar reference: it returns a function that
@@ -355,6 +508,28 @@ func (c *comp) storeFn(r *ref, pos promela.Pos) func(m *machine, v int32) {
 			return func(m *machine, v int32) { m.vec[off] = byte(v) & mask }
 		}
 		return func(m *machine, v int32) { ce.store(m.vec, off, v) }
+	}
+	if r.remote == nil && len(r.dyn) == 1 && ce.size == 1 && r.dyn[0].byteIdx {
+		d := r.dyn[0]
+		off, local, text := r.off, r.local, r.text
+		n, stride, ioff, ilocal, imul, iadd := d.n, d.stride, d.ioff, d.ilocal, d.imul, d.iadd
+		mask := byte(ce.mask)
+		return func(m *machine, v int32) {
+			ia := ioff
+			if ilocal {
+				ia += m.base
+			}
+			i := int(m.vec[ia])*imul + iadd
+			if uint(i) >= uint(n) {
+				m.failf("invalid array index %d in %s (length %d)", i, text, n)
+				return
+			}
+			a := off + i*stride
+			if local {
+				a += m.base
+			}
+			m.vec[a] = byte(v) & mask
+		}
 	}
 	addr := r.addrFn()
 	return func(m *machine, v int32) {
@@ -399,6 +574,15 @@ func (c *comp) expr(x promela.Expr) evalFn {
 		return c.binary(x)
 	case *promela.CondExpr:
 		cond, a, b := c.expr(x.Cond), c.expr(x.Then), c.expr(x.Else)
+		if k, ok := promela.ConstValue(x.Then); ok {
+			k := int32(k)
+			return func(m *machine) int32 {
+				if cond(m) != 0 {
+					return k
+				}
+				return b(m)
+			}
+		}
 		return func(m *machine) int32 {
 			if cond(m) != 0 {
 				return a(m)
@@ -501,6 +685,17 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 	a, b := c.expr(x.X), c.expr(x.Y)
 	bv, bconst := promela.ConstValue(x.Y)
 	k := int32(bv)
+	if bconst {
+		if r, ok := c.byteOperand(x.X); ok {
+			if f := compareByte(x.Op, r, k); f != nil {
+				return f
+			}
+		}
+	} else if r, ok := c.byteOperand(x.Y); ok {
+		if f := withByte(x.Op, a, r); f != nil {
+			return f
+		}
+	}
 	switch x.Op {
 	case promela.ADD:
 		if bconst {
@@ -513,8 +708,14 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 		}
 		return func(m *machine) int32 { return a(m) - b(m) }
 	case promela.MUL:
+		if bconst {
+			return func(m *machine) int32 { return a(m) * k }
+		}
 		return func(m *machine) int32 { return a(m) * b(m) }
 	case promela.QUO:
+		if bconst && k != 0 {
+			return func(m *machine) int32 { return a(m) / k }
+		}
 		return func(m *machine) int32 {
 			u, v := a(m), b(m)
 			if v == 0 {
@@ -524,6 +725,20 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 			return u / v
 		}
 	case promela.REM:
+		if bconst && k > 0 {
+			// Most remainders are of a sum of numbers below k (the
+			// next process on a ring): no division.
+			return func(m *machine) int32 {
+				u := a(m)
+				if uint32(u) < uint32(k) {
+					return u
+				}
+				if uint32(u) < 2*uint32(k) && k < 1<<30 {
+					return u - k
+				}
+				return u % k
+			}
+		}
 		return func(m *machine) int32 {
 			u, v := a(m), b(m)
 			if v == 0 {
@@ -533,6 +748,9 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 			return u % v
 		}
 	case promela.AND:
+		if bconst {
+			return func(m *machine) int32 { return a(m) & k }
+		}
 		return func(m *machine) int32 { return a(m) & b(m) }
 	case promela.OR:
 		return func(m *machine) int32 { return a(m) | b(m) }
@@ -543,8 +761,20 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 	case promela.SHR:
 		return func(m *machine) int32 { return a(m) >> (uint32(b(m)) & 31) }
 	case promela.LAND:
+		if av, ok := promela.ConstValue(x.X); ok && av != 0 {
+			return truth(x.Y, b)
+		}
+		if bconst && bv != 0 {
+			return truth(x.X, a)
+		}
 		return func(m *machine) int32 { return b2i(a(m) != 0 && b(m) != 0) }
 	case promela.LOR:
+		if av, ok := promela.ConstValue(x.X); ok && av == 0 {
+			return truth(x.Y, b)
+		}
+		if bconst && bv == 0 {
+			return truth(x.X, a)
+		}
 		return func(m *machine) int32 { return b2i(a(m) != 0 || b(m) != 0) }
 	case promela.EQL:
 		if bconst {
@@ -581,6 +811,288 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 	return constFn(0)
 }
 
+// byteRef is a byte-sized scalar variable, or an element of an array of
+// them indexed by a constant or by imul*v+iadd for a byte variable v
+// (affineByte), of the globals or of the running process: the most common
+// operands of guards and assignments in models over arrays indexed by a
+// process number. It is read and written in place, without closures.
+type byteRef struct {
+	off, ioff  int
+	local      bool
+	indexed    bool
+	ilocal     bool
+	imul, iadd int
+	n          int
+	mask       byte
+	text       string
+}
+
+// byteOperand reports whether x is a byteRef. It records no error: x is
+// compiled on its own too.
+func (c *comp) byteOperand(x promela.Expr) (*byteRef, bool) {
+	if off, local, ok := c.byteVar(x); ok {
+		v := c.p.vars[x.(*promela.Ident).Sym]
+		return &byteRef{off: off, local: local, mask: byte(cellOf(v.typ).mask)}, true
+	}
+	ix, isIndex := x.(*promela.IndexExpr)
+	if !isIndex {
+		return nil, false
+	}
+	id, isIdent := ix.X.(*promela.Ident)
+	if !isIdent || id.Sym == nil || id.Sym.Kind != promela.SymVar {
+		return nil, false
+	}
+	v := c.p.vars[id.Sym]
+	if v == nil || v.local && (c.pt == nil || v.proc != c.pt) || v.typ.Kind != promela.TArray {
+		return nil, false
+	}
+	et := v.typ.Elem
+	if et.Kind == promela.TArray || et.Kind == promela.TStruct || cellOf(et).size != 1 {
+		return nil, false
+	}
+	r := &byteRef{off: v.off, local: v.local, mask: byte(cellOf(et).mask), n: int(v.typ.Len), text: promela.ExprString(x)}
+	if k, ok := promela.ConstValue(ix.Index); ok {
+		if k < 0 || k >= int64(r.n) {
+			return nil, false
+		}
+		r.off += int(k)
+		return r, true
+	}
+	var ok bool
+	r.ioff, r.ilocal, r.imul, r.iadd, ok = c.affineByte(ix.Index)
+	r.indexed = true
+	return r, ok
+}
+
+// addr is the reference's offset in the working vector, or -1 when the
+// index is out of bounds (fail records the fault).
+func (r *byteRef) addr(m *machine) int {
+	a := r.off
+	if r.local {
+		a += m.base
+	}
+	if r.indexed {
+		ia := r.ioff
+		if r.ilocal {
+			ia += m.base
+		}
+		i := int(m.vec[ia])*r.imul + r.iadd
+		if uint(i) >= uint(r.n) {
+			return -1
+		}
+		a += i // the elements are bytes
+	}
+	return a
+}
+
+// fail records the fault of an index out of bounds.
+func (r *byteRef) fail(m *machine) {
+	ia := r.ioff
+	if r.ilocal {
+		ia += m.base
+	}
+	i := int(m.vec[ia])*r.imul + r.iadd
+	m.failf("invalid array index %d in %s (length %d)", i, r.text, r.n)
+}
+
+// get reads the reference; false when the index is out of bounds (the
+// caller calls fail: get stays small enough to be inlined).
+func (r *byteRef) get(m *machine) (int32, bool) {
+	if a := r.addr(m); a >= 0 {
+		return int32(m.vec[a]), true
+	}
+	return 0, false
+}
+
+func (r *byteRef) read(m *machine) int32 {
+	if a := r.addr(m); a >= 0 {
+		return int32(m.vec[a])
+	}
+	r.fail(m)
+	return 0
+}
+
+func (r *byteRef) write(m *machine, v int32) {
+	if a := r.addr(m); a >= 0 {
+		m.vec[a] = byte(v) & r.mask
+		return
+	}
+	r.fail(m)
+}
+
+// truth compiles x != 0 given f, the compiled x: f itself when x is
+// always 0 or 1 (a comparison, a logical operator, a channel predicate).
+func truth(x promela.Expr, f evalFn) evalFn {
+	switch x := x.(type) {
+	case *promela.BinaryExpr:
+		switch x.Op {
+		case promela.EQL, promela.NEQ, promela.LSS, promela.LEQ, promela.GTR, promela.GEQ, promela.LAND, promela.LOR:
+			return f
+		}
+	case *promela.UnaryExpr:
+		if x.Op == promela.NOT {
+			return f
+		}
+	case *promela.CallExpr:
+		switch x.Fun {
+		case promela.BuiltinEmpty, promela.BuiltinNempty, promela.BuiltinFull, promela.BuiltinNfull:
+			return f
+		}
+	}
+	return func(m *machine) int32 { return b2i(f(m) != 0) }
+}
+
+// withByte compiles a op r; nil for operators it does not cover.
+func withByte(op promela.Token, a evalFn, r *byteRef) evalFn {
+	switch op {
+	case promela.ADD:
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return x + v
+		}
+	case promela.SUB:
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return x - v
+		}
+	case promela.EQL:
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x == v)
+		}
+	case promela.NEQ:
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x != v)
+		}
+	case promela.LSS:
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x < v)
+		}
+	case promela.LEQ:
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x <= v)
+		}
+	case promela.GTR:
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x > v)
+		}
+	case promela.GEQ:
+		return func(m *machine) int32 {
+			x := a(m)
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(x >= v)
+		}
+	}
+	return nil
+}
+
+// compareByte compiles r op k for a constant k; nil for operators it does
+// not cover.
+func compareByte(op promela.Token, r *byteRef, k int32) evalFn {
+	switch op {
+	case promela.EQL:
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v == k)
+		}
+	case promela.NEQ:
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v != k)
+		}
+	case promela.LSS:
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v < k)
+		}
+	case promela.LEQ:
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v <= k)
+		}
+	case promela.GTR:
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v > k)
+		}
+	case promela.GEQ:
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return b2i(v >= k)
+		}
+	case promela.ADD:
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return v + k
+		}
+	case promela.SUB:
+		return func(m *machine) int32 {
+			v, ok := r.get(m)
+			if !ok {
+				r.fail(m)
+			}
+			return v - k
+		}
+	}
+	return nil
+}
+
 // chanExpr compiles an expression whose value is a channel id.
 func (c *comp) chanExpr(x promela.Expr) evalFn {
 	return c.expr(x)
@@ -595,25 +1107,32 @@ func (c *comp) call(x *promela.CallExpr) evalFn {
 	case promela.BuiltinLen, promela.BuiltinEmpty, promela.BuiltinNempty, promela.BuiltinFull, promela.BuiltinNfull:
 		ch := c.chanExpr(x.Args[0])
 		what := x.Fun.String()
-		get := func(m *machine) (n, slots int, ok bool) {
-			off := m.chanOff(ch(m), what)
-			if off < 0 {
-				return 0, 0, false
+		if r, ok := c.byteOperand(x.Args[0]); ok {
+			// An element of an array of channels indexed by a byte.
+			switch x.Fun {
+			case promela.BuiltinLen:
+				return func(m *machine) int32 { n, _ := m.chanFillRef(r, what); return int32(n) }
+			case promela.BuiltinEmpty:
+				return func(m *machine) int32 { n, s := m.chanFillRef(r, what); return b2i(s >= 0 && n == 0) }
+			case promela.BuiltinNempty:
+				return func(m *machine) int32 { n, _ := m.chanFillRef(r, what); return b2i(n > 0) }
+			case promela.BuiltinFull:
+				return func(m *machine) int32 { n, s := m.chanFillRef(r, what); return b2i(n == s) }
+			case promela.BuiltinNfull:
+				return func(m *machine) int32 { n, s := m.chanFillRef(r, what); return b2i(s >= 0 && n != s) }
 			}
-			ct := m.p.segAt(m.vec, off).ch
-			return m.chanLen(off, ct), ct.slots, true
 		}
 		switch x.Fun {
 		case promela.BuiltinLen:
-			return func(m *machine) int32 { n, _, _ := get(m); return int32(n) }
+			return func(m *machine) int32 { n, _ := m.chanFill(ch(m), what); return int32(n) }
 		case promela.BuiltinEmpty:
-			return func(m *machine) int32 { n, _, ok := get(m); return b2i(ok && n == 0) }
+			return func(m *machine) int32 { n, s := m.chanFill(ch(m), what); return b2i(s >= 0 && n == 0) }
 		case promela.BuiltinNempty:
-			return func(m *machine) int32 { n, _, ok := get(m); return b2i(ok && n > 0) }
+			return func(m *machine) int32 { n, _ := m.chanFill(ch(m), what); return b2i(n > 0) }
 		case promela.BuiltinFull:
-			return func(m *machine) int32 { n, s, ok := get(m); return b2i(ok && n == s) }
+			return func(m *machine) int32 { n, s := m.chanFill(ch(m), what); return b2i(n == s) }
 		case promela.BuiltinNfull:
-			return func(m *machine) int32 { n, s, ok := get(m); return b2i(ok && n != s) }
+			return func(m *machine) int32 { n, s := m.chanFill(ch(m), what); return b2i(s >= 0 && n != s) }
 		}
 	case promela.BuiltinPcValue:
 		pid := c.expr(x.Args[0])
@@ -633,6 +1152,33 @@ func (c *comp) call(x *promela.CallExpr) evalFn {
 	}
 	c.errorf(x.FunPos, "%s is not supported here", x.Fun)
 	return constFn(0)
+}
+
+// chanFill returns the length and the number of slots of channel id; -1
+// slots after recording a fault (no comparison of the two holds then).
+func (m *machine) chanFill(id int32, what string) (n, slots int) {
+	if id <= 0 || int(id) > len(m.chans) {
+		m.chanOff(id, what)
+		return 0, -1
+	}
+	off := int(m.chans[id-1])
+	ct := m.p.segAt(m.vec, off).ch
+	return m.chanLen(off, ct), ct.slots
+}
+
+// chanFillRef is chanFill of the channel whose id r holds.
+func (m *machine) chanFillRef(r *byteRef, what string) (n, slots int) {
+	id, ok := r.get(m)
+	if !ok {
+		r.fail(m)
+	}
+	if id <= 0 || int(id) > len(m.chans) {
+		return m.chanFill(id, what) // records the fault
+	}
+	// As chanFill, inline.
+	off := int(m.chans[id-1])
+	ct := m.p.segAt(m.vec, off).ch
+	return m.chanLen(off, ct), ct.slots
 }
 
 // remoteLabel compiles P[i]@L: process i runs P and is at label L.

@@ -345,10 +345,38 @@ func (md *Model) chain(L, pid int) {
 				return
 			}
 		}
+		ts := pt.trans[pc]
+		if len(ts) == 1 && !general {
+			// Most steps of an atomic sequence are one assignment or skip:
+			// executable without a guard, they run at once.
+			if t := &ts[0]; t.kind == tAssign || t.kind == tSkip {
+				// As apply does.
+				if t.kind == tAssign {
+					t.effect(m)
+					if m.fault != "" {
+						m.save()
+						md.failFault(pid, t)
+						return
+					}
+				}
+				if t.to > 0 {
+					m.setPC(off, pt, t.to)
+				}
+				if md.p.usesLast {
+					m.vec[md.p.lastOff] = byte(pid)
+				}
+				m.save()
+				if !t.atomic {
+					md.emit(L)
+					return
+				}
+				pc = t.to
+				continue
+			}
+		}
 		failedBefore := m.assumeFailed
 		en := buf[:0]
 		executed, estate := false, 0
-		ts := pt.trans[pc]
 		for k := range ts {
 			if general {
 				break

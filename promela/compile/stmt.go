@@ -204,6 +204,19 @@ func (c *comp) assignment(lhs, rhs promela.Expr, pos promela.Pos) func(m *machin
 			}
 		}
 	}
+	if br, ok := c.byteOperand(lhs); ok {
+		if k, ok := promela.ConstValue(rhs); ok {
+			v := int32(k)
+			return func(m *machine) { br.write(m, v) }
+		}
+		val := c.expr(rhs)
+		return func(m *machine) {
+			v := val(m)
+			if m.fault == "" {
+				br.write(m, v)
+			}
+		}
+	}
 	val := c.expr(rhs)
 	return func(m *machine) {
 		v := val(m)
