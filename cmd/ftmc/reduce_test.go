@@ -331,6 +331,13 @@ byte x;
 active proctype P() { byte a; do :: a < 3 -> a++ :: else -> break od; x = 1 }
 active proctype Q() { byte b; b++; if :: x == 1 -> b++ :: else -> b = 0 fi; timeout -> assert(b != 2) }
 `, "assertion"},
+		// The else is safe, its neighbour reads x: the location is not,
+		// or P would take the else before Q sets x.
+		{"else beside a global guard", `
+byte x;
+active proctype P() { byte a; a++; if :: x == 1 -> assert(false) :: else -> a = 0 fi }
+active proctype Q() { byte b; b++; x = 1 }
+`, "assertion"},
 		{"atomic", `
 byte x;
 active proctype P() { byte a; atomic { a = 1; a = 2 }; x = 1; atomic { a = 3; x = 0 } }

@@ -11,8 +11,10 @@ import (
 // The analysis is conservative: a safe transition reads and writes only
 // the variables of its own process (and the constant _pid), is a guard,
 // an assignment, an assertion or a jump, and is neither inside an atomic
-// sequence or d_step nor under an unless. Run, process ends, else and
-// timeout are never safe, nor are channel operations except those on an
+// sequence or d_step nor under an unless; an else is safe among such
+// transitions (whether it is enabled then depends on the process's
+// variables alone), as in Spin. Run, process ends and timeout are never
+// safe, nor are channel operations except those on an
 // exclusive channel (see exclusiveChans): a FIFO send to a buffered
 // channel that only this process sends to, and that no other process
 // tests, is safe in a state where the channel is not full (no other step
@@ -53,16 +55,22 @@ func (p *program) porTable() {
 		}
 		for pc, ts := range pt.trans {
 			ok := len(ts) > 0 && !inAtomic[pc]
+			hasElse := false
 			for i := range ts {
 				t := &ts[i]
 				switch {
 				case !ok:
 				case safeTrans(t):
+				case safeElse(t):
+					hasElse = true
 				case safeChanTrans(t, pt.decl, xs, xr):
 					conds[k][pc] = append(conds[k][pc], t)
 				default:
 					ok = false
 				}
+			}
+			if hasElse && len(conds[k][pc]) > 0 {
+				ok = false
 			}
 			if !ok {
 				conds[k][pc] = nil
@@ -109,6 +117,16 @@ func safeTrans(t *trans) bool {
 		return ok
 	})
 	return ok
+}
+
+// safeElse reports whether t, an else, may be in an ample set: outside
+// atomic sequences and unless. Its location's other transitions must be
+// safe too (safeTrans; porTable refuses a location that mixes an else
+// with channel operations), so that whether it is enabled depends on its
+// process's variables alone, which no other step changes.
+func safeElse(t *trans) bool {
+	e := t.elem
+	return t.kind == tElse && !t.atomic && t.etrans == 0 && e != nil && e.dstep == nil && e.status&(stAtom|stLAtom|stDAtom) == 0
 }
 
 // localName reports whether the name denotes something the process alone

@@ -23,7 +23,11 @@ func TestAmple(t *testing.T) {
 		{"a global read", `byte x; active proctype P() { byte a; a = x }`, "[]", nil},
 		{"an assertion on a global", `byte x; active proctype P() { assert(x == 0) }`, "[]", nil},
 		{"an assertion on a local", `active proctype P() { byte a; assert(a == 0) }`, "[0]", nil},
-		{"else", `active proctype P() { byte a; if :: a == 0 -> a++ :: else -> skip fi }`, "[]", nil},
+		{"else", `active proctype P() { byte a; if :: a == 0 -> a++ :: else -> skip fi }`, "[0]", nil},
+		{"else beside a global guard", `byte x; active proctype P() { byte a; if :: x == 0 -> a++ :: else -> skip fi }`, "[]", nil},
+		{"else in atomic", `active proctype P() { byte a; a++; atomic { if :: a == 0 -> a++ :: else -> skip fi } }`, "[]", []int32{0}},
+		{"else beside an xr receive", `chan c = [1] of { byte }; active proctype P() { xr c; byte a; a++; if :: c?a :: else -> skip fi }
+			active proctype Q() { xs c; c!1 }`, "[]", []int32{0, 1}},
 		{"timeout", `active proctype P() { byte a; timeout -> a++ }`, "[]", nil},
 		{"a send", `chan c = [1] of { byte }; active proctype P() { c!1 }`, "[]", nil},
 		{"a local channel", `active proctype P() { chan c = [1] of { byte }; c!1 }`, "[]", nil},
