@@ -338,6 +338,19 @@ byte x;
 active proctype P() { byte a; a++; if :: x == 1 -> assert(false) :: else -> a = 0 fi }
 active proctype Q() { byte b; b++; x = 1 }
 `, "assertion"},
+		// P's end is safe only without run and _nr_pr: here R gets pid 2
+		// only if init runs it before P ends, and Q sees two processes
+		// only before P ends.
+		{"end and run", `
+proctype R() { assert(_pid != 2) }
+init { byte b; b++; run R() }
+active proctype P() { byte a; a++ }
+`, "assertion"},
+		{"end and _nr_pr", `
+byte x;
+active proctype Q() { byte b; b++; x = _nr_pr; assert(x != 2) }
+active proctype P() { byte a; a++ }
+`, "assertion"},
 		{"atomic", `
 byte x;
 active proctype P() { byte a; atomic { a = 1; a = 2 }; x = 1; atomic { a = 3; x = 0 } }

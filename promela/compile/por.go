@@ -13,20 +13,21 @@ import (
 // an assignment, an assertion or a jump, and is neither inside an atomic
 // sequence or d_step nor under an unless; an else is safe among such
 // transitions (whether it is enabled then depends on the process's
-// variables alone), as in Spin. Run, process ends and timeout are never
-// safe, nor are channel operations except those on an
-// exclusive channel (see exclusiveChans): a FIFO send to a buffered
-// channel that only this process sends to, and that no other process
-// tests, is safe in a state where the channel is not full (no other step
-// can disable it, and with the receiver's step it commutes); a FIFO
-// receive from one that only this process receives from is safe in a
-// state where the channel is not empty. These are Spin's rules for the
-// channels a process declares xs and xr; Spin trusts the declarations and
-// reports a violation met during the search, ftmc proves them from the
-// program text and keeps the channel's operations unsafe otherwise.
-// A program that reads the locals or locations of other processes (remote
-// references, enabled, pc_value) or _last, which every step writes, gets
-// no reduction at all.
+// variables alone), as in Spin. A process's end is safe in a program
+// without run and _nr_pr (runsOrCounts) if the process creates no
+// channel. Run and timeout are never safe, nor are channel operations
+// except those on an exclusive channel (see exclusiveChans): a FIFO send
+// to a buffered channel that only this process sends to, and that no
+// other process tests, is safe in a state where the channel is not full
+// (no other step can disable it, and with the receiver's step it
+// commutes); a FIFO receive from one that only this process receives
+// from is safe in a state where the channel is not empty. These are
+// Spin's rules for the channels a process declares xs and xr; Spin
+// trusts the declarations and reports a violation met during the search,
+// ftmc proves them from the program text and keeps the channel's
+// operations unsafe otherwise. A program that reads the locals or
+// locations of other processes (remote references, enabled, pc_value) or
+// _last, which every step writes, gets no reduction at all.
 
 // porTable computes p.safe: per proctype (by its index in p.procs), per
 // location, whether the location's transitions may form an ample set. It
@@ -36,6 +37,7 @@ func (p *program) porTable() {
 		return
 	}
 	xs, xr := p.exclusiveChans()
+	ends := !p.runsOrCounts()
 	safe := make([][]bool, len(p.procs))
 	conds := make([][][]*trans, len(p.procs))
 	some := false
@@ -63,6 +65,7 @@ func (p *program) porTable() {
 				case safeTrans(t):
 				case safeElse(t):
 					hasElse = true
+				case t.kind == tEnd && ends && !ownsChans(pt):
 				case safeChanTrans(t, pt.decl, xs, xr):
 					conds[k][pc] = append(conds[k][pc], t)
 				default:
@@ -127,6 +130,43 @@ func safeTrans(t *trans) bool {
 func safeElse(t *trans) bool {
 	e := t.elem
 	return t.kind == tElse && !t.atomic && t.etrans == 0 && e != nil && e.dstep == nil && e.status&(stAtom|stLAtom|stDAtom) == 0
+}
+
+// runsOrCounts reports whether the program creates processes (run) or
+// reads their number (_nr_pr). Otherwise a process's end is safe: it is
+// enabled only for the last process, which no other step can change, and
+// the removal of the process changes nothing another process reads.
+func (p *program) runsOrCounts() bool {
+	found := false
+	for _, d := range p.prog.Decls {
+		promela.Inspect(d, func(n promela.Node) bool {
+			switch n := n.(type) {
+			case *promela.RunExpr:
+				found = true
+			case *promela.Ident:
+				found = found || n.Sym != nil && n.Sym.Kind == promela.SymPredef && n.Sym.Predef == promela.PredefNrPr
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// ownsChans reports whether the processes of pt create channels, which
+// go with them when they end, under the feet of the processes they were
+// passed to.
+func ownsChans(pt *procType) bool {
+	for _, li := range pt.inits {
+		if li.ch != nil {
+			return true
+		}
+	}
+	for _, v := range pt.decl.Locals {
+		if v.Chan != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // localName reports whether the name denotes something the process alone

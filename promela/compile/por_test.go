@@ -27,7 +27,11 @@ func TestAmple(t *testing.T) {
 		{"else beside a global guard", `byte x; active proctype P() { byte a; if :: x == 0 -> a++ :: else -> skip fi }`, "[]", nil},
 		{"else in atomic", `active proctype P() { byte a; a++; atomic { if :: a == 0 -> a++ :: else -> skip fi } }`, "[]", []int32{0}},
 		{"else beside an xr receive", `chan c = [1] of { byte }; active proctype P() { xr c; byte a; a++; if :: c?a :: else -> skip fi }
-			active proctype Q() { xs c; c!1 }`, "[]", []int32{0, 1}},
+			active proctype Q() { xs c; c!1 }`, "[1]", []int32{0, 1}},
+		{"an end", `active proctype P() { byte a; a++ } active proctype Q() { byte b; b++ }`, "[1 0]", []int32{0, 1}},
+		{"an end with run", `proctype R() { skip } active proctype P() { byte a; a++ } init { byte b; b++; run R() }`, "[1]", []int32{0}},
+		{"an end with _nr_pr", `byte x; active proctype P() { byte a; a++ } active proctype Q() { byte b; b++; x = _nr_pr }`, "[1]", []int32{0}},
+		{"an end that deletes a channel", `active proctype P() { chan c = [1] of { byte }; byte a; a++ }`, "[]", []int32{0}},
 		{"timeout", `active proctype P() { byte a; timeout -> a++ }`, "[]", nil},
 		{"a send", `chan c = [1] of { byte }; active proctype P() { c!1 }`, "[]", nil},
 		{"a local channel", `active proctype P() { chan c = [1] of { byte }; c!1 }`, "[]", nil},
@@ -72,7 +76,7 @@ func TestAmple(t *testing.T) {
 		{"xr receive from an empty channel", `chan c = [1] of { byte } ; active proctype P() { xr c; byte a; a++; c?a }
 			active proctype Q() { xs c; c!1 }`, "[1]", []int32{0}},
 		{"xr receive of a message", `chan c = [1] of { byte } ; active proctype P() { xr c; byte a; a++; c?a }
-			active proctype Q() { xs c; c!1 }`, "[0]", []int32{0, 1}},
+			active proctype Q() { xs c; c!1 }`, "[1 0]", []int32{0, 1}},
 		{"xr receive into a global", `byte x; chan c = [1] of { byte }; active proctype P() { xr c; c?x }
 			active proctype Q() { xs c; c!1 }`, "[1]", nil},
 		{"xr and another receiver", `chan c = [1] of { byte }; active proctype P() { xr c; byte a; c?a }
