@@ -499,6 +499,86 @@ active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1); c?v; assert(v =
 	}
 }
 
+// TestReductionChannelParameters checks models whose processes get their
+// channels as run parameters. A send or receive through such a parameter
+// is safe only where no other process can reach the channel on that side,
+// now or later: in each violated model a careless proof (one that
+// overlooked another process's parameter, its use of the channel by name,
+// a process still to be run, or a channel received in a message) would
+// let the operation be an ample set, fix the order of the channel's
+// messages and hide the violation. The ring election, whose channels are
+// exclusive once init has run its nodes, must be reduced far below the
+// full search.
+func TestReductionChannelParameters(t *testing.T) {
+	cases := []struct {
+		name, src string
+	}{
+		// An ample receive by the last R would always take 1.
+		{"another receiver's parameter", `
+chan c = [2] of { byte };
+proctype R(chan q; byte me) { byte a; q?a; if :: a == 1 -> assert(me != 1) :: else -> skip fi }
+init { c!1; c!2; atomic { run R(c, 1); run R(c, 2) } }
+`},
+		// Ample sends would always fill c before T's test. (The failure
+		// is a step away from the test: a failing step is reported
+		// whichever process the ample set holds.)
+		{"a test by name", `
+chan c = [2] of { byte };
+byte seen;
+proctype S(chan q) { q!1; q!2 }
+active proctype T() { byte b; b++; if :: len(c) == 1 -> seen = 1 :: else -> skip fi; assert(seen == 0) }
+init { atomic { run S(c) } }
+`},
+		// Ample sends would always fill c before init runs T.
+		{"a process still to run", `
+chan c = [2] of { byte };
+proctype S(chan q) { q!1; q!2 }
+proctype T(chan q) { if :: len(q) == 1 -> assert(false) :: else -> skip fi }
+init { run S(c); run T(c) }
+`},
+		// Ample sends would always fill c before U gets it.
+		{"a received channel", `
+chan c = [2] of { byte };
+chan g = [1] of { chan };
+proctype S(chan q) { q!1; q!2 }
+active proctype U() { chan x; g?x; if :: len(x) == 1 -> assert(false) :: else -> skip fi }
+init { atomic { run S(c) }; g!c }
+`},
+	}
+	dir := t.TempDir()
+	for k, c := range cases {
+		path := filepath.Join(dir, fmt.Sprintf("p%d.pml", k))
+		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, order := range []string{"--bfs", "--dfs"} {
+			t.Run(c.name+" "+order, func(t *testing.T) {
+				rep, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
+				if rep == nil {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				if len(rep.Verdicts) != 1 || rep.Verdicts[0].Verdict != trace.Violated || rep.Verdicts[0].Kind != "assertion" {
+					t.Errorf("verdicts %s, want violated (assertion)", verdictList(rep.Verdicts))
+				}
+			})
+		}
+	}
+	for _, order := range []string{"--bfs", "--dfs"} {
+		args := []string{"check", filepath.Join("..", "..", "testdata", "corpus", "leader_ring.pml"), "-D", "N=5", order}
+		on, _, errOn := runFtmc(context.Background(), args)
+		off, _, errOff := runFtmc(context.Background(), append(args, "--no-reduce"))
+		if on == nil || off == nil {
+			t.Fatalf("%s: no report: %s %s", order, errOn, errOff)
+		}
+		if on.Verdicts[0].Verdict != trace.Holds || off.Verdicts[0].Verdict != trace.Holds {
+			t.Errorf("%s: verdicts %s and %s, want holds", order, verdictList(on.Verdicts), verdictList(off.Verdicts))
+		}
+		if on.Stats.States*4 > off.Stats.States {
+			t.Errorf("%s: %d states reduced, %d full: the ring's channel operations were not reduced", order, on.Stats.States, off.Stats.States)
+		}
+	}
+}
+
 // TestReductionStoresFewer checks that the reduction pays where it should:
 // processes that do local work before a global step.
 func TestReductionStoresFewer(t *testing.T) {

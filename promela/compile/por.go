@@ -25,7 +25,9 @@ import (
 // Spin's rules for the channels a process declares xs and xr; Spin
 // trusts the declarations and reports a violation met during the search,
 // ftmc proves them from the program text and keeps the channel's
-// operations unsafe otherwise. A program that reads the locals or
+// operations unsafe otherwise; operations through a process's own chan
+// variables (run parameters) are proven state by state (porchan.go). A
+// program that reads the locals or
 // locations of other processes (remote references, enabled, pc_value) or
 // _last, which every step writes, gets no reduction at all.
 
@@ -38,6 +40,7 @@ func (p *program) porTable() {
 	}
 	xs, xr := p.exclusiveChans()
 	ends := !p.runsOrCounts()
+	p.chanAccesses()
 	safe := make([][]bool, len(p.procs))
 	conds := make([][][]*trans, len(p.procs))
 	some := false
@@ -66,7 +69,7 @@ func (p *program) porTable() {
 				case safeElse(t):
 					hasElse = true
 				case t.kind == tEnd && ends && !ownsChans(pt):
-				case safeChanTrans(t, pt.decl, xs, xr):
+				case safeChanTrans(t, pt.decl, xs, xr), p.dynChan != nil && p.dynChan[t.id]:
 					conds[k][pc] = append(conds[k][pc], t)
 				default:
 					ok = false
@@ -210,7 +213,8 @@ func (p *program) readsOtherProcesses() bool {
 // Ample implements state.Reducer: the pids, last first as Next tries
 // them, of the processes at a location whose transitions are all safe in
 // s (the channel operations among them only when their exclusive channel
-// is not full for a send, not empty for a receive).
+// is not full for a send, not empty for a receive, and, through a chan
+// variable, exclusive to the process in s).
 func (md *Model) Ample(s []byte, buf []int32) []int32 {
 	return md.ample(s, buf, nil)
 }
@@ -235,7 +239,7 @@ func (md *Model) ample(s []byte, buf []int32, hidden [][]bool) []int32 {
 						md.load(s)
 						loaded = true
 					}
-					ok = md.chansReady(conds)
+					ok = md.chansReady(conds, pid)
 				}
 				if ok {
 					buf = append(buf, int32(pid))
@@ -491,11 +495,17 @@ func (md *Model) load(s []byte) {
 	m.timeout, m.boq, m.fault = false, 0, ""
 }
 
-// chansReady reports whether every exclusive channel operation of ts can
-// go on in the loaded state without another process's help: a send's
-// channel has room, a receive's has a message.
-func (md *Model) chansReady(ts []*trans) bool {
+// chansReady reports whether every exclusive channel operation of ts, of
+// process pid, can go on in the loaded state without another process's
+// help: a send's channel has room, a receive's has a message, and one
+// through the process's chan variable names a channel that is exclusive
+// to it in the state (exclusive).
+func (md *Model) chansReady(ts []*trans, pid int) bool {
 	m := &md.m
+	if pid >= len(m.procs) {
+		return false
+	}
+	m.pid, m.base = pid, int(m.procs[pid])
 	for _, t := range ts {
 		var id int32
 		if t.send != nil {
@@ -512,6 +522,15 @@ func (md *Model) chansReady(ts []*trans) bool {
 		n := m.chanLen(off, ct)
 		if t.send != nil && n >= ct.slots || t.recv != nil && n == 0 {
 			return false
+		}
+		if p := m.p; p.dynChan != nil && p.dynChan[t.id] {
+			side := sideSend
+			if t.recv != nil {
+				side = sideRecv
+			}
+			if !md.exclusive(pid, id, side) {
+				return false
+			}
 		}
 	}
 	return true
