@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -331,6 +332,26 @@ byte x;
 active proctype P() { byte a; do :: a < 3 -> a++ :: else -> break od; x = 1 }
 active proctype Q() { byte b; b++; if :: x == 1 -> b++ :: else -> b = 0 fi; timeout -> assert(b != 2) }
 `, "assertion"},
+		// The else is safe, its neighbour reads x: the location is not,
+		// or P would take the else before Q sets x.
+		{"else beside a global guard", `
+byte x;
+active proctype P() { byte a; a++; if :: x == 1 -> assert(false) :: else -> a = 0 fi }
+active proctype Q() { byte b; b++; x = 1 }
+`, "assertion"},
+		// P's end is safe only without run and _nr_pr: here R gets pid 2
+		// only if init runs it before P ends, and Q sees two processes
+		// only before P ends.
+		{"end and run", `
+proctype R() { assert(_pid != 2) }
+init { byte b; b++; run R() }
+active proctype P() { byte a; a++ }
+`, "assertion"},
+		{"end and _nr_pr", `
+byte x;
+active proctype Q() { byte b; b++; x = _nr_pr; assert(x != 2) }
+active proctype P() { byte a; a++ }
+`, "assertion"},
 		{"atomic", `
 byte x;
 active proctype P() { byte a; atomic { a = 1; a = 2 }; x = 1; atomic { a = 3; x = 0 } }
@@ -475,6 +496,86 @@ active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1); c?v; assert(v =
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestReductionChannelParameters checks models whose processes get their
+// channels as run parameters. A send or receive through such a parameter
+// is safe only where no other process can reach the channel on that side,
+// now or later: in each violated model a careless proof (one that
+// overlooked another process's parameter, its use of the channel by name,
+// a process still to be run, or a channel received in a message) would
+// let the operation be an ample set, fix the order of the channel's
+// messages and hide the violation. The ring election, whose channels are
+// exclusive once init has run its nodes, must be reduced far below the
+// full search.
+func TestReductionChannelParameters(t *testing.T) {
+	cases := []struct {
+		name, src string
+	}{
+		// An ample receive by the last R would always take 1.
+		{"another receiver's parameter", `
+chan c = [2] of { byte };
+proctype R(chan q; byte me) { byte a; q?a; if :: a == 1 -> assert(me != 1) :: else -> skip fi }
+init { c!1; c!2; atomic { run R(c, 1); run R(c, 2) } }
+`},
+		// Ample sends would always fill c before T's test. (The failure
+		// is a step away from the test: a failing step is reported
+		// whichever process the ample set holds.)
+		{"a test by name", `
+chan c = [2] of { byte };
+byte seen;
+proctype S(chan q) { q!1; q!2 }
+active proctype T() { byte b; b++; if :: len(c) == 1 -> seen = 1 :: else -> skip fi; assert(seen == 0) }
+init { atomic { run S(c) } }
+`},
+		// Ample sends would always fill c before init runs T.
+		{"a process still to run", `
+chan c = [2] of { byte };
+proctype S(chan q) { q!1; q!2 }
+proctype T(chan q) { if :: len(q) == 1 -> assert(false) :: else -> skip fi }
+init { run S(c); run T(c) }
+`},
+		// Ample sends would always fill c before U gets it.
+		{"a received channel", `
+chan c = [2] of { byte };
+chan g = [1] of { chan };
+proctype S(chan q) { q!1; q!2 }
+active proctype U() { chan x; g?x; if :: len(x) == 1 -> assert(false) :: else -> skip fi }
+init { atomic { run S(c) }; g!c }
+`},
+	}
+	dir := t.TempDir()
+	for k, c := range cases {
+		path := filepath.Join(dir, fmt.Sprintf("p%d.pml", k))
+		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, order := range []string{"--bfs", "--dfs"} {
+			t.Run(c.name+" "+order, func(t *testing.T) {
+				rep, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
+				if rep == nil {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				if len(rep.Verdicts) != 1 || rep.Verdicts[0].Verdict != trace.Violated || rep.Verdicts[0].Kind != "assertion" {
+					t.Errorf("verdicts %s, want violated (assertion)", verdictList(rep.Verdicts))
+				}
+			})
+		}
+	}
+	for _, order := range []string{"--bfs", "--dfs"} {
+		args := []string{"check", filepath.Join("..", "..", "testdata", "corpus", "leader_ring.pml"), "-D", "N=5", order}
+		on, _, errOn := runFtmc(context.Background(), args)
+		off, _, errOff := runFtmc(context.Background(), append(args, "--no-reduce"))
+		if on == nil || off == nil {
+			t.Fatalf("%s: no report: %s %s", order, errOn, errOff)
+		}
+		if on.Verdicts[0].Verdict != trace.Holds || off.Verdicts[0].Verdict != trace.Holds {
+			t.Errorf("%s: verdicts %s and %s, want holds", order, verdictList(on.Verdicts), verdictList(off.Verdicts))
+		}
+		if on.Stats.States*4 > off.Stats.States {
+			t.Errorf("%s: %d states reduced, %d full: the ring's channel operations were not reduced", order, on.Stats.States, off.Stats.States)
 		}
 	}
 }
@@ -625,4 +726,92 @@ func TestReductionLTLAgainstSpin(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReductionChannelParametersGenerated compares, on generated models
+// whose processes get their channels as run parameters and also name them
+// in every other way (by name, in tests, in messages, through processes
+// run late), the verdict of the reduced search with the full one's. Every
+// statement is a valid end state, so that the only errors are the
+// assertions, which a wrong ample set would hide.
+func TestReductionChannelParametersGenerated(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(7, 11))
+	reduced := 0
+	for k := 0; k < 300; k++ {
+		src := genChanModel(rng)
+		path := filepath.Join(dir, fmt.Sprintf("g%d.pml", k))
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, order := range []string{"--bfs", "--dfs"} {
+			on, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
+			off, code2, stderr2 := runFtmc(context.Background(), []string{"check", path, order, "--no-reduce"})
+			if on == nil || off == nil {
+				t.Fatalf("model %d: exit %d %d: %s %s\n%s", k, code, code2, stderr, stderr2, src)
+			}
+			if got, want := verdictList(on.Verdicts), verdictList(off.Verdicts); got != want {
+				t.Errorf("model %d %s: reduced %s, full %s\n%s", k, order, got, want, src)
+			}
+			if on.Stats.States < off.Stats.States {
+				reduced++
+			}
+		}
+	}
+	if reduced < 100 {
+		t.Errorf("only %d of 600 searches stored fewer states with the reduction: the models do not exercise it", reduced)
+	}
+}
+
+// genChanModel returns a model whose processes W get two of the channels
+// c[0..2] as parameters; init and U reach them in other ways.
+func genChanModel(rng *rand.Rand) string {
+	var b strings.Builder
+	label := 0
+	stmt := func(s string) string {
+		label++
+		return fmt.Sprintf("end%d: %s", label, s)
+	}
+	fmt.Fprintf(&b, "chan c[3] = [%d] of { byte };\nchan g = [1] of { chan };\nbyte seen;\n", 2)
+	b.WriteString("proctype W(chan a, b; byte me) {\n\tbyte v;\n")
+	wstmts := []string{
+		"a!me", "b!me", "a?v", "b?v", "if :: a?v :: b?v fi", "seen = v",
+		"if :: len(a) > 0 -> seen = me :: else -> skip fi", "if :: v == me -> seen = 3 :: else -> skip fi",
+		"assert(seen != 1)", "assert(seen != 2)", "assert(seen != 3)", "assert(v != 1)",
+	}
+	fmt.Fprintf(&b, "\t%s;\n", stmt([]string{"a!me", "b!me"}[rng.IntN(2)]))
+	for i, n := 0, 2+rng.IntN(5); i < n; i++ {
+		fmt.Fprintf(&b, "\t%s;\n", stmt(wstmts[rng.IntN(len(wstmts))]))
+	}
+	b.WriteString("}\n")
+	withU := rng.IntN(3) == 0
+	if withU {
+		ustmts := []string{"x!3", "x?v", "seen = v", "if :: len(x) == 1 -> seen = 2 :: else -> skip fi", "assert(seen != 2)", "assert(v != 1)"}
+		b.WriteString("active proctype U() {\n\tchan x; byte v;\n\t" + stmt("g?x") + ";\n")
+		for i, n := 0, 1+rng.IntN(3); i < n; i++ {
+			fmt.Fprintf(&b, "\t%s;\n", stmt(ustmts[rng.IntN(len(ustmts))]))
+		}
+		b.WriteString("}\n")
+	}
+	ch := func() string { return fmt.Sprintf("c[%d]", rng.IntN(3)) }
+	run := func(me int) string { return fmt.Sprintf("run W(%s, %s, %d)", ch(), ch(), me) }
+	b.WriteString("init {\n\tbyte v;\n")
+	if rng.IntN(2) == 0 {
+		fmt.Fprintf(&b, "\t%s;\n", stmt(ch()+"!2"))
+	}
+	if rng.IntN(2) == 0 {
+		fmt.Fprintf(&b, "\t%s;\n", stmt("atomic { "+run(1)+"; "+run(2)+" }"))
+	} else {
+		fmt.Fprintf(&b, "\t%s;\n\t%s;\n", stmt(run(1)), stmt(run(2)))
+	}
+	if withU {
+		fmt.Fprintf(&b, "\t%s;\n", stmt("g!"+ch()))
+	}
+	istmts := []string{run(3), "if :: len(" + ch() + ") == 1 -> seen = 3 :: else -> skip fi", ch() + "?v", "seen = v", ch() + "!3",
+		"assert(seen != 1)", "assert(seen != 2)", "assert(seen != 3)", "assert(v != 1)"}
+	for i, n := 0, rng.IntN(5); i < n; i++ {
+		fmt.Fprintf(&b, "\t%s;\n", stmt(istmts[rng.IntN(len(istmts))]))
+	}
+	b.WriteString("}\n")
+	return b.String()
 }

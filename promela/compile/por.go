@@ -11,20 +11,25 @@ import (
 // The analysis is conservative: a safe transition reads and writes only
 // the variables of its own process (and the constant _pid), is a guard,
 // an assignment, an assertion or a jump, and is neither inside an atomic
-// sequence or d_step nor under an unless. Run, process ends, else and
-// timeout are never safe, nor are channel operations except those on an
-// exclusive channel (see exclusiveChans): a FIFO send to a buffered
-// channel that only this process sends to, and that no other process
-// tests, is safe in a state where the channel is not full (no other step
-// can disable it, and with the receiver's step it commutes); a FIFO
-// receive from one that only this process receives from is safe in a
-// state where the channel is not empty. These are Spin's rules for the
-// channels a process declares xs and xr; Spin trusts the declarations and
-// reports a violation met during the search, ftmc proves them from the
-// program text and keeps the channel's operations unsafe otherwise.
-// A program that reads the locals or locations of other processes (remote
-// references, enabled, pc_value) or _last, which every step writes, gets
-// no reduction at all.
+// sequence or d_step nor under an unless; an else is safe among such
+// transitions (whether it is enabled then depends on the process's
+// variables alone), as in Spin. A process's end is safe in a program
+// without run and _nr_pr (runsOrCounts) if the process creates no
+// channel. Run and timeout are never safe, nor are channel operations
+// except those on an exclusive channel (see exclusiveChans): a FIFO send
+// to a buffered channel that only this process sends to, and that no
+// other process tests, is safe in a state where the channel is not full
+// (no other step can disable it, and with the receiver's step it
+// commutes); a FIFO receive from one that only this process receives
+// from is safe in a state where the channel is not empty. These are
+// Spin's rules for the channels a process declares xs and xr; Spin
+// trusts the declarations and reports a violation met during the search,
+// ftmc proves them from the program text and keeps the channel's
+// operations unsafe otherwise; operations through a process's own chan
+// variables (run parameters) are proven state by state (porchan.go). A
+// program that reads the locals or
+// locations of other processes (remote references, enabled, pc_value) or
+// _last, which every step writes, gets no reduction at all.
 
 // porTable computes p.safe: per proctype (by its index in p.procs), per
 // location, whether the location's transitions may form an ample set. It
@@ -34,6 +39,8 @@ func (p *program) porTable() {
 		return
 	}
 	xs, xr := p.exclusiveChans()
+	ends := !p.runsOrCounts()
+	p.chanAccesses()
 	safe := make([][]bool, len(p.procs))
 	conds := make([][][]*trans, len(p.procs))
 	some := false
@@ -53,16 +60,23 @@ func (p *program) porTable() {
 		}
 		for pc, ts := range pt.trans {
 			ok := len(ts) > 0 && !inAtomic[pc]
+			hasElse := false
 			for i := range ts {
 				t := &ts[i]
 				switch {
 				case !ok:
 				case safeTrans(t):
-				case safeChanTrans(t, pt.decl, xs, xr):
+				case safeElse(t):
+					hasElse = true
+				case t.kind == tEnd && ends && !ownsChans(pt):
+				case safeChanTrans(t, pt.decl, xs, xr), p.dynChan != nil && p.dynChan[t.id]:
 					conds[k][pc] = append(conds[k][pc], t)
 				default:
 					ok = false
 				}
+			}
+			if hasElse && len(conds[k][pc]) > 0 {
+				ok = false
 			}
 			if !ok {
 				conds[k][pc] = nil
@@ -111,6 +125,53 @@ func safeTrans(t *trans) bool {
 	return ok
 }
 
+// safeElse reports whether t, an else, may be in an ample set: outside
+// atomic sequences and unless. Its location's other transitions must be
+// safe too (safeTrans; porTable refuses a location that mixes an else
+// with channel operations), so that whether it is enabled depends on its
+// process's variables alone, which no other step changes.
+func safeElse(t *trans) bool {
+	e := t.elem
+	return t.kind == tElse && !t.atomic && t.etrans == 0 && e != nil && e.dstep == nil && e.status&(stAtom|stLAtom|stDAtom) == 0
+}
+
+// runsOrCounts reports whether the program creates processes (run) or
+// reads their number (_nr_pr). Otherwise a process's end is safe: it is
+// enabled only for the last process, which no other step can change, and
+// the removal of the process changes nothing another process reads.
+func (p *program) runsOrCounts() bool {
+	found := false
+	for _, d := range p.prog.Decls {
+		promela.Inspect(d, func(n promela.Node) bool {
+			switch n := n.(type) {
+			case *promela.RunExpr:
+				found = true
+			case *promela.Ident:
+				found = found || n.Sym != nil && n.Sym.Kind == promela.SymPredef && n.Sym.Predef == promela.PredefNrPr
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// ownsChans reports whether the processes of pt create channels, which
+// go with them when they end, under the feet of the processes they were
+// passed to.
+func ownsChans(pt *procType) bool {
+	for _, li := range pt.inits {
+		if li.ch != nil {
+			return true
+		}
+	}
+	for _, v := range pt.decl.Locals {
+		if v.Chan != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // localName reports whether the name denotes something the process alone
 // reads and writes, or a constant.
 func localName(id *promela.Ident) bool {
@@ -152,7 +213,8 @@ func (p *program) readsOtherProcesses() bool {
 // Ample implements state.Reducer: the pids, last first as Next tries
 // them, of the processes at a location whose transitions are all safe in
 // s (the channel operations among them only when their exclusive channel
-// is not full for a send, not empty for a receive).
+// is not full for a send, not empty for a receive, and, through a chan
+// variable, exclusive to the process in s).
 func (md *Model) Ample(s []byte, buf []int32) []int32 {
 	return md.ample(s, buf, nil)
 }
@@ -177,7 +239,7 @@ func (md *Model) ample(s []byte, buf []int32, hidden [][]bool) []int32 {
 						md.load(s)
 						loaded = true
 					}
-					ok = md.chansReady(conds)
+					ok = md.chansReady(conds, pid)
 				}
 				if ok {
 					buf = append(buf, int32(pid))
@@ -433,11 +495,17 @@ func (md *Model) load(s []byte) {
 	m.timeout, m.boq, m.fault = false, 0, ""
 }
 
-// chansReady reports whether every exclusive channel operation of ts can
-// go on in the loaded state without another process's help: a send's
-// channel has room, a receive's has a message.
-func (md *Model) chansReady(ts []*trans) bool {
+// chansReady reports whether every exclusive channel operation of ts, of
+// process pid, can go on in the loaded state without another process's
+// help: a send's channel has room, a receive's has a message, and one
+// through the process's chan variable names a channel that is exclusive
+// to it in the state (exclusive).
+func (md *Model) chansReady(ts []*trans, pid int) bool {
 	m := &md.m
+	if pid >= len(m.procs) {
+		return false
+	}
+	m.pid, m.base = pid, int(m.procs[pid])
 	for _, t := range ts {
 		var id int32
 		if t.send != nil {
@@ -454,6 +522,15 @@ func (md *Model) chansReady(ts []*trans) bool {
 		n := m.chanLen(off, ct)
 		if t.send != nil && n >= ct.slots || t.recv != nil && n == 0 {
 			return false
+		}
+		if p := m.p; p.dynChan != nil && p.dynChan[t.id] {
+			side := sideSend
+			if t.recv != nil {
+				side = sideRecv
+			}
+			if !md.exclusive(pid, id, side) {
+				return false
+			}
 		}
 	}
 	return true

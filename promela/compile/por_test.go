@@ -23,7 +23,15 @@ func TestAmple(t *testing.T) {
 		{"a global read", `byte x; active proctype P() { byte a; a = x }`, "[]", nil},
 		{"an assertion on a global", `byte x; active proctype P() { assert(x == 0) }`, "[]", nil},
 		{"an assertion on a local", `active proctype P() { byte a; assert(a == 0) }`, "[0]", nil},
-		{"else", `active proctype P() { byte a; if :: a == 0 -> a++ :: else -> skip fi }`, "[]", nil},
+		{"else", `active proctype P() { byte a; if :: a == 0 -> a++ :: else -> skip fi }`, "[0]", nil},
+		{"else beside a global guard", `byte x; active proctype P() { byte a; if :: x == 0 -> a++ :: else -> skip fi }`, "[]", nil},
+		{"else in atomic", `active proctype P() { byte a; a++; atomic { if :: a == 0 -> a++ :: else -> skip fi } }`, "[]", []int32{0}},
+		{"else beside an xr receive", `chan c = [1] of { byte }; active proctype P() { xr c; byte a; a++; if :: c?a :: else -> skip fi }
+			active proctype Q() { xs c; c!1 }`, "[1]", []int32{0, 1}},
+		{"an end", `active proctype P() { byte a; a++ } active proctype Q() { byte b; b++ }`, "[1 0]", []int32{0, 1}},
+		{"an end with run", `proctype R() { skip } active proctype P() { byte a; a++ } init { byte b; b++; run R() }`, "[1]", []int32{0}},
+		{"an end with _nr_pr", `byte x; active proctype P() { byte a; a++ } active proctype Q() { byte b; b++; x = _nr_pr }`, "[1]", []int32{0}},
+		{"an end that deletes a channel", `active proctype P() { chan c = [1] of { byte }; byte a; a++ }`, "[]", []int32{0}},
 		{"timeout", `active proctype P() { byte a; timeout -> a++ }`, "[]", nil},
 		{"a send", `chan c = [1] of { byte }; active proctype P() { c!1 }`, "[]", nil},
 		{"a local channel", `active proctype P() { chan c = [1] of { byte }; c!1 }`, "[]", nil},
@@ -68,11 +76,30 @@ func TestAmple(t *testing.T) {
 		{"xr receive from an empty channel", `chan c = [1] of { byte } ; active proctype P() { xr c; byte a; a++; c?a }
 			active proctype Q() { xs c; c!1 }`, "[1]", []int32{0}},
 		{"xr receive of a message", `chan c = [1] of { byte } ; active proctype P() { xr c; byte a; a++; c?a }
-			active proctype Q() { xs c; c!1 }`, "[0]", []int32{0, 1}},
+			active proctype Q() { xs c; c!1 }`, "[1 0]", []int32{0, 1}},
 		{"xr receive into a global", `byte x; chan c = [1] of { byte }; active proctype P() { xr c; c?x }
 			active proctype Q() { xs c; c!1 }`, "[1]", nil},
 		{"xr and another receiver", `chan c = [1] of { byte }; active proctype P() { xr c; byte a; c?a }
 			active proctype Q() { c!1; c?_ }`, "[]", nil},
+		// Channels passed to run: exclusive in a state where no other
+		// process can reach them on that side, now or later.
+		{"a chan parameter", `chan c = [1] of { byte }; proctype P(chan q) { q!1 } init { atomic { run P(c) } }`, "[1]", []int32{0}},
+		{"a chan parameter while init can run", `chan c = [1] of { byte }; proctype P(chan q) { q!1 } init { run P(c); run P(c) }`, "[]", []int32{0}},
+		{"two senders to a chan parameter", `chan c = [2] of { byte }; proctype P(chan q) { q!1 } init { atomic { run P(c); run P(c) } }`, "[]", []int32{0}},
+		{"two receivers of a chan parameter", `chan c = [2] of { byte }; proctype P(chan q) { byte a; q?a } init { c!1; atomic { run P(c); run P(c) } }`, "[]", []int32{0, 0}},
+		{"a receiver and a sender", `chan c = [2] of { byte }; proctype P(chan q) { byte a; q?a } proctype S(chan q) { q!1; q!2 }
+			init { atomic { run P(c); run S(c) } }`, "[2 1]", []int32{0, 2}},
+		{"a receiver and a sender by name", `chan c = [2] of { byte }; proctype P(chan q) { byte a; q?a } proctype S(chan q) { q!1; q!2 }
+			init { c!1; atomic { run P(c); run S(c) } }`, "[1]", []int32{0, 0}},
+		{"a chan parameter and a global test", `chan c = [2] of { byte }; proctype P(chan q) { q!1 } init { atomic { run P(c) }; len(c) > 0 }`, "[]", []int32{0}},
+		{"a chan parameter and a received channel", `chan c = [2] of { byte }; chan g = [1] of { chan }; proctype P(chan q) { q!1 }
+			active proctype U() { chan x; g?x; x!2 } init { atomic { run P(c) } }`, "[]", []int32{1}},
+		{"a chan parameter and a local chan array", `chan c = [2] of { byte }; proctype P(chan q) { q!1 }
+			active proctype U() { chan a[1]; byte b; b++; a[0]!1 } init { atomic { run P(c) } }`, "[0]", []int32{1}},
+		{"a chan parameter and a rendezvous", `chan c = [0] of { byte }; proctype P(chan q) { q!1 } init { atomic { run P(c) } }`, "[]", []int32{0}},
+		{"a chan parameter and another channel", `chan c = [1] of { byte }; chan d = [1] of { byte }; proctype P(chan q) { q!1 } proctype S(chan q) { q!1 }
+			init { atomic { run P(c); run S(d) } }`, "[2 1]", []int32{0}},
+		{"a process's own channel", `proctype P(chan q) { q!1 } init { chan c = [1] of { byte }; atomic { run P(c) }; c?_ }`, "[]", []int32{0}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

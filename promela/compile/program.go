@@ -47,6 +47,13 @@ type program struct {
 	// operations on exclusive channels: safe only while the channel can
 	// take (send) or give (receive) a message.
 	chanSafe [][][]*trans
+	// access says, per proctype, which channels its processes can
+	// reach, and dynChan, per transition id, whether it is a channel
+	// operation through its process's own chan variable, safe only where
+	// the channel is exclusive to the process in the state (porchan.go);
+	// both nil when the program has no such operation.
+	access  []*chanAccess
+	dynChan []bool
 	// merge says, per proctype and location, whether a step that reaches
 	// the location goes on with its statement (merge.go); nil when the
 	// program merges nothing.
