@@ -172,7 +172,9 @@ func runParallel(ctx context.Context, m state.Model, opts Options) (trace.Result
 		if i > 0 {
 			wm = m.Fork()
 		}
-		w := &pworker{p: p, id: i, m: wm, store: NewStore(opts.ExpectedStates / n),
+		wo := opts
+		wo.ExpectedStates /= n
+		w := &pworker{p: p, id: i, m: wm, store: wo.NewStore(),
 			inbox: make(chan *message, inboxCap), out: make([]*message, n), budget: pollEvery}
 		w.checker, _ = wm.(state.Checker)
 		p.workers = append(p.workers, w)
@@ -458,13 +460,15 @@ func (w *pworker) process(msg *message) {
 	if msg.done {
 		w.dones++
 	} else if !w.p.stop.Load() {
-		// Read the home slots first, as the sequential search's batches do.
-		st := w.store
-		var touch uint64
-		for k := range msg.ents {
-			touch += st.table[msg.ents[k].h>>st.shift]
+		// Read the home slots first, as the sequential search's batches do
+		// (a compressed store hashes its nodes instead).
+		if st := w.store; st.tree == nil {
+			var touch uint64
+			for k := range msg.ents {
+				touch += st.table[msg.ents[k].h>>st.shift]
+			}
+			w.touched += touch
 		}
-		w.touched += touch
 		for _, e := range msg.ents {
 			w.insert(msg.data[e.off:e.off+e.len], e.h, e.parent)
 			if w.p.stop.Load() {
@@ -512,8 +516,10 @@ func (w *pworker) insert(v []byte, h uint64, parent Index) (Index, bool) {
 func (w *pworker) poll() {
 	w.budget = pollEvery
 	w.publish()
+	// The budget covers the worker's parent indices too, which grow
+	// beside the store.
 	if b := w.p.storeBudget.Load(); b > 0 {
-		w.store.SetLimit(b)
+		w.store.SetLimit(max(1, b-w.parents.bytes()))
 	}
 }
 
@@ -522,7 +528,7 @@ func (w *pworker) publish() {
 	w.pubTransitions.Store(w.transitions)
 	w.pubMatched.Store(w.matched)
 	w.pubStoreBytes.Store(w.store.Bytes() + w.parents.bytes())
-	w.pubTableBytes.Store(int64(len(w.store.table)) * 8)
+	w.pubTableBytes.Store(w.store.tableBytes())
 	w.pubQueue.Store(int64(w.store.Len() - w.next))
 }
 

@@ -12,7 +12,7 @@ import (
 
 // The parallel search must store the same states, count the same
 // transitions and reach the same depth as the sequential one, and its
-// counterexamples must be as short.
+// counterexamples must be as short, with plain stores and compressed ones.
 func TestParallelSameAsSequential(t *testing.T) {
 	models := []struct {
 		name string
@@ -30,8 +30,12 @@ func TestParallelSameAsSequential(t *testing.T) {
 	for _, mc := range models {
 		t.Run(mc.name, func(t *testing.T) {
 			want, wst := run(t, mc.m(), Options{})
-			for _, workers := range []int{2, 3, 4} {
-				got, gst := run(t, mc.m(), Options{Workers: workers})
+			for _, c := range []struct {
+				workers  int
+				compress bool
+			}{{2, false}, {3, false}, {4, false}, {2, true}, {3, true}} {
+				workers := c.workers
+				got, gst := run(t, mc.m(), Options{Workers: workers, Compress: c.compress})
 				if got.Verdict != want.Verdict || got.Kind != want.Kind {
 					t.Fatalf("%d workers: %s (%s), want %s (%s)", workers, got.Verdict, got.Kind, want.Verdict, want.Kind)
 				}

@@ -82,8 +82,8 @@ type Options struct {
 	// reporting. A search with Visit runs on one worker.
 	Visit func(v []byte, cex func(kind, msg string) *trace.Counterexample)
 	// Compress keeps the states tree-compressed (NewCompressedStore): a
-	// fraction of the memory, more time per state. The parallel search
-	// does not have it: Run refuses it with more than one worker.
+	// fraction of the memory, more time per state. Each worker of the
+	// parallel search compresses the states it owns in a store of its own.
 	Compress bool
 	// Reduce asks for partial-order reduction, for a model that is a
 	// state.Reducer (and no state.Checker). The parallel search does not
@@ -116,9 +116,6 @@ const pollEvery = 1 << 12
 // initial states.
 func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
 	if opts.Workers > 1 && opts.Order == BreadthFirst && opts.MaxStates <= 0 && opts.Visit == nil {
-		if opts.Compress {
-			return trace.Result{Property: propertyName(opts), Verdict: trace.Unknown, Reason: ErrCompressParallel.Error()}, trace.Stats{}, ErrCompressParallel
-		}
 		return runParallel(ctx, m, opts)
 	}
 	s := newSearch(ctx, m, opts)

@@ -62,7 +62,7 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	o.since = time.Now()
 	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search: shortest counterexamples (the default)")
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search, as Spin's pan")
-	fs.BoolVar(&o.compress, "compress", false, "keep the states tree-compressed: a fraction of the memory, more time per state (one worker)")
+	fs.BoolVar(&o.compress, "compress", false, "keep the states tree-compressed: a fraction of the memory, more time per state")
 	o.limits.register(fs)
 	if f := fs.Lookup("memory"); f != nil {
 		f.Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory; 0: no limit)", explore.DefaultMemoryShare*100)
@@ -87,8 +87,6 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 		return so, fmt.Errorf("--time, --memory and --depth must not be negative")
 	case o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers:
 		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
-	case o.compress && o.limits.jobs > 1:
-		return so, fmt.Errorf("--compress with -j %d: %v", o.limits.jobs, explore.ErrCompressParallel)
 	}
 	// The run's budget, which also bounds its context (bound): each
 	// search watches the memory of its store's table itself.
