@@ -1,9 +1,11 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +24,18 @@ import (
 //
 // A state's global index is its index in its owner's store shifted left by
 // workerBits, or'ed with the owner's number; parent indices are global.
+//
+// Partial-order reduction needs the breadth-first cycle proviso (reduce.go):
+// every successor of an ample set is new or in the next level. Only the
+// successors' owners know, so a worker sends an ample set's successors on
+// condition, and their owners insert them and answer, at the end of the
+// level, for each state one of whose ample successors was already stored
+// in the current level or an earlier one. Those states are then expanded
+// fully, their other successors sent in a second round of the same level.
+// The successors an ample set did send are the state's successors all the
+// same, so the level below holds, for each state, its ample set's
+// successors when the proviso holds and all its successors when it does
+// not: a cycle of ample steps would go one level deeper at every step.
 
 const (
 	workerBits = 4
@@ -48,6 +62,14 @@ type msgEntry struct {
 	parent   Index // global index of the expanded state
 	h        uint64
 	off, len uint32
+	ample    int32 // the process of parent's ample set this successor is of, or -1
+}
+
+// redo is a state (global index) whose ample set of process proc did not
+// meet the proviso: it must be expanded fully.
+type redo struct {
+	state Index
+	proc  int32
 }
 
 // pviolation is a violation found by a worker; its path is built when the
@@ -92,6 +114,14 @@ type pworker struct {
 	scratch []byte
 	cur     Index // global index of the state being expanded
 	nsucc   int
+	ample   int32 // the process whose successors Succ sends on condition, or -1
+
+	reduce  *reducer // partial-order reduction, or nil
+	holding bool     // Succ holds successors back for the reduction
+	skip    int32    // Succ drops this process's successors (a redo), or -1
+	redoOut [][]redo // redos found, per worker that expanded the state
+	redoMu  sync.Mutex
+	redos   []redo // this worker's states to expand fully (under redoMu)
 	dones   int
 	budget  int
 	touched uint64 // see process
@@ -177,7 +207,18 @@ func runParallel(ctx context.Context, m state.Model, opts Options) (trace.Result
 		w := &pworker{p: p, id: i, m: wm, store: wo.NewStore(),
 			inbox: make(chan *message, inboxCap), out: make([]*message, n), budget: pollEvery}
 		w.checker, _ = wm.(state.Checker)
+		w.reduce = newReducer(wm, opts)
+		w.ample, w.skip, w.redoOut = -1, -1, make([][]redo, n)
 		p.workers = append(p.workers, w)
+	}
+	// The workers reduce all or none: they take the same rounds per level.
+	for _, w := range p.workers {
+		if w.reduce == nil {
+			for _, w := range p.workers {
+				w.reduce = nil
+			}
+			break
+		}
 	}
 	defer func() {
 		for _, w := range p.workers {
@@ -311,6 +352,18 @@ func (w *pworker) run() {
 			w.drain(false)
 		}
 		w.endLevel()
+		if w.reduce != nil {
+			// The second round of the level: the states whose ample set
+			// did not meet the proviso are expanded fully.
+			redos, stop := p.barrier.wait(w.sendRedos(), &p.stop)
+			if stop {
+				return
+			}
+			if redos > 0 {
+				w.redo()
+				w.endLevel()
+			}
+		}
 		levelStart, levelEnd = levelEnd, w.store.Len()
 		// Every worker must take the same decision here: one that went on
 		// alone would wait for the others' done marks forever.
@@ -336,7 +389,11 @@ func (w *pworker) expand(local int) {
 	w.scratch = append(w.scratch[:0], w.store.Get(Index(local))...)
 	w.nsucc = 0
 	w.expanded++
-	w.m.Next(w.scratch, w)
+	if w.reduce != nil {
+		w.expandReduced()
+	} else {
+		w.m.Next(w.scratch, w)
+	}
 	if w.nsucc == 0 && !w.m.ValidEnd(w.scratch) {
 		w.p.violate(&pviolation{kind: state.KindInvalidEnd, msg: "invalid end state", at: w.cur})
 	}
@@ -346,9 +403,96 @@ func (w *pworker) expand(local int) {
 	}
 }
 
+// expandReduced generates the successors of the state in w.scratch with an
+// ample set when there is a candidate: the first process of the model's
+// candidates that has a successor. Its successors go on condition (see
+// the file's comment).
+func (w *pworker) expandReduced() {
+	r := w.reduce
+	r.cands = r.model.Ample(w.scratch, r.cands[:0])
+	if len(r.cands) == 0 {
+		w.m.Next(w.scratch, w)
+		return
+	}
+	r.succs, r.data = r.succs[:0], r.data[:0]
+	w.holding = true
+	w.m.Next(w.scratch, w)
+	w.holding = false
+	w.nsucc -= len(r.succs) // counted again as they are sent
+	pid := int32(-1)
+	for _, c := range r.cands {
+		for _, p := range r.succs {
+			if p.proc == c {
+				pid = c
+				break
+			}
+		}
+		if pid >= 0 {
+			break
+		}
+	}
+	if pid >= 0 {
+		r.ample++
+	}
+	w.ample = pid
+	for _, p := range r.succs {
+		if pid < 0 || p.proc == pid {
+			w.Succ(state.Trans{Proc: p.proc}, r.data[p.off:p.off+p.len])
+		}
+	}
+	w.ample = -1
+}
+
+// sendRedos hands the states whose ample set failed the proviso to the
+// workers that expanded them, and returns how many it handed.
+func (w *pworker) sendRedos() int64 {
+	var n int64
+	for to, rs := range w.redoOut {
+		if len(rs) == 0 {
+			continue
+		}
+		o := w.p.workers[to]
+		o.redoMu.Lock()
+		o.redos = append(o.redos, rs...)
+		o.redoMu.Unlock()
+		n += int64(len(rs))
+		w.redoOut[to] = rs[:0]
+	}
+	return n
+}
+
+// redo expands fully the states whose ample set failed the proviso: their
+// other processes' successors go to their owners.
+func (w *pworker) redo() {
+	rs := w.redos
+	slices.SortFunc(rs, func(a, b redo) int { return cmp.Compare(a.state, b.state) })
+	rs = slices.CompactFunc(rs, func(a, b redo) bool { return a.state == b.state })
+	for _, r := range rs {
+		if w.p.stop.Load() {
+			break
+		}
+		w.reduce.ample--
+		w.cur = r.state
+		w.scratch = append(w.scratch[:0], w.store.Get(r.state>>workerBits)...)
+		w.skip = r.proc
+		w.m.Next(w.scratch, w)
+		w.skip = -1
+		w.trySend()
+		w.drain(false)
+	}
+	w.redos = w.redos[:0]
+}
+
 // Succ implements state.Sink: the successor goes into the batch for its owner.
-func (w *pworker) Succ(_ state.Trans, v []byte) {
+func (w *pworker) Succ(t state.Trans, v []byte) {
 	w.nsucc++
+	switch {
+	case w.holding:
+		w.reduce.hold(t, v)
+		return
+	case w.skip >= 0 && t.Proc == w.skip:
+		return // sent already, as the ample set
+	}
 	h := Hash(v)
 	to := w.p.owner(h)
 	msg := w.out[to]
@@ -356,7 +500,7 @@ func (w *pworker) Succ(_ state.Trans, v []byte) {
 		msg = w.p.pool.Get().(*message)
 		w.out[to] = msg
 	}
-	msg.ents = append(msg.ents, msgEntry{parent: w.cur, h: h, off: uint32(len(msg.data)), len: uint32(len(v))})
+	msg.ents = append(msg.ents, msgEntry{parent: w.cur, h: h, off: uint32(len(msg.data)), len: uint32(len(v)), ample: w.ample})
 	msg.data = append(msg.data, v...)
 	if len(msg.ents) >= msgEntries {
 		w.out[to] = nil
@@ -470,7 +614,12 @@ func (w *pworker) process(msg *message) {
 			w.touched += touch
 		}
 		for _, e := range msg.ents {
-			w.insert(msg.data[e.off:e.off+e.len], e.h, e.parent)
+			i, isNew := w.insert(msg.data[e.off:e.off+e.len], e.h, e.parent)
+			if e.ample >= 0 && !isNew && i != NoIndex && int(i) < w.levelEnd {
+				// An ample successor in this level or an earlier one.
+				from := int(e.parent & (MaxWorkers - 1))
+				w.redoOut[from] = append(w.redoOut[from], redo{e.parent, e.ample})
+			}
 			if w.p.stop.Load() {
 				break
 			}
@@ -563,7 +712,13 @@ func (p *parallel) stats() trace.Stats {
 	st.MemoryBytes = p.memoryPeak
 	st.Complete = p.viol == nil && p.reason == "" && !p.truncated
 	if p.opts.Reduce {
-		st.Reduction = "none" // the parallel search does not reduce yet
+		st.Reduction = "none"
+		if p.workers[0].reduce != nil {
+			st.Reduction = "partial-order"
+			for _, w := range p.workers {
+				st.AmpleStates += w.reduce.ample
+			}
+		}
 	}
 	if st.States > 0 {
 		st.BytesPerState = float64(st.StoreBytes) / float64(st.States)

@@ -86,8 +86,8 @@ type Options struct {
 	// parallel search compresses the states it owns in a store of its own.
 	Compress bool
 	// Reduce asks for partial-order reduction, for a model that is a
-	// state.Reducer (and no state.Checker). The parallel search does not
-	// reduce; Stats.Reduction says whether the search did.
+	// state.Reducer (and no state.Checker); Stats.Reduction says whether
+	// the search did.
 	Reduce bool
 }
 

@@ -133,9 +133,6 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 	if opts.limits.jobs > 1 && so.Order == explore.DepthFirst {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the depth-first search runs on one worker", opts.limits.jobs))
 	}
-	if so.Reduce && so.Workers > 1 && so.Order == explore.BreadthFirst {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the parallel search does no partial-order reduction yet", opts.limits.jobs))
-	}
 	var bar *progressLine
 	switch {
 	case progressLines() > 0:
