@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +35,12 @@ type explicitOptions struct {
 	since    time.Time   // when the command line was read: --time counts from here
 
 	flags *flag.FlagSet // tells a --memory given from none
+}
+
+// defaultWorkers is the number of workers of a breadth-first search
+// without -j: the cores the process may use, as many as the search takes.
+func defaultWorkers() int {
+	return min(runtime.GOMAXPROCS(0), explore.MaxWorkers)
 }
 
 // defaultMemoryLimit is the memory limit of a search without --memory
@@ -64,6 +72,11 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search, as Spin's pan")
 	fs.BoolVar(&o.compress, "compress", false, "keep the states tree-compressed: a fraction of the memory, more time per state")
 	o.limits.register(fs)
+	if f := fs.Lookup("j"); f != nil {
+		o.limits.jobs = defaultWorkers()
+		f.DefValue = strconv.Itoa(o.limits.jobs)
+		f.Usage = "workers of the breadth-first safety search (default: the cores available; the depth-first and LTL searches run on one)"
+	}
 	if f := fs.Lookup("memory"); f != nil {
 		f.Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory; 0: no limit)", explore.DefaultMemoryShare*100)
 	}
@@ -130,7 +143,7 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return trace.ExitUsage
 	}
-	if opts.limits.jobs > 1 && so.Order == explore.DepthFirst {
+	if opts.limits.jobs > 1 && so.Order == explore.DepthFirst && flagGiven(opts.flags, "j") {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the depth-first search runs on one worker", opts.limits.jobs))
 	}
 	var bar *progressLine
