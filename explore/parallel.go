@@ -124,7 +124,8 @@ type pworker struct {
 	redos   []redo // this worker's states to expand fully (under redoMu)
 	dones   int
 	budget  int
-	touched uint64 // see process
+	touched uint64 // see prefetch
+	tbatch  batch  // a message's successors as a batch, for a compressed store's prefetch
 
 	transitions, matched, expanded int64
 	// published for the coordinator (progress, memory)
@@ -225,11 +226,18 @@ func runParallel(ctx context.Context, m state.Model, opts Options) (trace.Result
 			w.store.Free()
 		}
 	}()
+	// A search whose time (counted from Since) is spent, whose context is
+	// done or whose memory is over the limit stops before it starts, as
+	// the sequential one does.
+	var sampler MemorySampler
+	if p.check(time.Now(), &sampler); p.stop.Load() {
+		return p.result(), p.stats(), nil
+	}
 	if err := p.initial(); err != nil {
 		return trace.Result{Property: propertyName(opts), Verdict: trace.Unknown, Reason: err.Error()}, p.stats(), err
 	}
 	if !p.stop.Load() {
-		p.run()
+		p.run(&sampler)
 	}
 	return p.result(), p.stats(), nil
 }
@@ -260,7 +268,7 @@ func (p *parallel) initial() error {
 
 // run starts the workers and watches the clock, the context and memory
 // until they finish.
-func (p *parallel) run() {
+func (p *parallel) run(sampler *MemorySampler) {
 	var wg sync.WaitGroup
 	for _, w := range p.workers {
 		wg.Add(1)
@@ -276,29 +284,21 @@ func (p *parallel) run() {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	deadline := p.opts.Deadline(p.start)
 	tick := time.NewTicker(memoryEvery)
 	defer tick.Stop()
-	var sampler MemorySampler
 	lastReport, lastStates := p.start, int64(0)
-	p.sampleMemory(&sampler)
+	p.sampleMemory(sampler)
 	for {
 		select {
 		case <-finished:
-			p.sampleMemory(&sampler)
+			p.sampleMemory(sampler)
 			return
 		case <-p.ctx.Done():
 			p.halt(fmt.Sprintf("%s after %d states", StopCause(p.ctx), p.states()))
 			<-finished
 			return
 		case now := <-tick.C:
-			if !deadline.IsZero() && now.After(deadline) {
-				p.halt(fmt.Sprintf("time limit %v reached after %d states", p.opts.TimeLimit, p.states()))
-			}
-			mem := p.sampleMemory(&sampler)
-			if p.opts.MemoryLimit > 0 && mem > p.opts.MemoryLimit {
-				p.halt(memoryReason(p.opts, p.states()))
-			}
+			mem := p.check(now, sampler)
 			if p.opts.Progress != nil && now.Sub(lastReport) >= interval {
 				n := p.states()
 				pr := Progress{States: n, Depth: atomic.LoadInt64(&p.depth), MemoryBytes: mem, Elapsed: now.Sub(p.start)}
@@ -313,6 +313,22 @@ func (p *parallel) run() {
 			}
 		}
 	}
+}
+
+// check stops the search when its context is done, its time is spent or
+// its memory is over the limit, and returns the memory.
+func (p *parallel) check(now time.Time, sampler *MemorySampler) int64 {
+	if p.ctx.Err() != nil {
+		p.halt(fmt.Sprintf("%s after %d states", StopCause(p.ctx), p.states()))
+	}
+	if d := p.opts.Deadline(p.start); !d.IsZero() && now.After(d) {
+		p.halt(fmt.Sprintf("time limit %v reached after %d states", p.opts.TimeLimit, p.states()))
+	}
+	mem := p.sampleMemory(sampler)
+	if p.opts.MemoryLimit > 0 && mem > p.opts.MemoryLimit {
+		p.halt(memoryReason(p.opts, p.states()))
+	}
+	return mem
 }
 
 // sampleMemory estimates the process's memory and shares what is left of
@@ -604,15 +620,7 @@ func (w *pworker) process(msg *message) {
 	if msg.done {
 		w.dones++
 	} else if !w.p.stop.Load() {
-		// Read the home slots first, as the sequential search's batches do
-		// (a compressed store hashes its nodes instead).
-		if st := w.store; st.tree == nil {
-			var touch uint64
-			for k := range msg.ents {
-				touch += st.table[msg.ents[k].h>>st.shift]
-			}
-			w.touched += touch
-		}
+		w.touched += w.prefetch(msg)
 		for _, e := range msg.ents {
 			i, isNew := w.insert(msg.data[e.off:e.off+e.len], e.h, e.parent)
 			if e.ample >= 0 && !isNew && i != NoIndex && int(i) < w.levelEnd {
@@ -627,6 +635,40 @@ func (w *pworker) process(msg *message) {
 	}
 	msg.done, msg.ents, msg.data = false, msg.ents[:0], msg.data[:0]
 	w.p.pool.Put(msg)
+}
+
+// prefetch reads what the insertions of msg's successors will read, in
+// loops of their own, as the sequential search does for its batches (see
+// batch.go): the home slots, then the stored vectors whose slot holds the
+// same tag (usually a matched successor); for a compressed store, the
+// roots' slots and pairs. It returns the sum of what it read.
+func (w *pworker) prefetch(msg *message) uint64 {
+	st := w.store
+	if st.tree != nil {
+		b := &w.tbatch
+		b.reset()
+		for _, e := range msg.ents {
+			b.events = append(b.events, event{kind: evSucc, off: e.off, len: e.len})
+		}
+		b.data = msg.data
+		return st.tree.prefetch(b)
+	}
+	var touch uint64
+	shift, table := st.shift, st.table
+	for k := range msg.ents {
+		touch += table[msg.ents[k].h>>shift]
+	}
+	if f := &st.fixed; st.width > 0 {
+		for k := range msg.ents {
+			h := msg.ents[k].h
+			if e := table[h>>shift]; e != 0 && e>>32 == h>>32 {
+				if i := Index(e) - 1; st.nexc == 0 || !st.isExc(i) {
+					touch += uint64(f.chunks[i>>f.shift][int(i&f.mask)*f.width])
+				}
+			}
+		}
+	}
+	return touch
 }
 
 // insert stores a state this worker owns; parent is global (NoIndex for an

@@ -80,6 +80,24 @@ func TestParallelLimits(t *testing.T) {
 	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "depth limit 5 reached") || st.Depth != 5 {
 		t.Errorf("depth: %+v, depth %d", r, st.Depth)
 	}
+	// A search whose time is spent, whose context is done or whose memory
+	// is over the limit before it starts stores nothing, however small
+	// the model, as the sequential search.
+	small := func() state.Model { return &counters{k: 2, n: 3, endOK: true} }
+	r, st = run(t, small(), Options{Workers: 2, TimeLimit: time.Second, Since: time.Now().Add(-2 * time.Second)})
+	if r.Verdict != trace.Unknown || r.Reason != "time limit 1s reached after 0 states" || st.States != 0 {
+		t.Errorf("time spent: %+v, %d states", r, st.States)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	r, st, _ = Run(ctx, small(), Options{Workers: 2})
+	if r.Verdict != trace.Unknown || r.Reason != "interrupted after 0 states" || st.States != 0 {
+		t.Errorf("cancelled: %+v, %d states", r, st.States)
+	}
+	r, st = run(t, small(), Options{Workers: 2, MemoryLimit: 1 << 20})
+	if r.Verdict != trace.Unknown || r.Reason != "memory limit 1.05 MB reached after 0 states" || st.States != 0 {
+		t.Errorf("memory: %+v, %d states", r, st.States)
+	}
 }
 
 func TestParallelProgress(t *testing.T) {
