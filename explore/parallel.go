@@ -128,6 +128,7 @@ type pworker struct {
 	tbatch  batch  // a message's successors as a batch, for a compressed store's prefetch
 
 	transitions, matched, expanded int64
+	compressedAt                   int64 // as search.compressedAt
 	// published for the coordinator (progress, memory)
 	pubStates, pubTransitions, pubMatched, pubStoreBytes, pubTableBytes, pubQueue atomic.Int64
 	next, levelEnd                                                                int // the level being expanded
@@ -712,6 +713,10 @@ func (w *pworker) poll() {
 	if b := w.p.storeBudget.Load(); b > 0 {
 		w.store.SetLimit(max(1, b-w.parents.bytes()))
 	}
+	if w.p.opts.AutoCompress && w.store.compressAtHalf() {
+		w.compressedAt = int64(w.store.Len())
+		w.publish()
+	}
 }
 
 func (w *pworker) publish() {
@@ -769,6 +774,13 @@ func (p *parallel) stats() trace.Stats {
 		st.StatesPerSec = float64(st.States) / st.Seconds
 	}
 	st.Extra = []trace.Figure{{Name: "workers", Value: float64(len(p.workers))}}
+	var compressedAt int64
+	for _, w := range p.workers {
+		compressedAt += w.compressedAt
+	}
+	if compressedAt > 0 {
+		st.Extra = append(st.Extra, compressedFigure(compressedAt))
+	}
 	return st
 }
 

@@ -85,6 +85,12 @@ type Options struct {
 	// fraction of the memory, more time per state. Each worker of the
 	// parallel search compresses the states it owns in a store of its own.
 	Compress bool
+	// AutoCompress keeps the states plain until the store takes half of
+	// what MemoryLimit leaves it, and then compresses them (Store.Compress)
+	// and goes on compressed: a search that fits in memory plain is not
+	// slowed, and one that would not goes on in a fraction of the memory.
+	// Each worker of the parallel search decides for its own store.
+	AutoCompress bool
 	// Reduce asks for partial-order reduction, for a model that is a
 	// state.Reducer (and no state.Checker); Stats.Reduction says whether
 	// the search did.
@@ -183,10 +189,11 @@ type search struct {
 	frames               []dfsFrame
 	next                 int // breadth-first: the next state to expand
 
-	watch      *Watch
-	budget     int
-	lastReport time.Time
-	lastStates int64
+	watch        *Watch
+	compressedAt int64 // the states stored when AutoCompress compressed the store (0: it did not)
+	budget       int
+	lastReport   time.Time
+	lastStates   int64
 }
 
 type dfsFrame struct {
@@ -414,6 +421,9 @@ func (s *search) poll() {
 	now := time.Now()
 	if s.stop = s.watch.Stop(now); s.stop != "" {
 		return
+	}
+	if s.opts.AutoCompress && s.store.compressAtHalf() {
+		s.compressedAt = int64(s.store.Len())
 	}
 	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
 		s.report(now)

@@ -175,3 +175,28 @@ func TestCompressMemoryLimit(t *testing.T) {
 		t.Errorf("--memory 0: exit %d, %q; want no limit", code, out)
 	}
 }
+
+// TestAutoCompressReported: a check whose plain store would not fit
+// --memory compresses it on the way, with one worker and with two, ends
+// with the verdict and states of the search without limit, and says when
+// it compressed.
+func TestAutoCompressReported(t *testing.T) {
+	model := filepath.Join(testenv.RepoRoot(t), "examples/failure-detectors/weak-completeness.pml")
+	for _, j := range []string{"1", "2"} {
+		rep, code, stderr := runFtmc(context.Background(), []string{"check", model, "-D", "CHAN=I", "-D", "ORDER=SPLIT", "-D", "BUF=1", "-j", j, "--memory", "80MB"})
+		if rep == nil || code != trace.ExitHolds {
+			t.Fatalf("-j %s: exit %d: %s", j, code, stderr)
+		}
+		st := rep.Stats
+		var at float64
+		for _, f := range st.Extra {
+			if strings.HasPrefix(f.Name, "states stored when the store turned compressed") {
+				at = f.Value
+			}
+		}
+		// The plain store takes over 80 bytes per state, 57 MB.
+		if st.States != 712396 || at <= 0 || at >= float64(st.States) || st.BytesPerState > 40 {
+			t.Errorf("-j %s: %d states, %.1f bytes per state, compressed at %.0f states", j, st.States, st.BytesPerState, at)
+		}
+	}
+}

@@ -110,6 +110,9 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	so.MaxDepth = o.depth
 	so.Workers = o.limits.jobs
 	so.Compress = o.compress
+	// A store that would not fit the memory limit plain goes on
+	// compressed; one that fits is not slowed.
+	so.AutoCompress = true
 	so.Reduce = !o.noReduce
 	return so, nil
 }
