@@ -2,8 +2,8 @@ package explore
 
 import (
 	"math"
-	"runtime/debug"
 	"runtime"
+	"runtime/debug"
 )
 
 // Index is a stored state's number: states are numbered 0, 1, 2, ... in the
