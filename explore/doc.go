@@ -13,7 +13,9 @@
 // The breadth-first search runs on several goroutines when Options.Workers
 // asks for it (parallel.go): each worker owns the states whose hash falls to
 // it, and levels end at a barrier, so the parallel search finds the same
-// states and counterexamples as short as the sequential one.
+// states and counterexamples as short as the sequential one. Each worker
+// may compress its own store, and the workers reduce with ample sets, the
+// successors' owners answering the cycle proviso.
 //
 // The search loop allocates nothing per state: successors are copied into a
 // reused batch, their table slots read together (so that the memory system

@@ -1,9 +1,11 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +24,18 @@ import (
 //
 // A state's global index is its index in its owner's store shifted left by
 // workerBits, or'ed with the owner's number; parent indices are global.
+//
+// Partial-order reduction needs the breadth-first cycle proviso (reduce.go):
+// every successor of an ample set is new or in the next level. Only the
+// successors' owners know, so a worker sends an ample set's successors on
+// condition, and their owners insert them and answer, at the end of the
+// level, for each state one of whose ample successors was already stored
+// in the current level or an earlier one. Those states are then expanded
+// fully, their other successors sent in a second round of the same level.
+// The successors an ample set did send are the state's successors all the
+// same, so the level below holds, for each state, its ample set's
+// successors when the proviso holds and all its successors when it does
+// not: a cycle of ample steps would go one level deeper at every step.
 
 const (
 	workerBits = 4
@@ -48,6 +62,14 @@ type msgEntry struct {
 	parent   Index // global index of the expanded state
 	h        uint64
 	off, len uint32
+	ample    int32 // the process of parent's ample set this successor is of, or -1
+}
+
+// redo is a state (global index) whose ample set of process proc did not
+// meet the proviso: it must be expanded fully.
+type redo struct {
+	state Index
+	proc  int32
 }
 
 // pviolation is a violation found by a worker; its path is built when the
@@ -92,11 +114,21 @@ type pworker struct {
 	scratch []byte
 	cur     Index // global index of the state being expanded
 	nsucc   int
+	ample   int32 // the process whose successors Succ sends on condition, or -1
+
+	reduce  *reducer // partial-order reduction, or nil
+	holding bool     // Succ holds successors back for the reduction
+	skip    int32    // Succ drops this process's successors (a redo), or -1
+	redoOut [][]redo // redos found, per worker that expanded the state
+	redoMu  sync.Mutex
+	redos   []redo // this worker's states to expand fully (under redoMu)
 	dones   int
 	budget  int
-	touched uint64 // see process
+	touched uint64 // see prefetch
+	tbatch  batch  // a message's successors as a batch, for a compressed store's prefetch
 
 	transitions, matched, expanded int64
+	compressedAt                   int64 // as search.compressedAt
 	// published for the coordinator (progress, memory)
 	pubStates, pubTransitions, pubMatched, pubStoreBytes, pubTableBytes, pubQueue atomic.Int64
 	next, levelEnd                                                                int // the level being expanded
@@ -172,21 +204,41 @@ func runParallel(ctx context.Context, m state.Model, opts Options) (trace.Result
 		if i > 0 {
 			wm = m.Fork()
 		}
-		w := &pworker{p: p, id: i, m: wm, store: NewStore(opts.ExpectedStates / n),
+		wo := opts
+		wo.ExpectedStates /= n
+		w := &pworker{p: p, id: i, m: wm, store: wo.NewStore(),
 			inbox: make(chan *message, inboxCap), out: make([]*message, n), budget: pollEvery}
 		w.checker, _ = wm.(state.Checker)
+		w.reduce = newReducer(wm, opts)
+		w.ample, w.skip, w.redoOut = -1, -1, make([][]redo, n)
 		p.workers = append(p.workers, w)
+	}
+	// The workers reduce all or none: they take the same rounds per level.
+	for _, w := range p.workers {
+		if w.reduce == nil {
+			for _, w := range p.workers {
+				w.reduce = nil
+			}
+			break
+		}
 	}
 	defer func() {
 		for _, w := range p.workers {
 			w.store.Free()
 		}
 	}()
+	// A search whose time (counted from Since) is spent, whose context is
+	// done or whose memory is over the limit stops before it starts, as
+	// the sequential one does.
+	var sampler MemorySampler
+	if p.check(time.Now(), &sampler); p.stop.Load() {
+		return p.result(), p.stats(), nil
+	}
 	if err := p.initial(); err != nil {
 		return trace.Result{Property: propertyName(opts), Verdict: trace.Unknown, Reason: err.Error()}, p.stats(), err
 	}
 	if !p.stop.Load() {
-		p.run()
+		p.run(&sampler)
 	}
 	return p.result(), p.stats(), nil
 }
@@ -217,7 +269,7 @@ func (p *parallel) initial() error {
 
 // run starts the workers and watches the clock, the context and memory
 // until they finish.
-func (p *parallel) run() {
+func (p *parallel) run(sampler *MemorySampler) {
 	var wg sync.WaitGroup
 	for _, w := range p.workers {
 		wg.Add(1)
@@ -233,29 +285,21 @@ func (p *parallel) run() {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	deadline := p.opts.Deadline(p.start)
 	tick := time.NewTicker(memoryEvery)
 	defer tick.Stop()
-	var sampler MemorySampler
 	lastReport, lastStates := p.start, int64(0)
-	p.sampleMemory(&sampler)
+	p.sampleMemory(sampler)
 	for {
 		select {
 		case <-finished:
-			p.sampleMemory(&sampler)
+			p.sampleMemory(sampler)
 			return
 		case <-p.ctx.Done():
 			p.halt(fmt.Sprintf("%s after %d states", StopCause(p.ctx), p.states()))
 			<-finished
 			return
 		case now := <-tick.C:
-			if !deadline.IsZero() && now.After(deadline) {
-				p.halt(fmt.Sprintf("time limit %v reached after %d states", p.opts.TimeLimit, p.states()))
-			}
-			mem := p.sampleMemory(&sampler)
-			if p.opts.MemoryLimit > 0 && mem > p.opts.MemoryLimit {
-				p.halt(memoryReason(p.opts, p.states()))
-			}
+			mem := p.check(now, sampler)
 			if p.opts.Progress != nil && now.Sub(lastReport) >= interval {
 				n := p.states()
 				pr := Progress{States: n, Depth: atomic.LoadInt64(&p.depth), MemoryBytes: mem, Elapsed: now.Sub(p.start)}
@@ -270,6 +314,22 @@ func (p *parallel) run() {
 			}
 		}
 	}
+}
+
+// check stops the search when its context is done, its time is spent or
+// its memory is over the limit, and returns the memory.
+func (p *parallel) check(now time.Time, sampler *MemorySampler) int64 {
+	if p.ctx.Err() != nil {
+		p.halt(fmt.Sprintf("%s after %d states", StopCause(p.ctx), p.states()))
+	}
+	if d := p.opts.Deadline(p.start); !d.IsZero() && now.After(d) {
+		p.halt(fmt.Sprintf("time limit %v reached after %d states", p.opts.TimeLimit, p.states()))
+	}
+	mem := p.sampleMemory(sampler)
+	if p.opts.MemoryLimit > 0 && mem > p.opts.MemoryLimit {
+		p.halt(memoryReason(p.opts, p.states()))
+	}
+	return mem
 }
 
 // sampleMemory estimates the process's memory and shares what is left of
@@ -309,6 +369,18 @@ func (w *pworker) run() {
 			w.drain(false)
 		}
 		w.endLevel()
+		if w.reduce != nil {
+			// The second round of the level: the states whose ample set
+			// did not meet the proviso are expanded fully.
+			redos, stop := p.barrier.wait(w.sendRedos(), &p.stop)
+			if stop {
+				return
+			}
+			if redos > 0 {
+				w.redo()
+				w.endLevel()
+			}
+		}
 		levelStart, levelEnd = levelEnd, w.store.Len()
 		// Every worker must take the same decision here: one that went on
 		// alone would wait for the others' done marks forever.
@@ -334,7 +406,11 @@ func (w *pworker) expand(local int) {
 	w.scratch = append(w.scratch[:0], w.store.Get(Index(local))...)
 	w.nsucc = 0
 	w.expanded++
-	w.m.Next(w.scratch, w)
+	if w.reduce != nil {
+		w.expandReduced()
+	} else {
+		w.m.Next(w.scratch, w)
+	}
 	if w.nsucc == 0 && !w.m.ValidEnd(w.scratch) {
 		w.p.violate(&pviolation{kind: state.KindInvalidEnd, msg: "invalid end state", at: w.cur})
 	}
@@ -344,9 +420,96 @@ func (w *pworker) expand(local int) {
 	}
 }
 
+// expandReduced generates the successors of the state in w.scratch with an
+// ample set when there is a candidate: the first process of the model's
+// candidates that has a successor. Its successors go on condition (see
+// the file's comment).
+func (w *pworker) expandReduced() {
+	r := w.reduce
+	r.cands = r.model.Ample(w.scratch, r.cands[:0])
+	if len(r.cands) == 0 {
+		w.m.Next(w.scratch, w)
+		return
+	}
+	r.succs, r.data = r.succs[:0], r.data[:0]
+	w.holding = true
+	w.m.Next(w.scratch, w)
+	w.holding = false
+	w.nsucc -= len(r.succs) // counted again as they are sent
+	pid := int32(-1)
+	for _, c := range r.cands {
+		for _, p := range r.succs {
+			if p.proc == c {
+				pid = c
+				break
+			}
+		}
+		if pid >= 0 {
+			break
+		}
+	}
+	if pid >= 0 {
+		r.ample++
+	}
+	w.ample = pid
+	for _, p := range r.succs {
+		if pid < 0 || p.proc == pid {
+			w.Succ(state.Trans{Proc: p.proc}, r.data[p.off:p.off+p.len])
+		}
+	}
+	w.ample = -1
+}
+
+// sendRedos hands the states whose ample set failed the proviso to the
+// workers that expanded them, and returns how many it handed.
+func (w *pworker) sendRedos() int64 {
+	var n int64
+	for to, rs := range w.redoOut {
+		if len(rs) == 0 {
+			continue
+		}
+		o := w.p.workers[to]
+		o.redoMu.Lock()
+		o.redos = append(o.redos, rs...)
+		o.redoMu.Unlock()
+		n += int64(len(rs))
+		w.redoOut[to] = rs[:0]
+	}
+	return n
+}
+
+// redo expands fully the states whose ample set failed the proviso: their
+// other processes' successors go to their owners.
+func (w *pworker) redo() {
+	rs := w.redos
+	slices.SortFunc(rs, func(a, b redo) int { return cmp.Compare(a.state, b.state) })
+	rs = slices.CompactFunc(rs, func(a, b redo) bool { return a.state == b.state })
+	for _, r := range rs {
+		if w.p.stop.Load() {
+			break
+		}
+		w.reduce.ample--
+		w.cur = r.state
+		w.scratch = append(w.scratch[:0], w.store.Get(r.state>>workerBits)...)
+		w.skip = r.proc
+		w.m.Next(w.scratch, w)
+		w.skip = -1
+		w.trySend()
+		w.drain(false)
+	}
+	w.redos = w.redos[:0]
+}
+
 // Succ implements state.Sink: the successor goes into the batch for its owner.
-func (w *pworker) Succ(_ state.Trans, v []byte) {
+func (w *pworker) Succ(t state.Trans, v []byte) {
 	w.nsucc++
+	switch {
+	case w.holding:
+		w.reduce.hold(t, v)
+		return
+	case w.skip >= 0 && t.Proc == w.skip:
+		return // sent already, as the ample set
+	}
 	h := Hash(v)
 	to := w.p.owner(h)
 	msg := w.out[to]
@@ -354,7 +517,7 @@ func (w *pworker) Succ(_ state.Trans, v []byte) {
 		msg = w.p.pool.Get().(*message)
 		w.out[to] = msg
 	}
-	msg.ents = append(msg.ents, msgEntry{parent: w.cur, h: h, off: uint32(len(msg.data)), len: uint32(len(v))})
+	msg.ents = append(msg.ents, msgEntry{parent: w.cur, h: h, off: uint32(len(msg.data)), len: uint32(len(v)), ample: w.ample})
 	msg.data = append(msg.data, v...)
 	if len(msg.ents) >= msgEntries {
 		w.out[to] = nil
@@ -458,15 +621,14 @@ func (w *pworker) process(msg *message) {
 	if msg.done {
 		w.dones++
 	} else if !w.p.stop.Load() {
-		// Read the home slots first, as the sequential search's batches do.
-		st := w.store
-		var touch uint64
-		for k := range msg.ents {
-			touch += st.table[msg.ents[k].h>>st.shift]
-		}
-		w.touched += touch
+		w.touched += w.prefetch(msg)
 		for _, e := range msg.ents {
-			w.insert(msg.data[e.off:e.off+e.len], e.h, e.parent)
+			i, isNew := w.insert(msg.data[e.off:e.off+e.len], e.h, e.parent)
+			if e.ample >= 0 && !isNew && i != NoIndex && int(i) < w.levelEnd {
+				// An ample successor in this level or an earlier one.
+				from := int(e.parent & (MaxWorkers - 1))
+				w.redoOut[from] = append(w.redoOut[from], redo{e.parent, e.ample})
+			}
 			if w.p.stop.Load() {
 				break
 			}
@@ -474,6 +636,40 @@ func (w *pworker) process(msg *message) {
 	}
 	msg.done, msg.ents, msg.data = false, msg.ents[:0], msg.data[:0]
 	w.p.pool.Put(msg)
+}
+
+// prefetch reads what the insertions of msg's successors will read, in
+// loops of their own, as the sequential search does for its batches (see
+// batch.go): the home slots, then the stored vectors whose slot holds the
+// same tag (usually a matched successor); for a compressed store, the
+// roots' slots and pairs. It returns the sum of what it read.
+func (w *pworker) prefetch(msg *message) uint64 {
+	st := w.store
+	if st.tree != nil {
+		b := &w.tbatch
+		b.reset()
+		for _, e := range msg.ents {
+			b.events = append(b.events, event{kind: evSucc, off: e.off, len: e.len})
+		}
+		b.data = msg.data
+		return st.tree.prefetch(b)
+	}
+	var touch uint64
+	shift, table := st.shift, st.table
+	for k := range msg.ents {
+		touch += table[msg.ents[k].h>>shift]
+	}
+	if f := &st.fixed; st.width > 0 {
+		for k := range msg.ents {
+			h := msg.ents[k].h
+			if e := table[h>>shift]; e != 0 && e>>32 == h>>32 {
+				if i := Index(e) - 1; st.nexc == 0 || !st.isExc(i) {
+					touch += uint64(f.chunks[i>>f.shift][int(i&f.mask)*f.width])
+				}
+			}
+		}
+	}
+	return touch
 }
 
 // insert stores a state this worker owns; parent is global (NoIndex for an
@@ -512,8 +708,14 @@ func (w *pworker) insert(v []byte, h uint64, parent Index) (Index, bool) {
 func (w *pworker) poll() {
 	w.budget = pollEvery
 	w.publish()
+	// The budget covers the worker's parent indices too, which grow
+	// beside the store.
 	if b := w.p.storeBudget.Load(); b > 0 {
-		w.store.SetLimit(b)
+		w.store.SetLimit(max(1, b-w.parents.bytes()))
+	}
+	if w.p.opts.AutoCompress && w.store.compressAtHalf() {
+		w.compressedAt = int64(w.store.Len())
+		w.publish()
 	}
 }
 
@@ -522,7 +724,7 @@ func (w *pworker) publish() {
 	w.pubTransitions.Store(w.transitions)
 	w.pubMatched.Store(w.matched)
 	w.pubStoreBytes.Store(w.store.Bytes() + w.parents.bytes())
-	w.pubTableBytes.Store(int64(len(w.store.table)) * 8)
+	w.pubTableBytes.Store(w.store.tableBytes())
 	w.pubQueue.Store(int64(w.store.Len() - w.next))
 }
 
@@ -557,7 +759,13 @@ func (p *parallel) stats() trace.Stats {
 	st.MemoryBytes = p.memoryPeak
 	st.Complete = p.viol == nil && p.reason == "" && !p.truncated
 	if p.opts.Reduce {
-		st.Reduction = "none" // the parallel search does not reduce yet
+		st.Reduction = "none"
+		if p.workers[0].reduce != nil {
+			st.Reduction = "partial-order"
+			for _, w := range p.workers {
+				st.AmpleStates += w.reduce.ample
+			}
+		}
 	}
 	if st.States > 0 {
 		st.BytesPerState = float64(st.StoreBytes) / float64(st.States)
@@ -566,6 +774,13 @@ func (p *parallel) stats() trace.Stats {
 		st.StatesPerSec = float64(st.States) / st.Seconds
 	}
 	st.Extra = []trace.Figure{{Name: "workers", Value: float64(len(p.workers))}}
+	var compressedAt int64
+	for _, w := range p.workers {
+		compressedAt += w.compressedAt
+	}
+	if compressedAt > 0 {
+		st.Extra = append(st.Extra, compressedFigure(compressedAt))
+	}
 	return st
 }
 

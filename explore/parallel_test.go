@@ -12,7 +12,7 @@ import (
 
 // The parallel search must store the same states, count the same
 // transitions and reach the same depth as the sequential one, and its
-// counterexamples must be as short.
+// counterexamples must be as short, with plain stores and compressed ones.
 func TestParallelSameAsSequential(t *testing.T) {
 	models := []struct {
 		name string
@@ -30,8 +30,12 @@ func TestParallelSameAsSequential(t *testing.T) {
 	for _, mc := range models {
 		t.Run(mc.name, func(t *testing.T) {
 			want, wst := run(t, mc.m(), Options{})
-			for _, workers := range []int{2, 3, 4} {
-				got, gst := run(t, mc.m(), Options{Workers: workers})
+			for _, c := range []struct {
+				workers  int
+				compress bool
+			}{{2, false}, {3, false}, {4, false}, {2, true}, {3, true}} {
+				workers := c.workers
+				got, gst := run(t, mc.m(), Options{Workers: workers, Compress: c.compress})
 				if got.Verdict != want.Verdict || got.Kind != want.Kind {
 					t.Fatalf("%d workers: %s (%s), want %s (%s)", workers, got.Verdict, got.Kind, want.Verdict, want.Kind)
 				}
@@ -75,6 +79,24 @@ func TestParallelLimits(t *testing.T) {
 	r, st = run(t, &counters{k: 3, n: 10, wrap: true}, Options{Workers: 2, MaxDepth: 5})
 	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, "depth limit 5 reached") || st.Depth != 5 {
 		t.Errorf("depth: %+v, depth %d", r, st.Depth)
+	}
+	// A search whose time is spent, whose context is done or whose memory
+	// is over the limit before it starts stores nothing, however small
+	// the model, as the sequential search.
+	small := func() state.Model { return &counters{k: 2, n: 3, endOK: true} }
+	r, st = run(t, small(), Options{Workers: 2, TimeLimit: time.Second, Since: time.Now().Add(-2 * time.Second)})
+	if r.Verdict != trace.Unknown || r.Reason != "time limit 1s reached after 0 states" || st.States != 0 {
+		t.Errorf("time spent: %+v, %d states", r, st.States)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	r, st, _ = Run(ctx, small(), Options{Workers: 2})
+	if r.Verdict != trace.Unknown || r.Reason != "interrupted after 0 states" || st.States != 0 {
+		t.Errorf("cancelled: %+v, %d states", r, st.States)
+	}
+	r, st = run(t, small(), Options{Workers: 2, MemoryLimit: 1 << 20})
+	if r.Verdict != trace.Unknown || r.Reason != "memory limit 1.05 MB reached after 0 states" || st.States != 0 {
+		t.Errorf("memory: %+v, %d states", r, st.States)
 	}
 }
 

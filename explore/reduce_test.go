@@ -41,6 +41,13 @@ func (m *toggler) Next(s []byte, sink state.Sink) {
 // process that can move is an ample set.
 type reducedCounters struct{ counters }
 
+func (c *reducedCounters) Fork() state.Model { d := *c; return &d }
+
+// plainFork is reducedCounters whose forks are plain counters.
+type plainFork struct{ reducedCounters }
+
+func (c *plainFork) Fork() state.Model { d := c.counters; return &d }
+
 func (c *reducedCounters) Ample(s []byte, buf []int32) []int32 {
 	for i := len(s) - 1; i >= 0; i-- {
 		buf = append(buf, int32(i))
@@ -85,14 +92,36 @@ func TestReductionKeepsDeadlock(t *testing.T) {
 	}
 }
 
-// TestReductionParallel: the parallel search does not reduce, and says so.
+// TestReductionParallel: the parallel search reduces as the sequential one
+// does where no ample set closes a cycle, and its proviso makes it move the
+// process that only a full expansion reaches, with any number of workers.
 func TestReductionParallel(t *testing.T) {
-	m := &reducedCounters{counters{k: 3, n: 4, endOK: true}}
-	r, st, err := Run(context.Background(), m, Options{Workers: 2, Reduce: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Verdict != trace.Holds || st.States != 64 || st.Reduction != "none" {
-		t.Errorf("%s, %d states, reduction %q; want holds, 64, none", r.Verdict, st.States, st.Reduction)
+	for _, workers := range []int{2, 3} {
+		m := &reducedCounters{counters{k: 3, n: 4, endOK: true}}
+		r, st, err := Run(context.Background(), m, Options{Workers: workers, Reduce: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Holds || st.States != 10 || st.Reduction != "partial-order" || st.AmpleStates != 9 {
+			t.Errorf("%d workers: %s, %d states, reduction %q, %d ample states; want holds, 10, partial-order, 9", workers, r.Verdict, st.States, st.Reduction, st.AmpleStates)
+		}
+		// A worker whose model does not reduce makes them all expand fully:
+		// they take the same rounds.
+		r, st, err = Run(context.Background(), &plainFork{reducedCounters{counters{k: 3, n: 4, endOK: true}}}, Options{Workers: workers, Reduce: true})
+		if err != nil || r.Verdict != trace.Holds || st.States != 64 || st.Reduction != "none" {
+			t.Errorf("%d workers, forks that do not reduce: %s, %d states, reduction %q, %v; want holds, 64, none", workers, r.Verdict, st.States, st.Reduction, err)
+		}
+		r, st, err = Run(context.Background(), &toggler{}, Options{Workers: workers, Reduce: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Violated || r.Kind != state.KindAssertion {
+			t.Fatalf("%d workers: toggler %s (%s), want the assertion violated", workers, r.Verdict, r.Kind)
+		}
+		// (0,0) -0-> (1,0), whose ample successor (0,0) is old: expanded
+		// fully, -1-> (1,1), where process 1's assertion fails.
+		if n := len(r.Counterexample.Steps); n != 3 || st.AmpleStates != 2 {
+			t.Errorf("%d workers: toggler counterexample of %d steps, %d ample states; want 3 and 2", workers, n, st.AmpleStates)
+		}
 	}
 }

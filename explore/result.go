@@ -27,6 +27,9 @@ func (s *search) stats() trace.Stats {
 	st := s.watch.Stats(s.parents.bytes())
 	st.Transitions, st.Matched, st.Expanded, st.Depth = s.transitions, s.matched, s.expanded, s.depth
 	st.Complete = s.complete()
+	if s.compressedAt > 0 {
+		st.Extra = append(st.Extra, compressedFigure(s.compressedAt))
+	}
 	if s.opts.Reduce {
 		st.Reduction = "none"
 		if s.reduce != nil {
@@ -34,6 +37,12 @@ func (s *search) stats() trace.Stats {
 		}
 	}
 	return st
+}
+
+// compressedFigure is the statistic of a store that AutoCompress
+// compressed when it held n states.
+func compressedFigure(n int64) trace.Figure {
+	return trace.Figure{Name: "states stored when the store turned compressed (memory)", Value: float64(n)}
 }
 
 // counterexample rebuilds the path of v: the transitions between consecutive

@@ -82,12 +82,18 @@ type Options struct {
 	// reporting. A search with Visit runs on one worker.
 	Visit func(v []byte, cex func(kind, msg string) *trace.Counterexample)
 	// Compress keeps the states tree-compressed (NewCompressedStore): a
-	// fraction of the memory, more time per state. The parallel search
-	// does not have it: Run refuses it with more than one worker.
+	// fraction of the memory, more time per state. Each worker of the
+	// parallel search compresses the states it owns in a store of its own.
 	Compress bool
+	// AutoCompress keeps the states plain until the store takes half of
+	// what MemoryLimit leaves it, and then compresses them (Store.Compress)
+	// and goes on compressed: a search that fits in memory plain is not
+	// slowed, and one that would not goes on in a fraction of the memory.
+	// Each worker of the parallel search decides for its own store.
+	AutoCompress bool
 	// Reduce asks for partial-order reduction, for a model that is a
-	// state.Reducer (and no state.Checker). The parallel search does not
-	// reduce; Stats.Reduction says whether the search did.
+	// state.Reducer (and no state.Checker); Stats.Reduction says whether
+	// the search did.
 	Reduce bool
 }
 
@@ -116,9 +122,6 @@ const pollEvery = 1 << 12
 // initial states.
 func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
 	if opts.Workers > 1 && opts.Order == BreadthFirst && opts.MaxStates <= 0 && opts.Visit == nil {
-		if opts.Compress {
-			return trace.Result{Property: propertyName(opts), Verdict: trace.Unknown, Reason: ErrCompressParallel.Error()}, trace.Stats{}, ErrCompressParallel
-		}
 		return runParallel(ctx, m, opts)
 	}
 	s := newSearch(ctx, m, opts)
@@ -186,10 +189,11 @@ type search struct {
 	frames               []dfsFrame
 	next                 int // breadth-first: the next state to expand
 
-	watch      *Watch
-	budget     int
-	lastReport time.Time
-	lastStates int64
+	watch        *Watch
+	compressedAt int64 // the states stored when AutoCompress compressed the store (0: it did not)
+	budget       int
+	lastReport   time.Time
+	lastStates   int64
 }
 
 type dfsFrame struct {
@@ -417,6 +421,9 @@ func (s *search) poll() {
 	now := time.Now()
 	if s.stop = s.watch.Stop(now); s.stop != "" {
 		return
+	}
+	if s.opts.AutoCompress && s.store.compressAtHalf() {
+		s.compressedAt = int64(s.store.Len())
 	}
 	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
 		s.report(now)

@@ -3,6 +3,7 @@ package explore
 import (
 	"math"
 	"runtime"
+	"runtime/debug"
 )
 
 // Index is a stored state's number: states are numbered 0, 1, 2, ... in the
@@ -64,7 +65,8 @@ type Store struct {
 	relaidAt   int  // Len at the last new layout
 	noRelayout bool // while building a new layout
 
-	tree *treeStore // the vectors tree-compressed (NewCompressedStore); nil: as above
+	tree       *treeStore // the vectors tree-compressed (NewCompressedStore); nil: as above
+	noCompress bool       // compressAtHalf failed
 }
 
 // NewStore returns an empty store whose table has room for about expected
@@ -382,6 +384,61 @@ func (s *Store) relayout(n int) {
 	s.width, s.fixed, s.vars = t.width, t.fixed, t.vars
 	s.nexc, s.excBits, s.excIdx = t.nexc, t.excBits, t.excIdx
 	s.relaidAt = n
+}
+
+// Compress makes the store keep its states tree-compressed from now on,
+// those stored so far included: they go into a compressed store in order,
+// which numbers them as they were, and the plain vectors and table are
+// freed. Both are held meanwhile, within the store's limit; false, and the
+// store as it was, when the compressed one does not fit.
+func (s *Store) Compress() bool {
+	if s.tree != nil {
+		return true
+	}
+	log := minTableLog
+	for log < maxTableLog && s.n > loadLimit(1<<log) {
+		log++
+	}
+	if !s.room(2 * 4 << log) { // the two tables' slots
+		return false
+	}
+	t := newTreeStore(s.n, s.room)
+	for i := range s.n {
+		if j, isNew, full := t.insert(s.Get(Index(i))); full || !isNew || j != Index(i) {
+			t.free()
+			return false
+		}
+	}
+	s.replaceTable(nil, false)
+	s.fixed, s.vars = fixedArena{}, varArena{}
+	s.excBits, s.excIdx = column[uint64]{}, column[uint32]{}
+	s.tree = t
+	return true
+}
+
+// autoCompressMin is the fewest states a store compresses itself at
+// (compressAtHalf): below, the tables' fixed start outweighs the vectors.
+const autoCompressMin = 1 << 12
+
+// compressAtHalf compresses a plain store (Compress), once, when it takes
+// half of its limit or its table's next doubling would not leave room
+// for the compressed tables (about the table's size again): it reports
+// whether it did.
+func (s *Store) compressAtHalf() bool {
+	if s.tree != nil || s.noCompress || s.limit <= 0 || s.n < autoCompressMin {
+		return false
+	}
+	if b := s.Bytes(); b <= s.limit/2 && b+4*s.tableBytes() <= s.limit {
+		return false
+	}
+	if !s.Compress() {
+		s.noCompress = true // it would not fit later either
+		return false
+	}
+	// The plain vectors are garbage now: give their memory back, so that
+	// the limit counts what the store holds.
+	debug.FreeOSMemory()
+	return true
 }
 
 // insertTree is InsertHash for a compressed store.

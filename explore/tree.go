@@ -2,7 +2,6 @@ package explore
 
 import (
 	"encoding/binary"
-	"errors"
 	"math"
 	"runtime"
 	"unsafe"
@@ -26,10 +25,6 @@ import (
 // the vector's length fixes, says how to read it. The lengths are kept
 // beside the roots (lengthTable): one length for all states, and the few
 // others as exceptions.
-
-// ErrCompressParallel is Run's error for Options.Compress with more than
-// one breadth-first worker.
-var ErrCompressParallel = errors.New("compressed states are for one worker: the parallel search does not compress")
 
 // NewStore returns the store o asks for: compressed or not, sized for
 // ExpectedStates.

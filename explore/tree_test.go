@@ -1,12 +1,11 @@
 package explore
 
 import (
-	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"ftmc/state"
@@ -296,9 +295,29 @@ func TestCompressedMemoryLimit(t *testing.T) {
 	}
 }
 
-func TestCompressedParallelRefused(t *testing.T) {
-	r, _, err := Run(context.Background(), &counters{k: 3, n: 4}, Options{Workers: 2, Compress: true})
-	if !errors.Is(err, ErrCompressParallel) || r.Verdict != trace.Unknown {
-		t.Errorf("Run = %+v, %v; want unknown and ErrCompressParallel", r, err)
+// TestCompressedParallel: each worker of the parallel search keeps its
+// states compressed: the same counts as the plain parallel search, about
+// the sequential compressed search's bytes per state, and under the memory
+// limit too.
+func TestCompressedParallel(t *testing.T) {
+	m := func() state.Model { return &wideCounters{counters: counters{k: 6, n: 8, wrap: true}, pad: 64} }
+	_, st0 := run(t, m(), Options{Workers: 2})
+	_, seq := run(t, m(), Options{Compress: true})
+	r, st1 := run(t, m(), Options{Workers: 2, Compress: true})
+	if r.Verdict != trace.Holds || st1.States != st0.States || st1.Transitions != st0.Transitions || st1.Depth != st0.Depth {
+		t.Errorf("compressed %s: %+v\nplain %+v", r.Verdict, st1, st0)
 	}
+	if st1.BytesPerState > seq.BytesPerState*1.2 {
+		t.Errorf("compressed %.1f bytes per state with two workers, %.1f with one", st1.BytesPerState, seq.BytesPerState)
+	}
+	const store = 24 << 20
+	limit := memoryLimit(store)
+	r, st := run(t, &counters{k: 8, n: 16, wrap: true}, Options{Workers: 2, MemoryLimit: limit, Compress: true})
+	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, fmt.Sprintf("memory limit %s reached after ", FormatBytes(limit))) {
+		t.Errorf("memory limit: result %+v, %d states", r, st.States)
+	}
+	if st.StoreBytes > store*21/20 || st.States < 100000 {
+		t.Errorf("memory limit: %d states in %d bytes", st.States, st.StoreBytes)
+	}
+	t.Logf("%d states, %.1f bytes per state; one worker %.1f", st0.States, st1.BytesPerState, seq.BytesPerState)
 }

@@ -378,6 +378,9 @@ func (l *limits) budget(fs *flag.FlagSet, since time.Time) explore.Budget {
 // flagGiven reports whether the command line set the flag name.
 func flagGiven(fs *flag.FlagSet, name string) bool {
 	given := false
+	if fs == nil {
+		return false
+	}
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
 }

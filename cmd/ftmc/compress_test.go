@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -53,7 +54,10 @@ func compressRuns(t *testing.T) []compressRun {
 // TestCompressSameResults: with --compress, every corpus run and the small
 // benchmark runs have the same verdicts, counterexamples, state counts,
 // transitions and depth, breadth-first and depth-first, LTL properties
-// included; the store is smaller on the benchmark models.
+// included; the store is smaller on the benchmark models. With two
+// workers, whose counterexamples and counts at a violation depend on
+// which worker finds it first, the verdicts, the counterexamples' lengths
+// and a complete search's counts are the same.
 func TestCompressSameResults(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -63,8 +67,8 @@ func TestCompressSameResults(t *testing.T) {
 	}
 	var cexs, smaller int
 	for _, r := range runs {
-		for _, order := range []string{"--bfs", "--dfs"} {
-			args := append(append([]string(nil), r.args...), order)
+		for _, order := range []string{"--bfs -j 1", "--dfs", "--bfs -j 2"} {
+			args := append(append([]string(nil), r.args...), strings.Fields(order)...)
 			plain, code0, err0 := runFtmc(ctx, args)
 			comp, code1, err1 := runFtmc(ctx, append(args, "--compress"))
 			where := r.where + " " + order
@@ -72,10 +76,19 @@ func TestCompressSameResults(t *testing.T) {
 				t.Errorf("%s: exit %d plain, %d compressed\n%s\n%s", where, code0, code1, err0, err1)
 				continue
 			}
+			p, c := plain.Stats, comp.Stats
+			if strings.HasSuffix(order, "-j 2") {
+				if got, want := cexLengths(comp.Verdicts), cexLengths(plain.Verdicts); got != want {
+					t.Errorf("%s: verdicts plain %s\ncompressed %s", where, want, got)
+				}
+				if p.Complete && c.Complete && (p.States != c.States || p.Transitions != c.Transitions || p.Depth != c.Depth) {
+					t.Errorf("%s: stats plain %+v\ncompressed %+v", where, p, c)
+				}
+				continue
+			}
 			if !reflect.DeepEqual(plain.Verdicts, comp.Verdicts) {
 				t.Errorf("%s: verdicts plain %+v\ncompressed %+v", where, plain.Verdicts, comp.Verdicts)
 			}
-			p, c := plain.Stats, comp.Stats
 			if p.States != c.States || p.Transitions != c.Transitions || p.Matched != c.Matched || p.Depth != c.Depth || p.VectorBytes != c.VectorBytes || p.Complete != c.Complete {
 				t.Errorf("%s: stats plain %+v\ncompressed %+v", where, p, c)
 			}
@@ -103,15 +116,35 @@ func TestCompressSameResults(t *testing.T) {
 	}
 }
 
-// TestCompressParallelUsage: --compress is for one worker.
-func TestCompressParallelUsage(t *testing.T) {
-	code, _, errs := runExplicitArgs(t, &tokenRing{n: 3}, "--compress", "-j", "2")
-	if code != trace.ExitUsage || !strings.Contains(errs, "--compress with -j 2") {
-		t.Errorf("exit %d, stderr %q", code, errs)
+// cexLengths is the verdicts with the lengths of their counterexamples.
+func cexLengths(rs []trace.Result) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "%s: %s", r.Property, r.Verdict)
+		if c := r.Counterexample; c != nil {
+			fmt.Fprintf(&b, " (%d steps)", len(c.Steps))
+		}
+		b.WriteString("; ")
 	}
-	code, _, errs = runExplicitArgs(t, &tokenRing{n: 3, stopOK: true}, "--compress", "--quiet")
-	if code != trace.ExitHolds {
-		t.Errorf("one worker: exit %d, stderr %q", code, errs)
+	return b.String()
+}
+
+// TestCompressParallel: --compress with -j 2 keeps each worker's states
+// compressed, and the report counts the same states as with one worker.
+func TestCompressParallel(t *testing.T) {
+	var reps [2]trace.Report
+	for k, j := range []string{"1", "2"} {
+		code, out, errs := runExplicitArgs(t, &tokenRing{n: 5, stopOK: true}, "--compress", "-j", j, "--json")
+		if code != trace.ExitHolds {
+			t.Fatalf("-j %s: exit %d, stderr %q", j, code, errs)
+		}
+		if err := json.Unmarshal([]byte(out), &reps[k]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	one, two := reps[0].Stats, reps[1].Stats
+	if one.States == 0 || two.States != one.States || two.Transitions != one.Transitions || two.Depth != one.Depth {
+		t.Errorf("-j 2: %+v\n-j 1: %+v", two, one)
 	}
 }
 
@@ -140,5 +173,30 @@ func TestCompressMemoryLimit(t *testing.T) {
 	code, out, _ = runExplicitArgs(t, &tokenRing{n: 50, stopOK: true}, "--quiet", "--compress", "--memory", "0")
 	if code != trace.ExitHolds || out != "safety: holds\n" {
 		t.Errorf("--memory 0: exit %d, %q; want no limit", code, out)
+	}
+}
+
+// TestAutoCompressReported: a check whose plain store would not fit
+// --memory compresses it on the way, with one worker and with two, ends
+// with the verdict and states of the search without limit, and says when
+// it compressed.
+func TestAutoCompressReported(t *testing.T) {
+	model := filepath.Join(testenv.RepoRoot(t), "examples/failure-detectors/weak-completeness.pml")
+	for _, j := range []string{"1", "2"} {
+		rep, code, stderr := runFtmc(context.Background(), []string{"check", model, "-D", "CHAN=I", "-D", "ORDER=SPLIT", "-D", "BUF=1", "-j", j, "--memory", "80MB"})
+		if rep == nil || code != trace.ExitHolds {
+			t.Fatalf("-j %s: exit %d: %s", j, code, stderr)
+		}
+		st := rep.Stats
+		var at float64
+		for _, f := range st.Extra {
+			if strings.HasPrefix(f.Name, "states stored when the store turned compressed") {
+				at = f.Value
+			}
+		}
+		// The plain store takes over 80 bytes per state, 57 MB.
+		if st.States != 712396 || at <= 0 || at >= float64(st.States) || st.BytesPerState > 40 {
+			t.Errorf("-j %s: %d states, %.1f bytes per state, compressed at %.0f states", j, st.States, st.BytesPerState, at)
+		}
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +35,12 @@ type explicitOptions struct {
 	since    time.Time   // when the command line was read: --time counts from here
 
 	flags *flag.FlagSet // tells a --memory given from none
+}
+
+// defaultWorkers is the number of workers of a breadth-first search
+// without -j: the cores the process may use, as many as the search takes.
+func defaultWorkers() int {
+	return min(runtime.GOMAXPROCS(0), explore.MaxWorkers)
 }
 
 // defaultMemoryLimit is the memory limit of a search without --memory
@@ -62,8 +70,13 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	o.since = time.Now()
 	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search: shortest counterexamples (the default)")
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search, as Spin's pan")
-	fs.BoolVar(&o.compress, "compress", false, "keep the states tree-compressed: a fraction of the memory, more time per state (one worker)")
+	fs.BoolVar(&o.compress, "compress", false, "keep the states tree-compressed: a fraction of the memory, more time per state")
 	o.limits.register(fs)
+	if f := fs.Lookup("j"); f != nil {
+		o.limits.jobs = defaultWorkers()
+		f.DefValue = strconv.Itoa(o.limits.jobs)
+		f.Usage = "workers of the breadth-first safety search, by default as many as there are cores (the depth-first and LTL searches run on one)"
+	}
 	if f := fs.Lookup("memory"); f != nil {
 		f.Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory; 0: no limit)", explore.DefaultMemoryShare*100)
 	}
@@ -87,8 +100,6 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 		return so, fmt.Errorf("--time, --memory and --depth must not be negative")
 	case o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers:
 		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
-	case o.compress && o.limits.jobs > 1:
-		return so, fmt.Errorf("--compress with -j %d: %v", o.limits.jobs, explore.ErrCompressParallel)
 	}
 	// The run's budget, which also bounds its context (bound): each
 	// search watches the memory of its store's table itself.
@@ -99,6 +110,9 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	so.MaxDepth = o.depth
 	so.Workers = o.limits.jobs
 	so.Compress = o.compress
+	// A store that would not fit the memory limit plain goes on
+	// compressed; one that fits is not slowed.
+	so.AutoCompress = true
 	so.Reduce = !o.noReduce
 	return so, nil
 }
@@ -132,11 +146,8 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return trace.ExitUsage
 	}
-	if opts.limits.jobs > 1 && so.Order == explore.DepthFirst {
+	if opts.limits.jobs > 1 && so.Order == explore.DepthFirst && flagGiven(opts.flags, "j") {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the depth-first search runs on one worker", opts.limits.jobs))
-	}
-	if so.Reduce && so.Workers > 1 && so.Order == explore.BreadthFirst {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the parallel search does no partial-order reduction yet", opts.limits.jobs))
 	}
 	var bar *progressLine
 	switch {

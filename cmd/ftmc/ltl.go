@@ -162,7 +162,7 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 	if fn := pml.FairnessNames(prog); len(f.assume) == 0 && !f.nonProgress && len(fn) > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the model has fairness constraints, which ByMC assumes for its other properties; say --assume %s to do the same", strings.Join(fn, ",")))
 	}
-	if c.opts.limits.jobs > 1 {
+	if c.opts.limits.jobs > 1 && flagGiven(c.opts.flags, "j") {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the parallel search is not there yet; one worker searched", c.opts.limits.jobs))
 	}
 	if c.opts.bfs || c.opts.dfs {

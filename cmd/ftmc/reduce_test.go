@@ -26,8 +26,9 @@ var benchReduceRuns = []struct {
 }
 
 // TestReductionVerdicts runs every Promela run of the corpus, of examples/
-// and of the explicit benchmarks breadth-first and depth-first, with
-// partial-order reduction and without, and requires the same verdicts; a
+// and of the explicit benchmarks breadth-first (on one worker and on two)
+// and depth-first, with partial-order reduction and without, and requires
+// the same verdicts; a
 // reduced complete search must not store more states than the full one.
 // The runs of LTL properties (and of the models' ltl blocks) are in
 // TestReductionLTLVerdicts.
@@ -35,13 +36,13 @@ func TestReductionVerdicts(t *testing.T) {
 	jobs := promelaCheckRuns(t)
 	reduced := 0
 	for _, j := range jobs {
-		for _, order := range []string{"--bfs", "--dfs"} {
+		for _, order := range []string{"--bfs -j 1", "--dfs", "--bfs -j 2"} {
 			if hasOrder(j.args) && order == "--dfs" {
 				continue // the run chooses its order itself
 			}
-			args := j.args
+			args := append(append([]string(nil), j.args...), strings.Fields(order)[1:]...)
 			if !hasOrder(j.args) {
-				args = append(append([]string(nil), j.args...), order)
+				args = append(args, strings.Fields(order)[0])
 			}
 			t.Run(j.where+" "+order, func(t *testing.T) {
 				if compareReduction(t, j.where+" "+order, args) {
@@ -379,12 +380,12 @@ active proctype Q() { x = 1; assert(false) }
 		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, order := range []string{"--bfs", "--dfs"} {
+		for _, order := range []string{"--bfs -j 1", "--dfs", "--bfs -j 2"} {
 			t.Run(c.name+" "+order, func(t *testing.T) {
 				// Without statement merging the reduction must apply; with
 				// it (the default) the error must still be found.
 				for _, merge := range []bool{false, true} {
-					args := []string{"check", path, order}
+					args := append([]string{"check", path}, strings.Fields(order)...)
 					if !merge {
 						args = append(args, "--no-merge")
 					}

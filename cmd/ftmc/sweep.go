@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,6 +126,11 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 		fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
 		return trace.ExitUsage
 	}
+	if n := min(o.jobs, len(combos)); n > 1 {
+		// The checks that run at once share the cores too: each gets its
+		// part, where alone it would take them all (check's default -j).
+		o.checkWorkers = max(1, runtime.GOMAXPROCS(0)/n)
+	}
 	o.memoryGiven = flagGiven(fs, "memory")
 	if !o.memoryGiven {
 		// The checks that run at once share the machine: each gets its
@@ -144,22 +150,23 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 
 // sweepOptions are the flags of a sweep.
 type sweepOptions struct {
-	model       string
-	defs        sweepDefines
-	csv, json   bool
-	jobs        int
-	time        time.Duration
-	memory      byteSize
-	memoryGiven bool   // --memory was given (0: no limit)
-	memoryFrom  string // where the default memory limit comes from
-	bfs, dfs    bool
-	compress    bool
-	depth       int
-	trails      string
-	ltl         ltlFlags // passed on to each check
-	specs       []string // of a threshold automaton (default: all)
-	quiet       bool
-	progress    bool // draw the running rows on the terminal (stderr)
+	model        string
+	defs         sweepDefines
+	csv, json    bool
+	jobs         int
+	checkWorkers int // -j of each check (0: check's default)
+	time         time.Duration
+	memory       byteSize
+	memoryGiven  bool   // --memory was given (0: no limit)
+	memoryFrom   string // where the default memory limit comes from
+	bfs, dfs     bool
+	compress     bool
+	depth        int
+	trails       string
+	ltl          ltlFlags // passed on to each check
+	specs        []string // of a threshold automaton (default: all)
+	quiet        bool
+	progress     bool // draw the running rows on the terminal (stderr)
 
 	// check runs one ftmc check command line; tests replace it.
 	check func(ctx context.Context, args []string, stdout, stderr io.Writer) int
@@ -336,6 +343,9 @@ func (o *sweepOptions) checkArgs(c combination) []string {
 		} else {
 			args = append(args, "-D", d.name+"="+d.value)
 		}
+	}
+	if o.checkWorkers > 0 {
+		args = append(args, "-j", strconv.Itoa(o.checkWorkers))
 	}
 	if o.time > 0 {
 		args = append(args, "--time", o.time.String())

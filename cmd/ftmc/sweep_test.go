@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -737,6 +738,39 @@ func TestSweepThresholdAutomaton(t *testing.T) {
 	for i, rep := range reps {
 		if rep.Params["N"] != int64(4+i) || len(rep.Verdicts) != 1 || rep.Verdicts[0].Property != "unforg" || rep.Verdicts[0].Verdict != trace.Holds {
 			t.Errorf("report %d: params %v, verdicts %+v; want N=%d and unforg holds alone", i+1, rep.Params, rep.Verdicts, 4+i)
+		}
+	}
+}
+
+// TestSweepSharesCores: the checks a sweep runs at once share the cores:
+// each gets -j with its part of them, so that sweep -j N does not start N
+// checks of as many workers as there are cores each; a check that runs
+// alone takes check's default.
+func TestSweepSharesCores(t *testing.T) {
+	cores := runtime.GOMAXPROCS(0)
+	for _, tc := range []struct {
+		args []string
+		want string // the -j of each check, "" for none
+	}{
+		{[]string{"-D", "CHAN=B,I"}, ""},
+		{[]string{"-D", "CHAN=B,I", "-j", "2"}, fmt.Sprint(max(1, cores/2))},
+		{[]string{"-D", "CHAN=B,I", "-j", "8"}, fmt.Sprint(max(1, cores/2))},
+		{[]string{"-D", "CHAN=B,I,M", "-j", "3"}, fmt.Sprint(max(1, cores/3))},
+		{[]string{"-D", "CHAN=I", "-j", "4"}, ""},
+	} {
+		f := &fakeCheck{}
+		runSweep(t, f, append([]string{sweepModel(t)}, tc.args...)...)
+		if len(f.seen) == 0 {
+			t.Fatalf("sweep %q ran no check", tc.args)
+		}
+		for _, c := range f.seen {
+			j := ""
+			if _, rest, ok := strings.Cut(c, " -j "); ok {
+				j, _, _ = strings.Cut(rest, " ")
+			}
+			if j != tc.want {
+				t.Errorf("sweep %q ran %q: -j %q, want %q", tc.args, c, j, tc.want)
+			}
 		}
 	}
 }
