@@ -536,22 +536,14 @@ func (md *Model) chansReady(ts []*trans, pid int) bool {
 	return true
 }
 
-// Invisible returns the reduction for a search whose property reads the
-// expressions xs (the propositions of an LTL formula) and, with progress,
-// whether some process is at a progress label (the non-progress search):
-// Ample less the locations whose steps the property could see. Safe steps
-// write only their process's variables and the channels it owns, so
-// propositions over global variables and constants cannot see them; a
-// proposition that reads a process's variables or location (remote
-// references), channels (len, polls, full, empty...), or predefined
-// variables leaves no reduction (nil), nor does a program without safe
-// steps. With progress, the locations that are progress states or lead
-// to one are not candidates.
-func (md *Model) Invisible(xs []promela.Expr, progress bool) state.Reducer {
-	p := md.p
-	if p.safe == nil {
-		return nil
-	}
+// GlobalsOnly reports whether the expressions xs read global variables
+// and constants alone: no process's variables or location (remote
+// references), no channel (len, polls, full, empty...), no predefined
+// variable, no run. A safe step (safeTrans, and the channels its process
+// owns) cannot change their value: the partial-order reduction (Invisible)
+// and statement merging (SetMerge) of an LTL search are invisible to
+// propositions that pass.
+func GlobalsOnly(xs []promela.Expr) bool {
 	for _, x := range xs {
 		ok := true
 		promela.Inspect(x, func(n promela.Node) bool {
@@ -565,8 +557,27 @@ func (md *Model) Invisible(xs []promela.Expr, progress bool) state.Reducer {
 			return ok
 		})
 		if !ok {
-			return nil
+			return false
 		}
+	}
+	return true
+}
+
+// Invisible returns the reduction for a search whose property reads the
+// expressions xs (the propositions of an LTL formula) and, with progress,
+// whether some process is at a progress label (the non-progress search):
+// Ample less the locations whose steps the property could see. Safe steps
+// write only their process's variables and the channels it owns, so
+// propositions over global variables and constants cannot see them; a
+// proposition that reads a process's variables or location (remote
+// references), channels (len, polls, full, empty...), or predefined
+// variables leaves no reduction (nil), nor does a program without safe
+// steps. With progress, the locations that are progress states or lead
+// to one are not candidates.
+func (md *Model) Invisible(xs []promela.Expr, progress bool) state.Reducer {
+	p := md.p
+	if p.safe == nil || !GlobalsOnly(xs) {
+		return nil
 	}
 	if !progress {
 		return md
