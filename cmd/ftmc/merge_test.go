@@ -243,13 +243,14 @@ func TestMergeReported(t *testing.T) {
 // merged step, and a <> whose only witness is there), and a formula with
 // X, which counts the steps a merge would skip. Each must get its
 // verdict, with merging where the property allows it (the properties over
-// global variables) and without it elsewhere; under weak fairness the
-// search does not merge.
+// global variables and channels) and without it elsewhere; under weak
+// fairness the search does not merge.
 func TestMergeLTLKeepsViolations(t *testing.T) {
 	const model = `
 byte y;
+chan c = [1] of { byte };
 active proctype P() { byte a; y = 1; a = 1; a = 2; a = 3; y = 2 }
-active proctype Q() { byte b; b = 1; b = 2; b = 3; y == 2 }
+active proctype Q() { byte b; b = 1; b = 2; b = 3; c!b; y == 2 }
 `
 	cases := []struct {
 		name, formula string
@@ -259,6 +260,9 @@ active proctype Q() { byte b; b = 1; b = 2; b = 3; y == 2 }
 		{"global eventually", "<> (y == 2)", trace.Holds, true},
 		{"global always", "[] (y != 3)", trace.Holds, true},
 		{"global violated", "[] (y != 2)", trace.Violated, true},
+		// Merged statements touch no channel.
+		{"channel", "<> (len(c) == 1)", trace.Holds, true},
+		{"channel violated", "[] (len(c) == 0 || y != 0)", trace.Violated, true},
 		{"intermediate state violates", "[] (P:a != 2)", trace.Violated, false},
 		{"intermediate state witnesses", "<> (P:a == 2)", trace.Holds, false},
 		{"intermediate state with a global", "[] !(y == 1 && P:a == 2)", trace.Violated, false},

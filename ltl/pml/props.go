@@ -48,12 +48,13 @@ type Property struct {
 	Reducer state.Reducer
 	// Merge says that the property allows statement merging
 	// (compile.Model.SetMerge): a formula without the next-time operator
-	// whose propositions read global variables and constants alone
-	// (compile.GlobalsOnly). A merged step runs, after its first
-	// statement, only statements that read and write their process's own
-	// variables, so the states it skips have the propositions' values of
-	// the state it ends in, and the run without them is a stuttering of
-	// the run with them. A never claim gets none, as for Reducer.
+	// whose propositions read global variables, constants and global
+	// channels alone (compile.MergeInvisible). A merged step runs, after
+	// its first statement, only statements that read and write their
+	// process's own variables, so the states it skips have the
+	// propositions' values of the state it ends in, and the run without
+	// them is a stuttering of the run with them. A never claim gets none,
+	// as for Reducer.
 	Merge bool
 }
 
@@ -81,7 +82,7 @@ func reducerFor(m Model, f *ltl.Formula, a *ltl.Automaton, atoms Atoms) state.Re
 // with the atoms of a (Property.Merge).
 func mergesFor(f *ltl.Formula, a *ltl.Automaton, atoms Atoms) bool {
 	xs, ok := stutterAtoms(f, a, atoms)
-	return ok && compile.GlobalsOnly(xs)
+	return ok && compile.MergeInvisible(xs)
 }
 
 // stutterAtoms returns the expressions of the atoms of a, and whether f

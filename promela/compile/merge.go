@@ -18,7 +18,8 @@ package compile
 // invalid end states): the merged statements are independent of every
 // other process's steps and invisible to these properties. It keeps those
 // of an LTL formula without the next-time operator whose propositions
-// read global variables and constants alone (GlobalsOnly; ltl/pml says
+// read global variables, constants and global channels alone
+// (MergeInvisible; ltl/pml says
 // which properties qualify): the merged statements after the first
 // change none of them, so a state a merged step skips has the
 // propositions' values of the state where the step ends, and a run that
