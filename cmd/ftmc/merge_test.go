@@ -197,9 +197,9 @@ func TestMergeAgainstSpin(t *testing.T) {
 }
 
 // TestMergeReported checks that the text report says when statements were
-// merged: by default on a model with local sequences, not with --no-merge,
-// nor when the model reads another process's variables, nor in an LTL
-// check.
+// merged: by default on a model with local sequences (in the safety and
+// the LTL searches), not with --no-merge, nor when the model reads another
+// process's variables, nor in an LTL search under weak fairness.
 func TestMergeReported(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, src string) string {
