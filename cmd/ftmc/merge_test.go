@@ -225,6 +225,13 @@ func TestMergeReported(t *testing.T) {
 		{[]string{"check", withLTL, "--no-merge"}, false},
 		{[]string{"check", withLTL, "--ltl", "p", "--fairness", "weak"}, false},
 	}
+	// The safety search merges, the property over P's local does not: the
+	// report says which did.
+	mixed := write("mixed.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a }\nltl p { <>(P:a == 2) }\n")
+	out, errs, code := runCmd("check", mixed)
+	if code != trace.ExitHolds || !strings.Contains(out, "statement merging: on for safety; off for p\n") {
+		t.Errorf("exit %d: %s\nthe report does not say that only safety merged:\n%s", code, errs, out)
+	}
 	for _, c := range cases {
 		out, errs, code := runCmd(c.args...)
 		if code != trace.ExitHolds {
