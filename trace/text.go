@@ -11,7 +11,7 @@ import (
 // WriteText writes a report as ftmc prints it on a terminal: the statistics
 // block, one verdict line per property, then each counterexample.
 func WriteText(w io.Writer, r *Report) {
-	WriteStats(w, &r.Stats)
+	writeStats(w, &r.Stats, mergedIn(r.Verdicts))
 	for _, v := range r.Verdicts {
 		fmt.Fprintln(w, VerdictLine(v))
 	}
@@ -50,7 +50,30 @@ func VerdictLine(r Result) string {
 // WriteStats writes the figures users compare model checkers by, in the
 // shape of Spin's statistics block. Figures an engine does not report (zero)
 // are left out; engines' own figures (Extra) follow.
-func WriteStats(w io.Writer, st *Stats) {
+func WriteStats(w io.Writer, st *Stats) { writeStats(w, st, nil) }
+
+// mergedIn returns, when some of the searches of rs merged statements
+// and others did not, the properties of each kind; otherwise nil.
+func mergedIn(rs []Result) [][]string {
+	var on, off []string
+	for _, r := range rs {
+		switch {
+		case r.Stats == nil:
+		case r.Stats.Merging:
+			on = append(on, r.Property)
+		default:
+			off = append(off, r.Property)
+		}
+	}
+	if len(on) == 0 || len(off) == 0 {
+		return nil
+	}
+	return [][]string{on, off}
+}
+
+// writeStats is WriteStats; merged, when not nil, names the properties
+// whose searches merged statements and those whose searches did not.
+func writeStats(w io.Writer, st *Stats, merged [][]string) {
 	explicit := st.States > 0 || st.VectorBytes > 0
 	if explicit {
 		fmt.Fprintf(w, "State-vector %d byte, depth reached %d", st.VectorBytes, st.Depth)
@@ -68,7 +91,10 @@ func WriteStats(w io.Writer, st *Stats) {
 	case "none":
 		fmt.Fprintln(w, "partial-order reduction: off (not available for this search)")
 	}
-	if st.Merging {
+	switch {
+	case st.Merging && len(merged) == 2:
+		fmt.Fprintf(w, "statement merging: on for %s; off for %s\n", strings.Join(merged[0], ", "), strings.Join(merged[1], ", "))
+	case st.Merging:
 		fmt.Fprintln(w, "statement merging: on")
 	}
 	for _, f := range st.Extra {

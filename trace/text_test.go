@@ -59,6 +59,38 @@ func TestWriteText(t *testing.T) {
 	}
 }
 
+// TestWriteTextMerging checks that the text report says for which
+// properties statement merging ran when it ran for some only.
+func TestWriteTextMerging(t *testing.T) {
+	on, off := &Stats{States: 5, Merging: true}, &Stats{States: 7}
+	cases := []struct {
+		verdicts []Result
+		want     string
+	}{
+		{[]Result{{Property: "safety", Stats: on}, {Property: "p", Stats: on}}, "statement merging: on\n"},
+		{[]Result{{Property: "safety", Stats: on}, {Property: "p", Stats: off}, {Property: "q", Stats: on}}, "statement merging: on for safety, q; off for p\n"},
+		{[]Result{{Property: "p", Stats: off}}, ""},
+	}
+	for _, c := range cases {
+		r := &Report{Verdicts: c.verdicts}
+		for _, v := range c.verdicts {
+			r.Stats.Add(*v.Stats)
+		}
+		var b bytes.Buffer
+		WriteText(&b, r)
+		out := b.String()
+		if c.want == "" {
+			if strings.Contains(out, "merging") {
+				t.Errorf("merging reported without merging:\n%s", out)
+			}
+			continue
+		}
+		if !strings.Contains(out, c.want) {
+			t.Errorf("missing %q in\n%s", c.want, out)
+		}
+	}
+}
+
 func TestWriteLasso(t *testing.T) {
 	c := &Counterexample{Kind: "acceptance cycle", LoopStart: 1, Steps: []Step{
 		{Num: 1, Pid: -1, Proc: "r1", Multiplicity: 3}, {Num: 2, Pid: 2, Proc: "p"}, {Num: 3, Pid: 2, Proc: "p"}},

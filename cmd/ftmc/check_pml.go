@@ -178,7 +178,8 @@ func checkPromela(e *env, args []string) int {
 	if c.wantsLTL(prog, m) {
 		return checkLTL(e, c, prog, m)
 	}
-	// The safety search merges statements (the LTL searches do not).
+	// The safety search merges statements (checkLTL merges in the LTL
+	// searches that allow it).
 	m.SetMerge(!c.opts.noMerge)
 	return runExplicit(e, m, c.opts, c.report(prog))
 }

@@ -222,6 +222,9 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		fmt.Fprintf(e.stderr, "%v\n", err)
 		return trace.ExitUsage
 	}
+	// Statement merging, as in the safety search; pml.CheckProperty
+	// keeps it for the properties that allow it.
+	m.SetMerge(!c.opts.noMerge)
 	if !f.given() {
 		// The model's own properties, by default: safety first, as the
 		// explicit search reports it.
@@ -229,6 +232,7 @@ func checkLTL(e *env, c *pmlCheck, prog *promela.Program, m *compile.Model) int 
 		if err != nil {
 			return fail("%v", err)
 		}
+		st.Merging = m.Merging()
 		add(r, st)
 	}
 	for _, p := range props {

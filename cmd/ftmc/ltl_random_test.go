@@ -18,8 +18,9 @@ import (
 )
 
 // TestLTLRandomAgainstSpin compares ftmc with Spin on random models and
-// formulas: small processes over three variables, with blocking guards,
-// atomic sequences and processes that end, each with three random ltl
+// formulas: small processes over three global variables and a local one
+// (whose steps ftmc merges), with blocking guards, atomic sequences and
+// processes that end, each with three random ltl
 // blocks checked with and without weak fairness. It compiles one verifier
 // per model, so it runs only when asked: FTMC_SPIN_RANDOM=N checks N
 // models (FTMC_SPIN_SEED picks the seed).
@@ -37,7 +38,7 @@ func TestLTLRandomAgainstSpin(t *testing.T) {
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewSource(seed))
 	dir := t.TempDir()
-	compared, stutterOnly := 0, 0
+	compared, stutterOnly, merged := 0, 0, 0
 	for i := 0; i < n; i++ {
 		src := randomModel(rng)
 		file := filepath.Join(dir, fmt.Sprintf("m%d.pml", i))
@@ -78,6 +79,9 @@ func TestLTLRandomAgainstSpin(t *testing.T) {
 					t.Fatalf("ftmc %s exited %d: %s\n%s", strings.Join(ftmcArgs[1:], " "), code, stderr, src)
 				}
 				compared++
+				if rep.Stats.Merging {
+					merged++
+				}
 				got := rep.Verdicts[0]
 				if fair && got.Verdict == trace.Violated && want.Verdict == trace.Holds &&
 					got.Counterexample != nil && got.Counterexample.LoopStart < 0 {
@@ -110,7 +114,10 @@ func TestLTLRandomAgainstSpin(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d verdicts compared on %d models; %d differ only by Spin's fair stutter cycles (see above)", compared, n, stutterOnly)
+	t.Logf("%d verdicts compared on %d models, %d of them with merging; %d differ only by Spin's fair stutter cycles (see above)", compared, n, merged, stutterOnly)
+	if n >= 10 && merged == 0 {
+		t.Errorf("no search merged statements on %d models", n)
+	}
 }
 
 // ltlBlock returns the formula of the ltl block name of src.
@@ -150,13 +157,21 @@ func randomModel(rng *rand.Rand) string {
 	}
 	procs := 1 + rng.Intn(3)
 	for p := 0; p < procs; p++ {
-		fmt.Fprintf(&b, "active proctype P%d() {\n\tdo\n", p)
+		fmt.Fprintf(&b, "active proctype P%d() {\n\tbyte l;\n\tdo\n", p)
 		for o := 1 + rng.Intn(3); o > 0; o-- {
 			var stmts []string
 			if rng.Intn(2) == 0 {
 				stmts = append(stmts, "("+cond()+")")
 			}
 			stmts = append(stmts, assign())
+			// Local steps after a global one: ftmc merges them into
+			// its step, Spin (-o3) does not.
+			for k := rng.Intn(3); k > 0; k-- {
+				stmts = append(stmts, "l = (l + 1) % 3")
+			}
+			if rng.Intn(4) == 0 {
+				stmts = append(stmts, vars[rng.Intn(len(vars))]+" = l")
+			}
 			switch rng.Intn(6) {
 			case 0:
 				stmts = []string{"atomic { " + strings.Join(append(stmts, assign()), "; ") + " }"}

@@ -197,9 +197,9 @@ func TestMergeAgainstSpin(t *testing.T) {
 }
 
 // TestMergeReported checks that the text report says when statements were
-// merged: by default on a model with local sequences, not with --no-merge,
-// nor when the model reads another process's variables, nor in an LTL
-// check.
+// merged: by default on a model with local sequences (in the safety and
+// the LTL searches), not with --no-merge, nor when the model reads another
+// process's variables, nor in an LTL search under weak fairness.
 func TestMergeReported(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, src string) string {
@@ -219,7 +219,18 @@ func TestMergeReported(t *testing.T) {
 		{[]string{"check", local}, true},
 		{[]string{"check", local, "--no-merge"}, false},
 		{[]string{"check", remote}, false},
-		{[]string{"check", withLTL}, false},
+		// The LTL searches merge too, but not under weak fairness.
+		{[]string{"check", withLTL}, true},
+		{[]string{"check", withLTL, "--ltl", "p"}, true},
+		{[]string{"check", withLTL, "--no-merge"}, false},
+		{[]string{"check", withLTL, "--ltl", "p", "--fairness", "weak"}, false},
+	}
+	// The safety search merges, the property over P's local does not: the
+	// report says which did.
+	mixed := write("mixed.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a }\nltl p { <>(P:a == 2) }\n")
+	out, errs, code := runCmd("check", mixed)
+	if code != trace.ExitHolds || !strings.Contains(out, "statement merging: on for safety; off for p\n") {
+		t.Errorf("exit %d: %s\nthe report does not say that only safety merged:\n%s", code, errs, out)
 	}
 	for _, c := range cases {
 		out, errs, code := runCmd(c.args...)
@@ -229,5 +240,67 @@ func TestMergeReported(t *testing.T) {
 		if got := strings.Contains(out, "statement merging: on"); got != c.want {
 			t.Errorf("%v: the report says merging %v, want %v:\n%s", c.args, got, c.want, out)
 		}
+	}
+}
+
+// TestMergeLTLKeepsViolations checks LTL properties whose verdicts a
+// careless merge would change: a property that reads, through a remote
+// reference, a variable that the statements after the first of a merged
+// step write (a violation whose only witness is a state inside the
+// merged step, and a <> whose only witness is there), and a formula with
+// X, which counts the steps a merge would skip. Each must get its
+// verdict, with merging where the property allows it (the properties over
+// global variables and channels) and without it elsewhere; under weak
+// fairness the search does not merge.
+func TestMergeLTLKeepsViolations(t *testing.T) {
+	const model = `
+byte y;
+chan c = [1] of { byte };
+active proctype P() { byte a; y = 1; a = 1; a = 2; a = 3; y = 2 }
+active proctype Q() { byte b; b = 1; b = 2; b = 3; c!b; y == 2 }
+`
+	cases := []struct {
+		name, formula string
+		want          trace.Verdict
+		merged        bool
+	}{
+		{"global eventually", "<> (y == 2)", trace.Holds, true},
+		{"global always", "[] (y != 3)", trace.Holds, true},
+		{"global violated", "[] (y != 2)", trace.Violated, true},
+		// Merged statements touch no channel.
+		{"channel", "<> (len(c) == 1)", trace.Holds, true},
+		{"channel violated", "[] (len(c) == 0 || y != 0)", trace.Violated, true},
+		{"intermediate state violates", "[] (P:a != 2)", trace.Violated, false},
+		{"intermediate state witnesses", "<> (P:a == 2)", trace.Holds, false},
+		{"intermediate state with a global", "[] !(y == 1 && P:a == 2)", trace.Violated, false},
+		// Without merging, the step after y = 1 is P's a = 1 or one of
+		// Q's: y is still 1. A merged step would go on to a = 3, after
+		// which P can set y to 2.
+		{"next counts skipped steps", "<> (y == 1 && X (y == 1))", trace.Holds, false},
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.pml")
+	if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), runBudget(t))
+			defer cancel()
+			for _, extra := range [][]string{nil, {"--no-merge"}, {"--no-reduce"}, {"--fairness", "weak"}} {
+				args := append([]string{"check", path, "--ltl-formula", c.formula}, extra...)
+				rep, code, stderr := runFtmc(ctx, args)
+				if rep == nil || len(rep.Verdicts) != 1 {
+					t.Fatalf("%v: exit %d: %s", extra, code, stderr)
+				}
+				if got := rep.Verdicts[0].Verdict; got != c.want {
+					t.Errorf("%v: %s, want %s", extra, got, c.want)
+				}
+				merged := c.merged && (extra == nil || extra[0] == "--no-reduce")
+				if rep.Stats.Merging != merged {
+					t.Errorf("%v: the report says merging %v, want %v", extra, rep.Stats.Merging, merged)
+				}
+			}
+		})
 	}
 }

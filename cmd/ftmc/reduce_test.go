@@ -60,11 +60,12 @@ func TestReductionVerdicts(t *testing.T) {
 // TestReductionLTLVerdicts runs every LTL, fairness and non-progress run
 // of the corpus, of examples/ and of ltl/testdata, and the plain check
 // runs of their models with ltl blocks or never claims, with
-// partial-order reduction and without, and requires the same verdicts
-// (compareReduction). The nested depth-first search reduces only for
-// formulas without X whose propositions no safe step changes, and never
-// under weak fairness nor for a never claim: some runs must reduce all
-// the same.
+// partial-order reduction and without, and with statement merging and
+// without, and requires the same verdicts (compareReduction,
+// compareMerge). The nested depth-first search reduces and merges only
+// for formulas without X whose propositions no safe step changes, and
+// never under weak fairness nor for a never claim: some runs must reduce
+// and merge all the same.
 func TestReductionLTLVerdicts(t *testing.T) {
 	var jobs []string
 	args := map[string][]string{}
@@ -89,18 +90,57 @@ func TestReductionLTLVerdicts(t *testing.T) {
 	if len(jobs) < 40 {
 		t.Fatalf("found %d LTL runs, want at least 40", len(jobs))
 	}
-	reduced := 0
+	reduced, merged := 0, 0
 	for _, where := range jobs {
 		t.Run(where, func(t *testing.T) {
 			if compareReduction(t, where, args[where]) {
 				reduced++
 			}
+			if compareMerge(t, where, args[where]) {
+				merged++
+			}
 		})
 	}
-	t.Logf("%d of %d LTL runs reduced", reduced, len(jobs))
+	t.Logf("%d of %d LTL runs reduced, %d merged", reduced, len(jobs), merged)
 	if reduced < 5 {
 		t.Errorf("the reduction applied in %d LTL runs, want at least 5", reduced)
 	}
+	if merged < 30 {
+		t.Errorf("merging applied in %d LTL runs, want at least 30", merged)
+	}
+}
+
+// compareMerge runs check with args with statement merging and without
+// (with the default reduction both times), and compares: the same
+// verdicts and, property by property, no more states with merging when
+// both searches are complete. It reports whether merging applied in a
+// search of an LTL property.
+func compareMerge(t *testing.T, where string, args []string) bool {
+	budget := runBudget(t)
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	on, codeOn, errOn := runFtmc(ctx, args)
+	off, codeOff, errOff := runFtmc(ctx, append(append([]string(nil), args...), "--no-merge"))
+	if ctx.Err() != nil {
+		t.Fatal(overBudget(where, budget))
+	}
+	sameOutcome(t, where, "merging", ftmcRun{on, codeOn, errOn}, ftmcRun{off, codeOff, errOff})
+	if off.Stats.Merging {
+		t.Errorf("%s: --no-merge reports merging", where)
+	}
+	merged := false
+	for k, r := range on.Verdicts {
+		if r.Stats == nil || k >= len(off.Verdicts) || off.Verdicts[k].Stats == nil {
+			continue
+		}
+		if r.Stats.Merging && r.Property != "safety" {
+			merged = true
+		}
+		if o := off.Verdicts[k].Stats; r.Stats.Complete && o.Complete && r.Stats.States > o.States {
+			t.Errorf("%s: %s: %d states with merging, %d without", where, r.Property, r.Stats.States, o.States)
+		}
+	}
+	return merged
 }
 
 // TestReductionLTLKeepsViolations checks LTL properties whose violations

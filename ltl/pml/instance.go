@@ -141,7 +141,10 @@ func CheckProgram(ctx context.Context, prog *promela.Program, opts InstanceOptio
 // violates, and, for a model made by compile.Model.Initialised, that the
 // run starts after the initialisation. For a ByMC instance only the
 // infinite runs where every process moves infinitely often count
-// (opts.NoStutter and opts.Fairness are set).
+// (opts.NoStutter and opts.Fairness are set). A model that merges
+// statements (compile.Model.SetMerge) merges them in this search only
+// where the property allows it (Property.Merge) and without weak
+// fairness; the stats say whether it did.
 func CheckProperty(ctx context.Context, m *compile.Model, p Property, opts ltl.Options) (trace.Result, trace.Stats, error) {
 	return checkProperty(ctx, m, m, p, opts)
 }
@@ -160,7 +163,15 @@ func checkProperty(ctx context.Context, m *compile.Model, sm state.Model, p Prop
 	if opts.Fault == nil {
 		opts.Fault = m.PredicateFault
 	}
+	// Statement merging, when the caller turned it on, only where the
+	// property cannot see it (Property.Merge), and not under weak
+	// fairness: nothing here shows that the fair runs of the merged model
+	// are those of the full one.
+	merging := m.Merging()
+	defer m.SetMerge(merging)
+	merged := m.SetMerge(merging && p.Merge && !opts.Fairness)
 	r, st, err := ltl.Check(ctx, sm, p.Automaton, p.Atoms, opts)
+	st.Merging = merged
 	if err != nil {
 		return r, st, fmt.Errorf("%s: %v", p.Name, err)
 	}

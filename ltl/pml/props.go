@@ -7,6 +7,7 @@ import (
 
 	"ftmc/ltl"
 	"ftmc/promela"
+	"ftmc/promela/compile"
 	"ftmc/state"
 )
 
@@ -45,6 +46,16 @@ type Property struct {
 	// (compile.Model.Invisible). A never claim gets none: nothing says
 	// that it cannot tell the order of independent steps.
 	Reducer state.Reducer
+	// Merge says that the property allows statement merging
+	// (compile.Model.SetMerge): a formula without the next-time operator
+	// whose propositions read global variables, constants and global
+	// channels alone (compile.MergeInvisible). A merged step runs, after
+	// its first statement, only statements that read and write their
+	// process's own variables, so the states it skips have the
+	// propositions' values of the state it ends in, and the run without
+	// them is a stuttering of the run with them. A never claim gets none,
+	// as for Reducer.
+	Merge bool
 }
 
 // invisible is the model's offer of a reduction invisible to some
@@ -57,18 +68,38 @@ type invisible interface {
 // (expressions in atoms), or nil.
 func reducerFor(m Model, f *ltl.Formula, a *ltl.Automaton, atoms Atoms) state.Reducer {
 	inv, ok := m.(invisible)
-	if !ok || hasNext(f) {
+	if !ok {
 		return nil
+	}
+	xs, ok := stutterAtoms(f, a, atoms)
+	if !ok {
+		return nil
+	}
+	return inv.Invisible(xs, false)
+}
+
+// mergesFor reports whether statement merging is invisible to a formula f
+// with the atoms of a (Property.Merge).
+func mergesFor(f *ltl.Formula, a *ltl.Automaton, atoms Atoms) bool {
+	xs, ok := stutterAtoms(f, a, atoms)
+	return ok && compile.MergeInvisible(xs)
+}
+
+// stutterAtoms returns the expressions of the atoms of a, and whether f
+// has no next-time operator and every atom is an expression of atoms.
+func stutterAtoms(f *ltl.Formula, a *ltl.Automaton, atoms Atoms) ([]promela.Expr, bool) {
+	if hasNext(f) {
+		return nil, false
 	}
 	xs := make([]promela.Expr, 0, len(a.Atoms))
 	for _, name := range a.Atoms {
 		x, ok := atoms[name]
 		if !ok {
-			return nil
+			return nil, false
 		}
 		xs = append(xs, x)
 	}
-	return inv.Invisible(xs, false)
+	return xs, true
 }
 
 // hasNext reports whether f uses the next-time operator.
@@ -209,7 +240,7 @@ func Properties(prog *promela.Program, m Model, sel Selection) ([]Property, erro
 		if err != nil {
 			return err
 		}
-		out = append(out, Property{Name: name, Text: f.String(), Pos: d.LTL, Automaton: a, Atoms: preds, Reducer: reducerFor(m, f, a, atoms)})
+		out = append(out, Property{Name: name, Text: f.String(), Pos: d.LTL, Automaton: a, Atoms: preds, Reducer: reducerFor(m, f, a, atoms), Merge: mergesFor(f, a, atoms)})
 		return nil
 	}
 	addClaim := func(name string, d *promela.ProcDecl) error {

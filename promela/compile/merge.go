@@ -16,9 +16,19 @@ package compile
 //
 // Merging keeps the verdicts of the safety search (assertions, deadlocks,
 // invalid end states): the merged statements are independent of every
-// other process's steps and invisible to these properties. It is not
-// offered to the LTL and non-progress searches (a run that leaves a
-// process for ever between two merged statements has no counterpart).
+// other process's steps and invisible to these properties. It keeps those
+// of an LTL formula without the next-time operator whose propositions
+// read global variables, constants and global channels alone
+// (MergeInvisible; ltl/pml says
+// which properties qualify): the merged statements after the first
+// change none of them, so a state a merged step skips has the
+// propositions' values of the state where the step ends, and a run that
+// leaves a process for ever between two merged statements has the same
+// propositions, step for step up to stuttering, as the run where the
+// process finished them first (they commute with the other processes'
+// steps). A never claim, whose propositions are arbitrary, is not merged,
+// nor is the non-progress search, nor (for want of a proof that the fair
+// runs correspond) a search under weak fairness.
 
 // mergeTable computes p.merge: per proctype and location, whether a step
 // that reaches the location goes on with its one statement.
@@ -92,8 +102,9 @@ func breakCycles(pt *procType, cont []bool) {
 // SetMerge turns statement merging on or off for the model and its later
 // forks (off by default). It reports whether merging is on: a program
 // that reads other processes' variables or locations, or has no statement
-// to merge, is never merged. Only the safety search may merge (see
-// above); set it before the search starts.
+// to merge, is never merged. The safety search may merge, and an LTL
+// search where the property allows it (see above); set it before the
+// search starts.
 func (md *Model) SetMerge(on bool) bool {
 	md.merge = on && md.p.merge != nil
 	return md.merge

@@ -536,6 +536,53 @@ func (md *Model) chansReady(ts []*trans, pid int) bool {
 	return true
 }
 
+// GlobalsOnly reports whether the expressions xs read global variables
+// and constants alone: no process's variables or location (remote
+// references), no channel (len, polls, full, empty...), no predefined
+// variable, no run. A safe step of an ample set (safeTrans, and the
+// channels its process owns) cannot change their value: the partial-order
+// reduction of an LTL search (Invisible) is invisible to propositions
+// that pass.
+func GlobalsOnly(xs []promela.Expr) bool { return readsOnly(xs, false) }
+
+// MergeInvisible reports whether the statements a merged step runs after
+// its first cannot change the value of the expressions xs: they read
+// global variables and constants, as for GlobalsOnly, and global channels
+// (len, empty, full, polls...) alone. A merged statement (safeTrans)
+// reads and writes its process's variables alone and touches no channel.
+func MergeInvisible(xs []promela.Expr) bool { return readsOnly(xs, true) }
+
+// readsOnly reports whether the expressions xs read global variables and
+// constants alone and, with chans, global channels.
+func readsOnly(xs []promela.Expr, chans bool) bool {
+	for _, x := range xs {
+		ok := true
+		promela.Inspect(x, func(n promela.Node) bool {
+			switch n := n.(type) {
+			case *promela.Ident:
+				s := n.Sym
+				ok = ok && s != nil && (s.IsGlobal() || s.IsConst() || s.Kind == promela.SymField)
+			case *promela.PollExpr:
+				ok = ok && chans
+			case *promela.CallExpr:
+				switch n.Fun {
+				case promela.BuiltinLen, promela.BuiltinEmpty, promela.BuiltinNempty, promela.BuiltinFull, promela.BuiltinNfull, promela.BuiltinEval:
+					ok = ok && chans
+				default:
+					ok = false
+				}
+			case *promela.RemoteRef, *promela.RunExpr:
+				ok = false
+			}
+			return ok
+		})
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // Invisible returns the reduction for a search whose property reads the
 // expressions xs (the propositions of an LTL formula) and, with progress,
 // whether some process is at a progress label (the non-progress search):
@@ -549,24 +596,8 @@ func (md *Model) chansReady(ts []*trans, pid int) bool {
 // to one are not candidates.
 func (md *Model) Invisible(xs []promela.Expr, progress bool) state.Reducer {
 	p := md.p
-	if p.safe == nil {
+	if p.safe == nil || !GlobalsOnly(xs) {
 		return nil
-	}
-	for _, x := range xs {
-		ok := true
-		promela.Inspect(x, func(n promela.Node) bool {
-			switch n := n.(type) {
-			case *promela.Ident:
-				s := n.Sym
-				ok = ok && s != nil && (s.IsGlobal() || s.IsConst() || s.Kind == promela.SymField)
-			case *promela.RemoteRef, *promela.RunExpr, *promela.PollExpr, *promela.CallExpr:
-				ok = false
-			}
-			return ok
-		})
-		if !ok {
-			return nil
-		}
 	}
 	if !progress {
 		return md
