@@ -71,6 +71,9 @@ func WriteStats(w io.Writer, st *Stats) {
 	if st.Merging {
 		fmt.Fprintln(w, "statement merging: on")
 	}
+	if st.Storage != "" {
+		fmt.Fprintf(w, "state storage: %s (lossy: states may have been missed)\n", st.Storage)
+	}
 	for _, f := range st.Extra {
 		fmt.Fprintf(w, "%12s %s\n", formatFigure(f.Value), f.Name)
 	}
