@@ -24,7 +24,8 @@ var lossyFlags = [][]string{{"--hash-compact"}, {"--bitstate", "--bitstate-bits"
 // states, transitions and depth, and the same counterexamples, which are
 // paths of the model (TestLossyCounterexampleReplays); where the exact
 // search holds, the lossy one says unknown with the probability of a
-// miss, exit code 3. The runs with LTL properties are usage errors.
+// miss, exit code 3. With reduction the verdicts are the same too. The
+// runs with LTL properties are usage errors.
 func TestLossySameAsDepthFirst(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -74,6 +75,28 @@ func TestLossySameAsDepthFirst(t *testing.T) {
 					t.Errorf("%s: exit %d, %s: %s; want unknown with the probability of a miss", where, lcode, v.Verdict, v.Reason)
 				}
 				unknown++
+			}
+			// With partial-order reduction (its stricter proviso): the
+			// same verdicts, a counterexample that is a path, and no
+			// more states than without reduction.
+			red, rcode, rerr := runFtmc(ctx, append(append([]string(nil), r.args...), lf...))
+			if red == nil {
+				t.Errorf("%s with reduction: exit %d: %s", where, rcode, rerr)
+				continue
+			}
+			rv := red.Verdicts[0]
+			if want := map[trace.Verdict]trace.Verdict{trace.Violated: trace.Violated, trace.Holds: trace.Unknown}[exact.Verdicts[0].Verdict]; want != "" && rv.Verdict != want {
+				t.Errorf("%s with reduction: %s, want %s", where, rv.Verdict, want)
+			}
+			if e.Complete && red.Stats.States > e.States {
+				t.Errorf("%s with reduction: %d states, %d without", where, red.Stats.States, e.States)
+			}
+			if c := rv.Counterexample; c != nil {
+				for _, st := range c.Steps {
+					if strings.Contains(st.Note, "no transition") {
+						t.Errorf("%s with reduction: step %d: %s", where, st.Num, st.Note)
+					}
+				}
 			}
 		}
 	}
