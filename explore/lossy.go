@@ -94,9 +94,7 @@ type lossyStore struct {
 	growAt  int  // hash compaction: the table doubles at this many fingerprints
 	nfp     int  // hash compaction: fingerprints stored
 
-	data []byte // the live vectors, back to back
-	ends []int  // vector i is data[ends[i-1]:ends[i]]
-	live int    // the most vectors the arena held at once
+	arena vecArena
 }
 
 func (l *lossyStore) init(o Options) error {
@@ -136,12 +134,14 @@ func (l *lossyStore) setWords(t []uint64) {
 func (l *lossyStore) free() {
 	l.cleanup.Stop()
 	freeWords(l.words)
-	l.words, l.data, l.ends = nil, nil, nil
+	l.words, l.arena = nil, vecArena{}
 }
 
-// bytes is the memory of the table and the arena.
+// bytes is the memory of the table and the arena, the arena at its
+// largest: the figure of the statistics, and an upper bound for the
+// memory limit.
 func (l *lossyStore) bytes() int64 {
-	return l.tableBytes() + int64(cap(l.data)) + int64(cap(l.ends))*8
+	return l.tableBytes() + max(l.arena.peak, l.arena.bytes())
 }
 
 // tableBytes is the memory of the bit array or fingerprint table, mapped
@@ -255,22 +255,6 @@ func (l *lossyStore) grow(room func(int64) bool) bool {
 	return true
 }
 
-// push appends vec to the arena and returns its index.
-func (l *lossyStore) push(vec []byte) Index {
-	l.data = append(l.data, vec...)
-	l.ends = append(l.ends, len(l.data))
-	l.live = max(l.live, len(l.ends))
-	return Index(len(l.ends) - 1)
-}
-
-func (l *lossyStore) get(i Index) []byte {
-	start := 0
-	if i > 0 {
-		start = l.ends[i-1]
-	}
-	return l.data[start:l.ends[i]]
-}
-
 // release cuts the arena back after a frame was popped (see the file's
 // comment): frames and pending are the search's stack and dfsNew.
 func (l *lossyStore) release(frames []dfsFrame, pending []Index) {
@@ -283,14 +267,93 @@ func (l *lossyStore) release(frames []dfsFrame, pending []Index) {
 		}
 		n = int(pending[top.mark]) + 1
 	}
-	if n < len(l.ends) {
-		l.ends = l.ends[:n]
-		end := 0
-		if n > 0 {
-			end = l.ends[n-1]
+	l.arena.truncate(n)
+}
+
+// vecArena holds vectors numbered 0, 1, 2, ... back to back in chunks
+// that it never moves: appending copies nothing already there (a slice
+// that doubled would copy, and leave the old array to the collector), and
+// cutting the arena back keeps one chunk past the last for reuse.
+type vecArena struct {
+	chunks [][]byte // the used part of each chunk
+	spare  []byte   // a chunk cut off, empty, for the next one
+	starts []uint64 // vector i begins at chunks[starts[i]>>32][uint32(starts[i]):]
+	live   int      // the most vectors held at once
+	peak   int64    // the most bytes held at once (as of the last new chunk)
+}
+
+const (
+	minArenaChunk = 4 << 10
+	maxArenaChunk = 1 << 20
+)
+
+// push appends vec and returns its number.
+func (a *vecArena) push(vec []byte) Index {
+	c := len(a.chunks) - 1
+	if c < 0 || len(a.chunks[c])+len(vec) > cap(a.chunks[c]) {
+		size := minArenaChunk
+		if c >= 0 {
+			size = min(maxArenaChunk, 2*cap(a.chunks[c]))
 		}
-		l.data = l.data[:end]
+		size = max(size, len(vec))
+		b := a.spare
+		if cap(b) < size {
+			b = make([]byte, 0, size)
+		}
+		a.spare = nil
+		a.chunks = append(a.chunks, b[:0])
+		c++
+		a.peak = max(a.peak, a.bytes())
 	}
+	a.starts = append(a.starts, uint64(c)<<32|uint64(len(a.chunks[c])))
+	a.chunks[c] = append(a.chunks[c], vec...)
+	a.live = max(a.live, len(a.starts))
+	return Index(len(a.starts) - 1)
+}
+
+// end is where vector i ends in its chunk c: where vector i+1 starts
+// when it is in the same chunk, else the chunk's end.
+func (a *vecArena) end(i int, c uint64) int {
+	if i+1 < len(a.starts) && a.starts[i+1]>>32 == c {
+		return int(uint32(a.starts[i+1]))
+	}
+	return len(a.chunks[c])
+}
+
+func (a *vecArena) get(i Index) []byte {
+	loc := a.starts[i]
+	c := loc >> 32
+	return a.chunks[c][uint32(loc):a.end(int(i), c)]
+}
+
+// truncate drops the vectors from number n on.
+func (a *vecArena) truncate(n int) {
+	if n >= len(a.starts) {
+		return
+	}
+	keep, end := 0, 0
+	if n > 0 {
+		c := a.starts[n-1] >> 32
+		keep, end = int(c)+1, a.end(n-1, c)
+		a.chunks[c] = a.chunks[c][:end]
+	}
+	if keep < len(a.chunks) && cap(a.chunks[keep]) > cap(a.spare) {
+		a.spare = a.chunks[keep][:0]
+	}
+	clear(a.chunks[keep:])
+	a.chunks = a.chunks[:keep]
+	a.starts = a.starts[:n]
+}
+
+func (a *vecArena) len() int { return len(a.starts) }
+
+// bytes is the memory the arena holds.
+func (a *vecArena) bytes() int64 {
+	n := int64(cap(a.spare)) + int64(cap(a.starts))*8
+	for _, b := range a.chunks {
+		n += int64(cap(b))
+	}
+	return n
 }
 
 // insertLossy is InsertHash for a lossy store. A state already visited
@@ -307,7 +370,7 @@ func (s *Store) insertLossy(vec []byte, h uint64) (Index, bool) {
 	}
 	s.n++
 	s.maxVec = max(s.maxVec, len(vec))
-	return l.push(vec), true
+	return l.arena.push(vec), true
 }
 
 // prefetch hashes the batch's successors and reads the words they map

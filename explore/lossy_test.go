@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -131,11 +132,15 @@ func TestLossyArenaReused(t *testing.T) {
 	}
 	s.dfs()
 	l := s.store.lossy
-	if bound := int(s.depth+2) * (m.k + 1); l.live > bound || s.store.Len() != 10000 {
-		t.Errorf("the arena held %d vectors at once for %d states of depth %d, want at most %d", l.live, s.store.Len(), s.depth, bound)
+	if bound := int(s.depth+2) * (m.k + 1); l.arena.live > bound || s.store.Len() != 10000 {
+		t.Errorf("the arena held %d vectors at once for %d states of depth %d, want at most %d", l.arena.live, s.store.Len(), s.depth, bound)
 	}
-	if len(l.ends) != 0 || len(l.data) != 0 {
-		t.Errorf("%d vectors left in the arena after the search", len(l.ends))
+	// The store's bytes count the arena at its largest, not as it ends.
+	if b := s.store.Bytes(); b < l.tableBytes()+int64(l.arena.live*m.k) {
+		t.Errorf("store bytes %d, below the table's %d and %d vectors of %d bytes", b, l.tableBytes(), l.arena.live, m.k)
+	}
+	if l.arena.len() != 0 || len(l.arena.chunks) != 0 {
+		t.Errorf("%d vectors in %d chunks left in the arena after the search", l.arena.len(), len(l.arena.chunks))
 	}
 }
 
@@ -226,5 +231,45 @@ func TestOmission(t *testing.T) {
 	}
 	if p, _ := Omission(Bitstate, 10, 1000); p != 1 {
 		t.Errorf("bitstate 2^10 bits, 1000 states: %g, want 1", p)
+	}
+}
+
+// The arena against a slice of vectors: random pushes of random lengths
+// (some longer than a chunk) and cuts, every vector read back after each.
+func TestVecArena(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var a vecArena
+	var want [][]byte
+	for step := range 20000 {
+		if rng.IntN(4) == 0 && len(want) > 0 {
+			n := rng.IntN(len(want) + 1)
+			a.truncate(n)
+			want = want[:n]
+		} else {
+			v := make([]byte, rng.IntN(200)+1)
+			if rng.IntN(1000) == 0 {
+				v = make([]byte, maxArenaChunk+rng.IntN(100))
+			}
+			for k := range v {
+				v[k] = byte(rng.Uint32())
+			}
+			if i := a.push(v); int(i) != len(want) {
+				t.Fatalf("step %d: pushed as %d, want %d", step, i, len(want))
+			}
+			want = append(want, v)
+		}
+		if a.len() != len(want) {
+			t.Fatalf("step %d: %d vectors, want %d", step, a.len(), len(want))
+		}
+		if step%97 == 0 || a.len() < 50 {
+			for i, v := range want {
+				if string(a.get(Index(i))) != string(v) {
+					t.Fatalf("step %d: vector %d differs", step, i)
+				}
+			}
+		}
+	}
+	if a.bytes() <= 0 {
+		t.Error("no bytes")
 	}
 }

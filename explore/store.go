@@ -183,7 +183,7 @@ func (s *Store) Get(i Index) []byte {
 	if s.tree != nil {
 		return s.tree.get(i)
 	} else if s.lossy != nil {
-		return s.lossy.get(i)
+		return s.lossy.arena.get(i)
 	}
 	if s.width >= 0 && (s.nexc == 0 || !s.isExc(i)) {
 		return s.fixed.get(i)
