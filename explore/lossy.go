@@ -72,14 +72,14 @@ const (
 var ErrLossyCompress = errors.New("--bitstate and --hash-compact store no state vectors: they exclude --compress")
 
 // searchStore is the store a sequential search of o keeps its states in.
+// A lossy store whose table cannot be had says why in lossy.err, and
+// takes no state.
 func (o Options) searchStore() *Store {
 	if o.Lossy == Exact {
 		return o.NewStore()
 	}
 	s := &Store{width: -2, lossy: &lossyStore{mode: o.Lossy}}
-	if err := s.lossy.init(o); err != nil {
-		panic("explore: cannot allocate the lossy state table: " + err.Error())
-	}
+	s.lossy.err = s.lossy.init(o)
 	return s
 }
 
@@ -89,10 +89,11 @@ type lossyStore struct {
 	mode    LossyMode
 	words   []uint64 // the bit array, or the fingerprint table (0: empty slot)
 	cleanup runtime.Cleanup
-	logBits uint // bitstate: the array has 2^logBits bits
-	shift   uint // hash compaction: 64 - log2(len(words))
-	growAt  int  // hash compaction: the table doubles at this many fingerprints
-	nfp     int  // hash compaction: fingerprints stored
+	logBits uint  // bitstate: the array has 2^logBits bits
+	shift   uint  // hash compaction: 64 - log2(len(words))
+	growAt  int   // hash compaction: the table doubles at this many fingerprints
+	nfp     int   // hash compaction: fingerprints stored
+	err     error // the table could not be allocated
 
 	arena vecArena
 }
@@ -109,19 +110,21 @@ func (l *lossyStore) init(o Options) error {
 			return fmt.Errorf("a bit array of 2^%d bits: expected %d to %d", b, MinBitstateBits, MaxBitstateBits)
 		}
 		l.logBits = uint(b)
-		l.words, err = allocWords(max(1, 1<<b/64))
+		if l.words, err = allocWords(max(1, 1<<b/64)); err != nil {
+			return fmt.Errorf("cannot allocate a bit array of 2^%d bits (%s): %v", b, FormatBytes(max(8, int64(1)<<b/8)), err)
+		}
 	case HashCompact:
 		log := minTableLog
 		for log < 62 && o.ExpectedStates > loadLimit(1<<log) {
 			log++
 		}
-		l.words, err = allocWords(1 << log)
+		if l.words, err = allocWords(1 << log); err != nil {
+			return fmt.Errorf("cannot allocate the fingerprint table: %v", err)
+		}
 		l.shift, l.growAt = uint(64-log), loadLimit(1<<log)
 	}
-	if err == nil {
-		l.setWords(l.words)
-	}
-	return err
+	l.setWords(l.words)
+	return nil
 }
 
 // setWords makes t the table, which is released with l (unless free
@@ -132,8 +135,10 @@ func (l *lossyStore) setWords(t []uint64) {
 }
 
 func (l *lossyStore) free() {
-	l.cleanup.Stop()
-	freeWords(l.words)
+	if l.words != nil {
+		l.cleanup.Stop()
+		freeWords(l.words)
+	}
 	l.words, l.arena = nil, vecArena{}
 }
 

@@ -290,3 +290,13 @@ func TestLossyBytesAtPeak(t *testing.T) {
 		t.Errorf("store bytes %d, want at least the table's %d and 10^6", b, s.tableBytes())
 	}
 }
+
+// A bit array of a size out of bounds is an error of Run, not a panic.
+func TestBitstateBitsRefused(t *testing.T) {
+	for _, b := range []int{2, 41} {
+		r, _, err := Run(context.Background(), &counters{k: 2, n: 3}, Options{Lossy: Bitstate, LossyBits: b})
+		if err == nil || r.Verdict != trace.Unknown || !strings.Contains(r.Reason, "expected 3 to 40") {
+			t.Errorf("2^%d bits: %v, %+v; want an error", b, err, r)
+		}
+	}
+}

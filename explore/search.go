@@ -136,6 +136,9 @@ func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.
 	s := newSearch(ctx, m, opts)
 	defer s.store.Free()
 	defer s.watch.Close()
+	if l := s.store.lossy; l != nil && l.err != nil {
+		return trace.Result{Property: s.property(), Verdict: trace.Unknown, Reason: l.err.Error()}, s.stats(), l.err
+	}
 	// A search whose time (counted from Since) is spent, or whose
 	// context is done, stops before it starts.
 	if s.poll(); s.stop != "" {
