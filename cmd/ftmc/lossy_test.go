@@ -202,6 +202,11 @@ func TestLossyUsage(t *testing.T) {
 	if code != trace.ExitUnknown || !strings.HasPrefix(out, "safety: unknown: no violation found with bitstate storage (2^32 bits, 3 hash functions)") {
 		t.Errorf("--bitstate --dfs: exit %d, %q %q", code, out, errs)
 	}
+	// The text report says the storage.
+	code, out, errs = runExplicitArgs(t, &tokenRing{n: 3, stopOK: true}, "--hash-compact")
+	if code != trace.ExitUnknown || !strings.Contains(out, "state storage: hash-compact (lossy: states may have been missed)\n") {
+		t.Errorf("--hash-compact: exit %d, %q %q", code, out, errs)
+	}
 }
 
 // TestLossyLTLRefused: lossy storage is for the safety search: LTL flags,
