@@ -300,3 +300,65 @@ func TestBitstateBitsRefused(t *testing.T) {
 		}
 	}
 }
+
+// graph is a pseudo-random graph of n nodes with up to 4 edges each and
+// three initial nodes; a node's vector is its number and as many padding
+// bytes as the number modulo 3, so that lengths vary.
+type graph struct {
+	n   int
+	buf []byte
+}
+
+func (g *graph) Name() string { return "graph" }
+
+func (g *graph) vec(x int) []byte {
+	g.buf = append(g.buf[:0], byte(x), byte(x>>8), byte(x>>16))
+	for range x % 3 {
+		g.buf = append(g.buf, 0xee)
+	}
+	return g.buf
+}
+
+func (g *graph) Initial(emit func([]byte)) error {
+	for _, x := range []int{0, g.n / 3, g.n / 2} {
+		emit(g.vec(x))
+	}
+	return nil
+}
+
+func (g *graph) Next(s []byte, sink state.Sink) {
+	x := int(s[0]) | int(s[1])<<8 | int(s[2])<<16
+	h := mix(uint64(x)+hk0, hk1)
+	for j := range int(h % 5) {
+		y := int(mix(h+uint64(j), hk2) % uint64(g.n))
+		sink.Succ(state.Trans{Proc: int32(j)}, g.vec(y))
+	}
+}
+
+func (g *graph) ValidEnd([]byte) bool                           { return true }
+func (g *graph) Explain(state.Trans, []byte, []byte) trace.Step { return trace.Step{} }
+func (g *graph) Decode(s []byte) []trace.Var                    { return []trace.Var{{Name: "x", Value: string(s)}} }
+func (g *graph) Fork() state.Model                              { return &graph{n: g.n} }
+
+// On pseudo-random graphs, with and without a depth bound, hash
+// compaction (expected to miss nothing on 10^5 states) explores what the
+// exact depth-first search explores: reused indices never give a vector
+// that is not the state's.
+func TestLossyRandomGraphs(t *testing.T) {
+	for _, n := range []int{100, 5000, 100000} {
+		for _, depth := range []int{0, 7} {
+			m := &graph{n: n}
+			r0, exact := run(t, m, Options{Order: DepthFirst, MaxDepth: depth})
+			r1, st := run(t, m, Options{Lossy: HashCompact, MaxDepth: depth})
+			if st.States != exact.States || st.Transitions != exact.Transitions || st.Matched != exact.Matched || st.Depth != exact.Depth || st.VectorBytes != exact.VectorBytes {
+				t.Errorf("n %d depth %d: %+v\nexact %+v", n, depth, st, exact)
+			}
+			if r0.Verdict == trace.Violated || r1.Verdict != trace.Unknown {
+				t.Errorf("n %d depth %d: exact %s, lossy %s", n, depth, r0.Verdict, r1.Verdict)
+			}
+			if n == 100000 && depth == 0 && exact.States < 10000 {
+				t.Errorf("%d states: the graph is too small a test", exact.States)
+			}
+		}
+	}
+}
