@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -360,5 +361,22 @@ func TestLossyRandomGraphs(t *testing.T) {
 				t.Errorf("%d states: the graph is too small a test", exact.States)
 			}
 		}
+	}
+}
+
+// The fingerprint table grows within the memory limit: a search of 8^8
+// states (a shallow stack) with 8 MB to spare stops with the limit's
+// reason, unknown, when its table of 2^19 slots (4 MiB) cannot double and
+// is 90% full.
+func TestHashCompactMemoryLimit(t *testing.T) {
+	m := &counters{k: 8, n: 8, endOK: true}
+	const store = 8 << 20
+	limit := memoryLimit(store)
+	r, st := run(t, m, Options{Lossy: HashCompact, MemoryLimit: limit})
+	if r.Verdict != trace.Unknown || !strings.HasPrefix(r.Reason, fmt.Sprintf("memory limit %s reached after %d states", FormatBytes(limit), st.States)) {
+		t.Errorf("result %+v, %d states", r, st.States)
+	}
+	if st.StoreBytes > store*21/20 || st.States != 1<<19/10*9 {
+		t.Errorf("%d states in %d bytes; want %d", st.States, st.StoreBytes, 1<<19/10*9)
 	}
 }
