@@ -67,7 +67,9 @@ func (s *search) flush() {
 	b := &s.batch
 	evs := b.events
 	st := s.store
-	if st.tree == nil {
+	if st.lossy != nil {
+		s.touched += st.lossy.prefetch(b)
+	} else if st.tree == nil {
 		s.touched += st.prefetch(b) // keeps the reads
 	} else {
 		s.touched += st.tree.prefetch(b)

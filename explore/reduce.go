@@ -16,6 +16,10 @@ import "ftmc/state"
 //   - depth-first: every successor is new or done (its frame was popped
 //     before), so that a reduced step always goes to a state that finishes
 //     before the one expanded.
+//   - depth-first with lossy storage (lossy.go), whose indices are reused
+//     and which therefore cannot tell a done state: every successor is new
+//     (looks unvisited), so that a reduced step always goes to a state
+//     stored after the one expanded. It expands fully more often.
 //
 // Either way a cycle of reduced steps would go deeper, or finish earlier,
 // at every step, which it cannot. When no candidate meets the proviso the
@@ -93,6 +97,14 @@ func (s *search) provisoHolds(pid int32) bool {
 		}
 		n++
 		v := r.data[p.off : p.off+p.len]
+		if l := s.store.lossy; l != nil {
+			// Indices are reused: no state is known done, and every
+			// successor must be new.
+			if l.has(Hash(v)) {
+				return false
+			}
+			continue
+		}
 		i := s.store.Lookup(v, Hash(v))
 		if i == NoIndex {
 			continue

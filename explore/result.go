@@ -15,6 +15,9 @@ func (s *search) result() trace.Result {
 		r.Counterexample = buildCounterexample(s.m, s.viol, s.store.Get)
 	default:
 		r.Verdict, r.Reason = Undecided(s.stop, s.truncated, s.opts.MaxDepth, s.store.Len())
+		if s.store.lossy != nil {
+			s.lossyResult(&r)
+		}
 	}
 	return r
 }
@@ -29,6 +32,10 @@ func (s *search) stats() trace.Stats {
 	st.Complete = s.complete()
 	if s.compressedAt > 0 {
 		st.Extra = append(st.Extra, compressedFigure(s.compressedAt))
+	}
+	if s.opts.Lossy != Exact {
+		// It may have missed states.
+		st.Storage, st.Complete = s.opts.Lossy.String(), false
 	}
 	if s.opts.Reduce {
 		st.Reduction = "none"

@@ -91,6 +91,12 @@ type Options struct {
 	// slowed, and one that would not goes on in a fraction of the memory.
 	// Each worker of the parallel search decides for its own store.
 	AutoCompress bool
+	// Lossy asks for lossy state storage (lossy.go): a depth-first search
+	// whatever Order says, on one worker, without Compress, whose verdict
+	// is never holds. LossyBits is the log2 of a Bitstate array's size in
+	// bits (0: DefaultBitstateBits).
+	Lossy     LossyMode
+	LossyBits int
 	// Reduce asks for partial-order reduction, for a model that is a
 	// state.Reducer (and no state.Checker); Stats.Reduction says whether
 	// the search did.
@@ -121,12 +127,21 @@ const pollEvery = 1 << 12
 // violation. It returns an error only when the model cannot produce its
 // initial states.
 func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
+	if opts.Lossy != Exact {
+		if opts.Compress {
+			return trace.Result{Property: propertyName(opts), Verdict: trace.Unknown, Reason: ErrLossyCompress.Error()}, trace.Stats{}, ErrLossyCompress
+		}
+		opts.Order = DepthFirst
+	}
 	if opts.Workers > 1 && opts.Order == BreadthFirst && opts.MaxStates <= 0 && opts.Visit == nil {
 		return runParallel(ctx, m, opts)
 	}
 	s := newSearch(ctx, m, opts)
 	defer s.store.Free()
 	defer s.watch.Close()
+	if l := s.store.lossy; l != nil && l.err != nil {
+		return trace.Result{Property: s.property(), Verdict: trace.Unknown, Reason: l.err.Error()}, s.stats(), l.err
+	}
 	// A search whose time (counted from Since) is spent, or whose
 	// context is done, stops before it starts.
 	if s.poll(); s.stop != "" {
@@ -205,7 +220,7 @@ func newSearch(ctx context.Context, m state.Model, opts Options) *search {
 	if opts.ProgressInterval <= 0 {
 		opts.ProgressInterval = time.Second
 	}
-	s := &search{ctx: ctx, m: m, opts: opts, store: opts.NewStore(), budget: pollEvery}
+	s := &search{ctx: ctx, m: m, opts: opts, store: opts.searchStore(), budget: pollEvery}
 	s.checker, _ = m.(state.Checker)
 	s.reduce = newReducer(m, opts)
 	s.visitCex = s.cexToVisited
@@ -382,7 +397,9 @@ func (s *search) dfs() {
 		top := s.frames[len(s.frames)-1]
 		if len(s.dfsNew) == top.mark {
 			s.frames = s.frames[:len(s.frames)-1]
-			if s.reduce != nil && top.idx != NoIndex {
+			if s.store.lossy != nil {
+				s.store.lossy.release(s.frames, s.dfsNew)
+			} else if s.reduce != nil && top.idx != NoIndex {
 				s.reduce.setDone(top.idx)
 			}
 			continue

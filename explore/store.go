@@ -65,8 +65,9 @@ type Store struct {
 	relaidAt   int  // Len at the last new layout
 	noRelayout bool // while building a new layout
 
-	tree       *treeStore // the vectors tree-compressed (NewCompressedStore); nil: as above
-	noCompress bool       // compressAtHalf failed
+	tree       *treeStore  // the vectors tree-compressed (NewCompressedStore); nil: as above
+	noCompress bool        // compressAtHalf failed
+	lossy      *lossyStore // a lossy visited set and the live vectors (lossy.go); nil: as above
 }
 
 // NewStore returns an empty store whose table has room for about expected
@@ -128,6 +129,9 @@ func (s *Store) Free() {
 		s.tree.free()
 		s.tree = nil
 	}
+	if s.lossy != nil {
+		s.lossy.free()
+	}
 	s.fixed, s.vars = fixedArena{}, varArena{}
 	s.excBits, s.excIdx = column[uint64]{}, column[uint32]{}
 	s.n = 0
@@ -143,6 +147,8 @@ func (s *Store) MaxVector() int { return s.maxVec }
 func (s *Store) Bytes() int64 {
 	if s.tree != nil {
 		return s.tree.bytes()
+	} else if s.lossy != nil {
+		return s.lossy.bytes()
 	}
 	return int64(len(s.table))*8 + s.fixed.bytes + s.vars.memory() + s.excBits.bytes() + s.excIdx.bytes()
 }
@@ -153,6 +159,8 @@ func (s *Store) Bytes() int64 {
 func (s *Store) tableBytes() int64 {
 	if s.tree != nil {
 		return s.tree.mapped()
+	} else if s.lossy != nil {
+		return s.lossy.tableBytes()
 	}
 	return int64(len(s.table)) * 8
 }
@@ -176,6 +184,8 @@ func (s *Store) room(extra int64) bool {
 func (s *Store) Get(i Index) []byte {
 	if s.tree != nil {
 		return s.tree.get(i)
+	} else if s.lossy != nil {
+		return s.lossy.arena.get(i)
 	}
 	if s.width >= 0 && (s.nexc == 0 || !s.isExc(i)) {
 		return s.fixed.get(i)
@@ -217,6 +227,8 @@ func (s *Store) Insert(vec []byte) (Index, bool) {
 func (s *Store) InsertHash(vec []byte, h uint64) (Index, bool) {
 	if s.tree != nil {
 		return s.insertTree(vec)
+	} else if s.lossy != nil {
+		return s.insertLossy(vec, h)
 	}
 	i, p := s.find(vec, h)
 	if i != NoIndex {

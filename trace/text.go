@@ -97,6 +97,9 @@ func writeStats(w io.Writer, st *Stats, merged [][]string) {
 	case st.Merging:
 		fmt.Fprintln(w, "statement merging: on")
 	}
+	if st.Storage != "" {
+		fmt.Fprintf(w, "state storage: %s (lossy: states may have been missed)\n", st.Storage)
+	}
 	for _, f := range st.Extra {
 		fmt.Fprintf(w, "%12s %s\n", formatFigure(f.Value), f.Name)
 	}

@@ -71,6 +71,10 @@ type Stats struct {
 	// with an ample set.
 	Reduction   string `json:"reduction,omitempty"`
 	AmpleStates int64  `json:"ample_states,omitempty"`
+	// Storage is how the search stored the states it visited when it was
+	// lossy: "bitstate" or "hash-compact" (states may have been missed);
+	// empty when every state vector was stored.
+	Storage string `json:"storage,omitempty"`
 	// Merging is set when the search ran a process's local statements in
 	// one step (statement merging): fewer states are stored.
 	Merging bool `json:"merging,omitempty"`
@@ -97,6 +101,9 @@ func (s *Stats) Add(st Stats) {
 	s.Complete = s.Complete && st.Complete
 	s.AmpleStates += st.AmpleStates
 	s.Merging = s.Merging || st.Merging
+	if st.Storage != "" {
+		s.Storage = st.Storage
+	}
 	if s.Reduction == "" || st.Reduction == "partial-order" {
 		s.Reduction = st.Reduction
 	}

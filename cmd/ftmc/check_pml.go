@@ -43,6 +43,10 @@ func parsePMLCheck(e *env, args []string) (*pmlCheck, int) {
 		fmt.Fprintf(e.stderr, "ftmc check: --lang %s: expected promela, pml or ta\n", *lang)
 		return nil, trace.ExitUsage
 	}
+	if f := c.opts.lossyFlag(); f != "" && c.ltl.given() {
+		fmt.Fprintf(e.stderr, "ftmc check: %s is for safety searches: the LTL searches need every state stored (drop %s to check LTL properties)\n", f, f)
+		return nil, trace.ExitUsage
+	}
 	c.path = pos[0]
 	if err := c.opts.checkOutputs(c.path); err != nil {
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
@@ -176,6 +180,10 @@ func checkPromela(e *env, args []string) int {
 		return code
 	}
 	if c.wantsLTL(prog, m) {
+		if f := c.opts.lossyFlag(); f != "" {
+			fmt.Fprintf(e.stderr, "ftmc check: %s: %s is for safety searches, and the model has LTL properties or a never claim, whose search needs every state stored (drop %s, or check a copy of the model without them)\n", c.name, f, f)
+			return trace.ExitUsage
+		}
 		return checkLTL(e, c, prog, m)
 	}
 	// The safety search merges statements (checkLTL merges in the LTL

@@ -35,6 +35,10 @@ type explicitOptions struct {
 	since    time.Time   // when the command line was read: --time counts from here
 
 	flags *flag.FlagSet // tells a --memory given from none
+
+	// --bitstate, --bitstate-bits, --hash-compact: lossy state storage
+	bitstate, hashCompact bool
+	bitstateBits          int
 }
 
 // defaultWorkers is the number of workers of a breadth-first search
@@ -71,6 +75,9 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.bfs, "bfs", false, "breadth-first search: shortest counterexamples (the default)")
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search, as Spin's pan")
 	fs.BoolVar(&o.compress, "compress", false, "keep the states tree-compressed: a fraction of the memory, more time per state")
+	fs.BoolVar(&o.bitstate, "bitstate", false, "lossy storage, as Spin's -DBITSTATE: a state sets 3 bits in a bit array (--bitstate-bits); a depth-first search on one worker that may miss states, so it never says holds (safety only)")
+	fs.IntVar(&o.bitstateBits, "bitstate-bits", explore.DefaultBitstateBits, fmt.Sprintf("with --bitstate: the bit array has 2^`LOG2` bits (%d to %d; 32: 512 MiB, as Spin's -w32)", explore.MinBitstateBits, explore.MaxBitstateBits))
+	fs.BoolVar(&o.hashCompact, "hash-compact", false, "lossy storage, as Spin's -DHC: a state is a 64-bit fingerprint in a table that grows as needed; a depth-first search on one worker that may miss states, so it never says holds (safety only)")
 	o.limits.register(fs)
 	if f := fs.Lookup("j"); f != nil {
 		o.limits.jobs = defaultWorkers()
@@ -101,6 +108,10 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	case o.limits.jobs < 1 || o.limits.jobs > explore.MaxWorkers:
 		return so, fmt.Errorf("-j %d: expected 1 to %d workers", o.limits.jobs, explore.MaxWorkers)
 	}
+	lossy, err := o.lossy()
+	if err != nil {
+		return so, err
+	}
 	// The run's budget, which also bounds its context (bound): each
 	// search watches the memory of its store's table itself.
 	so = o.budget().Search()
@@ -114,7 +125,54 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	// compressed; one that fits is not slowed.
 	so.AutoCompress = true
 	so.Reduce = !o.noReduce
+	if lossy != explore.Exact {
+		so.Order, so.Lossy, so.LossyBits = explore.DepthFirst, lossy, o.bitstateBits
+		so.Workers, so.AutoCompress = 1, false
+	}
 	return so, nil
+}
+
+// lossy checks the flags of lossy storage and returns the mode they ask
+// for. Its search is depth-first, on one worker, with the vectors
+// uncompressed.
+func (o *explicitOptions) lossy() (explore.LossyMode, error) {
+	mode, name := explore.Exact, ""
+	switch {
+	case o.bitstate && o.hashCompact:
+		return mode, fmt.Errorf("--bitstate and --hash-compact exclude each other")
+	case o.bitstate:
+		mode, name = explore.Bitstate, "--bitstate"
+	case o.hashCompact:
+		mode, name = explore.HashCompact, "--hash-compact"
+	}
+	bitsGiven := o.flags != nil && flagGiven(o.flags, "bitstate-bits")
+	switch {
+	case bitsGiven && !o.bitstate:
+		return mode, fmt.Errorf("--bitstate-bits is the size of --bitstate's bit array: give --bitstate too")
+	case o.bitstateBits < explore.MinBitstateBits || o.bitstateBits > explore.MaxBitstateBits:
+		return mode, fmt.Errorf("--bitstate-bits %d: expected %d to %d (the log2 of the bit array's size)", o.bitstateBits, explore.MinBitstateBits, explore.MaxBitstateBits)
+	case mode == explore.Exact:
+		return mode, nil
+	case o.bfs:
+		return mode, fmt.Errorf("%s with --bfs: lossy storage is for the depth-first search", name)
+	case o.compress:
+		return mode, fmt.Errorf("%s with --compress: %v", name, explore.ErrLossyCompress)
+	case o.limits.jobs > 1 && o.flags != nil && flagGiven(o.flags, "j"):
+		return mode, fmt.Errorf("%s with -j %d: the lossy search is depth-first, on one worker", name, o.limits.jobs)
+	}
+	return mode, nil
+}
+
+// lossyFlag names the lossy storage flag given ("" for none), for the
+// commands that refuse it.
+func (o *explicitOptions) lossyFlag() string {
+	switch {
+	case o.bitstate:
+		return "--bitstate"
+	case o.hashCompact:
+		return "--hash-compact"
+	}
+	return ""
 }
 
 // budget is what the whole check may spend (limits.budget): --time from

@@ -182,6 +182,7 @@ func TestReportJSONSchema(t *testing.T) {
 	}{
 		{[]string{"check", pmlModel}, false, trace.ExitViolated},
 		{[]string{"check", pmlModel, "--ltl-formula", "[] (len(c) <= 1)"}, false, trace.ExitViolated},
+		{[]string{"check", pmlModel, "--hash-compact"}, false, trace.ExitViolated},
 		{[]string{"verify", filepath.Join(root, "examples", "mcmt", "lock_bug.cub")}, false, trace.ExitViolated},
 		{[]string{"verify", filepath.Join(root, "examples", "mcmt", "broadcast_bug.mcmt")}, false, trace.ExitViolated},
 		{[]string{"verify", filepath.Join(root, "examples", "threshold", "st-byz-n-ge-3t.ta"), "unforg", "relay"}, true, trace.ExitViolated},

@@ -64,6 +64,9 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	fs.BoolVar(&o.dfs, "dfs", false, "depth-first search")
 	fs.IntVar(&o.depth, "depth", 0, "do not expand states this many steps deep (0: no bound)")
 	fs.BoolVar(&o.compress, "compress", false, "keep the states tree-compressed (ftmc check --compress)")
+	fs.BoolVar(&o.lossy.bitstate, "bitstate", false, "lossy bitstate storage (ftmc check --bitstate): depth-first, never holds")
+	fs.IntVar(&o.lossy.bitstateBits, "bitstate-bits", explore.DefaultBitstateBits, "with --bitstate: the bit array has 2^`LOG2` bits (ftmc check --bitstate-bits)")
+	fs.BoolVar(&o.lossy.hashCompact, "hash-compact", false, "lossy storage of 64-bit fingerprints (ftmc check --hash-compact): depth-first, never holds")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress line on a terminal (the rows that run, their time and states so far)")
 	fs.StringVar(&o.trails, "trails", "", "save each combination's report (with its counterexample) as JSON in `DIR`, for ftmc trace")
 	pos, code := parseCommand(fs, args, sweepUsage)
@@ -101,6 +104,15 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	}
 	if o.time < 0 || o.depth < 0 {
 		fmt.Fprintln(e.stderr, "ftmc sweep: --time and --depth must not be negative (0: no limit)")
+		return trace.ExitUsage
+	}
+	o.lossy.bfs, o.lossy.compress, o.lossy.limits.jobs, o.lossy.flags = o.bfs, o.compress, 1, fs
+	if _, err := o.lossy.lossy(); err != nil {
+		fmt.Fprintf(e.stderr, "ftmc sweep: %v\n", err)
+		return trace.ExitUsage
+	}
+	if f := o.lossy.lossyFlag(); f != "" && o.ltl.given() {
+		fmt.Fprintf(e.stderr, "ftmc sweep: %s is for safety searches: the LTL searches need every state stored\n", f)
 		return trace.ExitUsage
 	}
 	if f := o.ltl.fairness; f != "" && f != "weak" && f != "none" {
@@ -161,6 +173,7 @@ type sweepOptions struct {
 	memoryFrom   string // where the default memory limit comes from
 	bfs, dfs     bool
 	compress     bool
+	lossy        explicitOptions // --bitstate, --bitstate-bits, --hash-compact, passed on
 	depth        int
 	trails       string
 	ltl          ltlFlags // passed on to each check
@@ -344,7 +357,7 @@ func (o *sweepOptions) checkArgs(c combination) []string {
 			args = append(args, "-D", d.name+"="+d.value)
 		}
 	}
-	if o.checkWorkers > 0 {
+	if o.checkWorkers > 0 && o.lossy.lossyFlag() == "" { // a lossy search has one worker
 		args = append(args, "-j", strconv.Itoa(o.checkWorkers))
 	}
 	if o.time > 0 {
@@ -364,6 +377,12 @@ func (o *sweepOptions) checkArgs(c combination) []string {
 	}
 	if o.compress {
 		args = append(args, "--compress")
+	}
+	if f := o.lossy.lossyFlag(); f != "" {
+		args = append(args, f)
+	}
+	if o.lossy.bitstate && o.lossy.flags != nil && flagGiven(o.lossy.flags, "bitstate-bits") {
+		args = append(args, "--bitstate-bits", strconv.Itoa(o.lossy.bitstateBits))
 	}
 	if o.ltl.name != "" {
 		args = append(args, "--ltl", o.ltl.name)
