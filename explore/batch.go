@@ -119,6 +119,16 @@ func (s *search) flush() {
 	b.reset()
 }
 
+// hashSuccs sets the hash of each of the batch's successors.
+func (b *batch) hashSuccs() {
+	for k := range b.events {
+		e := &b.events[k]
+		if e.kind == evSucc {
+			e.h = Hash(b.data[e.off : e.off+e.len])
+		}
+	}
+}
+
 // prefetch hashes the batch's successors and reads their home slots and,
 // where the tag matches, the stored vector, so that the insertions find
 // them in the cache. The sum of what it read keeps the reads.
@@ -126,12 +136,7 @@ func (st *Store) prefetch(b *batch) uint64 {
 	evs := b.events
 	// Pass 1: hash. Pass 2: read each home slot, in a loop short enough
 	// that many reads are in flight at once.
-	for k := range evs {
-		e := &evs[k]
-		if e.kind == evSucc {
-			e.h = Hash(b.data[e.off : e.off+e.len])
-		}
-	}
+	b.hashSuccs()
 	var touch uint64
 	shift, table := st.shift, st.table
 	for k := range evs {

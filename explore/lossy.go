@@ -382,12 +382,7 @@ func (s *Store) insertLossy(vec []byte, h uint64) (Index, bool) {
 // to, as Store.prefetch does.
 func (l *lossyStore) prefetch(b *batch) uint64 {
 	evs := b.events
-	for k := range evs {
-		e := &evs[k]
-		if e.kind == evSucc {
-			e.h = Hash(b.data[e.off : e.off+e.len])
-		}
-	}
+	b.hashSuccs()
 	var touch uint64
 	if l.mode == Bitstate {
 		for k := range evs {
