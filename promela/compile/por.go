@@ -464,19 +464,7 @@ func safeChanTrans(t *trans, d *promela.ProcDecl, xs, xr map[*promela.Symbol]*pr
 	default:
 		return false
 	}
-	ok := true
-	for _, a := range args {
-		promela.Inspect(a, func(n promela.Node) bool {
-			switch n := n.(type) {
-			case *promela.Ident:
-				ok = ok && localName(n)
-			case *promela.RemoteRef, *promela.RunExpr, *promela.PollExpr, *promela.CallExpr:
-				ok = false
-			}
-			return ok
-		})
-	}
-	return ok
+	return localArgs(args)
 }
 
 // load puts s in the machine's level 0, as Next does, to evaluate
