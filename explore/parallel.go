@@ -426,15 +426,9 @@ func (w *pworker) expand(local int) {
 // the file's comment).
 func (w *pworker) expandReduced() {
 	r := w.reduce
-	r.cands = r.model.Ample(w.scratch, r.cands[:0])
-	if len(r.cands) == 0 {
-		w.m.Next(w.scratch, w)
+	if !r.gather(w.m, w.scratch, w, &w.holding) {
 		return
 	}
-	r.succs, r.data = r.succs[:0], r.data[:0]
-	w.holding = true
-	w.m.Next(w.scratch, w)
-	w.holding = false
 	w.nsucc -= len(r.succs) // counted again as they are sent
 	pid := int32(-1)
 	for _, c := range r.cands {

@@ -61,15 +61,9 @@ func newReducer(m state.Model, opts Options) *reducer {
 // expand does, with an ample set when one meets the proviso.
 func (s *search) expandReduced() {
 	r := s.reduce
-	r.cands = r.model.Ample(s.scratch, r.cands[:0])
-	if len(r.cands) == 0 {
-		s.m.Next(s.scratch, s)
+	if !r.gather(s.m, s.scratch, s, &s.holding) {
 		return
 	}
-	r.succs, r.data = r.succs[:0], r.data[:0]
-	s.holding = true
-	s.m.Next(s.scratch, s)
-	s.holding = false
 	for _, pid := range r.cands {
 		if s.provisoHolds(pid) {
 			r.ample++
@@ -78,6 +72,23 @@ func (s *search) expandReduced() {
 		}
 	}
 	s.release(-1)
+}
+
+// gather asks the model for the candidates of v's ample set. Without one
+// it passes v's successors to sink and returns false; with some it holds
+// them all back (sink's Succ calls hold while *holding is set) for the
+// caller to choose from.
+func (r *reducer) gather(m state.Model, v []byte, sink state.Sink, holding *bool) bool {
+	r.cands = r.model.Ample(v, r.cands[:0])
+	if len(r.cands) == 0 {
+		m.Next(v, sink)
+		return false
+	}
+	r.succs, r.data = r.succs[:0], r.data[:0]
+	*holding = true
+	m.Next(v, sink)
+	*holding = false
+	return true
 }
 
 // hold keeps a successor back until the ample set is chosen.
