@@ -39,18 +39,10 @@ type budgetEngine struct {
 // budgetEngines are the long runs of every engine: models written here,
 // or the hard ones of ../shared.
 func budgetEngines(t *testing.T) []budgetEngine {
-	dir := t.TempDir()
-	write := func(name, src string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
 	// A chain of a billion states; its negated property <>(x < 0) has no
 	// sink, so the nested depth-first search checks it.
-	chain := write("chain.pml", "int x;\nactive proctype P() { do :: x < 1000000000 -> x++ od }\n")
-	chainLTL := write("chain-ltl.pml", "int x;\nactive proctype P() { do :: x < 1000000000 -> x++ od }\nltl p { <> (x < 0) }\n")
+	chain := writeModel(t, "chain.pml", "int x;\nactive proctype P() { do :: x < 1000000000 -> x++ od }\n")
+	chainLTL := writeModel(t, "chain-ltl.pml", "int x;\nactive proctype P() { do :: x < 1000000000 -> x++ od }\nltl p { <> (x < 0) }\n")
 	stByz := filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz.ta")
 	engines := []budgetEngine{
 		{name: "explicit", args: []string{"check", chain}, states: true, memory: true},

@@ -201,17 +201,9 @@ func TestMergeAgainstSpin(t *testing.T) {
 // the LTL searches), not with --no-merge, nor when the model reads another
 // process's variables, nor in an LTL search under weak fairness.
 func TestMergeReported(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, src string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	local := write("local.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a }\n")
-	remote := write("remote.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a } active proctype Q() { x = P[0]:a }\n")
-	withLTL := write("ltl.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a }\nltl p { <>(x == 2) }\n")
+	local := writeModel(t, "local.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a }\n")
+	remote := writeModel(t, "remote.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a } active proctype Q() { x = P[0]:a }\n")
+	withLTL := writeModel(t, "ltl.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a }\nltl p { <>(x == 2) }\n")
 	cases := []struct {
 		args []string
 		want bool
@@ -227,7 +219,7 @@ func TestMergeReported(t *testing.T) {
 	}
 	// The safety search merges, the property over P's local does not: the
 	// report says which did.
-	mixed := write("mixed.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a }\nltl p { <>(P:a == 2) }\n")
+	mixed := writeModel(t, "mixed.pml", "byte x; active proctype P() { byte a; a = 1; a++; x = a }\nltl p { <>(P:a == 2) }\n")
 	out, errs, code := runCmd("check", mixed)
 	if code != trace.ExitHolds || !strings.Contains(out, "statement merging: on for safety; off for p\n") {
 		t.Errorf("exit %d: %s\nthe report does not say that only safety merged:\n%s", code, errs, out)

@@ -498,12 +498,8 @@ active proctype P() { xs c; c!1; c!2 }
 active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1); c?v; assert(v == 2) }
 `, false},
 	}
-	dir := t.TempDir()
 	for k, c := range cases {
-		path := filepath.Join(dir, fmt.Sprintf("x%d.pml", k))
-		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := writeModel(t, fmt.Sprintf("x%d.pml", k), c.src)
 		for _, order := range []string{"--bfs", "--dfs"} {
 			t.Run(c.name+" "+order, func(t *testing.T) {
 				rep, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
@@ -524,10 +520,7 @@ active proctype Q() { xr c; byte b, v; b++; c?v; assert(v == 1); c?v; assert(v =
 					// Without the claims only the local steps are
 					// reduced: the claims must save states.
 					bare := strings.NewReplacer("xs c;", "", "xr c;", "").Replace(c.src)
-					path := filepath.Join(dir, fmt.Sprintf("bare%d.pml", k))
-					if err := os.WriteFile(path, []byte(bare), 0o644); err != nil {
-						t.Fatal(err)
-					}
+					path := writeModel(t, fmt.Sprintf("bare%d.pml", k), bare)
 					off, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
 					if off == nil {
 						t.Fatalf("exit %d: %s", code, stderr)
@@ -587,12 +580,8 @@ active proctype U() { chan x; g?x; if :: len(x) == 1 -> assert(false) :: else ->
 init { atomic { run S(c) }; g!c }
 `},
 	}
-	dir := t.TempDir()
 	for k, c := range cases {
-		path := filepath.Join(dir, fmt.Sprintf("p%d.pml", k))
-		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := writeModel(t, fmt.Sprintf("p%d.pml", k), c.src)
 		for _, order := range []string{"--bfs", "--dfs"} {
 			t.Run(c.name+" "+order, func(t *testing.T) {
 				rep, code, stderr := runFtmc(context.Background(), []string{"check", path, order})
