@@ -363,8 +363,9 @@ func treeLoadLimit(size int, dense bool) int {
 	return loadLimit(size)
 }
 
-// nextTreeSlots is the size a slotTable of size slots grows to: dense, a
-// quarter larger, else twice, and even (allocWords maps slots in pairs).
+// nextTreeSlots is the size a slotTable of size slots grows to: dense,
+// half as large again, else twice, and even (allocWords maps slots in
+// pairs).
 func nextTreeSlots(size int, dense bool) int {
 	if dense {
 		return min((size+size/2+1)&^1, maxTreeSlots)
