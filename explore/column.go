@@ -10,7 +10,11 @@ type column[T uint32 | uint64] struct {
 	n      int
 }
 
-const columnShift = 16 // entries per chunk: 64Ki
+// columnShift gives the entries per chunk, 4Ki: the last chunk's unused
+// part is at most 16 or 32 KiB, which counts per state in a search of a
+// few hundred thousand states (a parallel search's worker keeps a column
+// of parents of its own), and a chunk more costs a 24-byte slice header.
+const columnShift = 12
 
 func (c *column[T]) append(v T) {
 	if k := c.n >> columnShift; k == len(c.chunks) || k == 0 && c.n == len(c.chunks[0]) {
@@ -48,10 +52,11 @@ func (c *column[T]) len() int { return c.n }
 
 // bytes is the memory the column holds.
 func (c *column[T]) bytes() int64 {
-	var zero T
-	n := 0
-	for _, ch := range c.chunks {
-		n += len(ch)
+	if len(c.chunks) == 0 {
+		return 0
 	}
+	// Every chunk but the first has 1<<columnShift entries (grow).
+	var zero T
+	n := len(c.chunks[0]) + (len(c.chunks)-1)<<columnShift
 	return int64(n) * int64(unsafe.Sizeof(zero))
 }

@@ -407,11 +407,7 @@ func (s *Store) Compress() bool {
 	if s.tree != nil {
 		return true
 	}
-	log := minTableLog
-	for log < maxTableLog && s.n > loadLimit(1<<log) {
-		log++
-	}
-	if !s.room(2 * 4 << log) { // the two tables' slots
+	if !s.room(4 * int64(treeSlots(s.n, true)+minTreeSlots)) { // the two tables' slots
 		return false
 	}
 	t := newTreeStore(s.n, s.room)

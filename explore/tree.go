@@ -3,6 +3,7 @@ package explore
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"runtime"
 	"unsafe"
 )
@@ -16,9 +17,12 @@ import (
 // holds. The root's pair goes to a table of its own whose numbers are the
 // state indices. States that differ in a few words share every subtree
 // that does not hold one of them, so a new state costs its root and seldom
-// a node: 8 bytes for the pair and 4 for a slot of the table that finds it,
-// at most 70% full (on the failure-detector and Peterson models the nodes
-// below the roots take under half a byte per state).
+// a node (on the failure-detector and Peterson models the nodes below the
+// roots take under half a byte per state). The node numbers a root holds
+// are few beside the states, so its pair is packed in twice the bits the
+// largest of them needs (packedPairs): 3.5 bytes on the failure-detector
+// model rather than 8. The 32-bit slot of the table that finds it costs
+// 5 to 7.5 bytes more, the table being 53% to 80% full (slotTable).
 //
 // A node's number names its pair whatever its level, so the same pair of
 // two words and of two node indices is one node: the tree's shape, which
@@ -38,7 +42,7 @@ func (o Options) NewStore() *Store {
 // treeStore is a Store's compressed form.
 type treeStore struct {
 	nodes nodeTable // internal nodes below the roots
-	roots nodeTable // the roots: a state's index is its root's number
+	roots rootTable // the roots: a state's index is its root's number
 	lens  lengthTable
 
 	words []uint32 // the vector being inserted, as words
@@ -74,11 +78,8 @@ const noNode = math.MaxUint32
 
 func newTreeStore(expected int, room func(int64) bool) *treeStore {
 	t := &treeStore{}
-	log := minTableLog
-	for log < maxTableLog && expected > loadLimit(1<<log) {
-		log++
-	}
-	if !t.roots.init(t, log, room) || !t.nodes.init(t, log, room) {
+	// The nodes below the roots are few beside the states.
+	if !t.roots.init(t, expected, true, room) || !t.nodes.init(t, 0, false, room) {
 		panic("explore: cannot allocate the node tables")
 	}
 	return t
@@ -233,15 +234,13 @@ func (t *treeStore) prefetch(b *batch) uint64 {
 	}
 	var touch uint64
 	rt := &t.roots
-	sh := 64 - rt.log
 	for k := range t.ready {
-		touch += uint64(rt.slots[t.ready[k].h>>sh])
+		touch += uint64(rt.slots[rt.home(t.ready[k].h)])
 	}
-	idxMask := uint32(1)<<rt.log - 1
 	for k := range t.ready {
 		e := &t.ready[k]
-		if s := rt.slots[e.h>>sh]; s != 0 && s&^idxMask == slotTag(e.h, rt.log) {
-			touch += rt.pairs.at(int(s&idxMask - 1))
+		if s := rt.slots[rt.home(e.h)]; s != 0 && s&^rt.idxMask == rt.tag(e.h) {
+			touch += rt.pairs.packed(int(s&rt.idxMask - 1))
 		}
 	}
 	return touch
@@ -300,10 +299,10 @@ func (t *treeStore) get(i Index) []byte {
 		}
 		t.outM = m
 	}
-	p := t.roots.pair(i)
+	left, right := t.roots.pair(i)
 	mid := (m + 1) / 2
-	t.decode(0, mid, 1, uint32(p>>32))
-	t.decode(mid, m, mid, uint32(p))
+	t.decode(0, mid, 1, left)
+	t.decode(mid, m, mid, right)
 	return t.out[:l:l]
 }
 
@@ -322,50 +321,97 @@ func (t *treeStore) decode(lo, hi, pos int, v uint32) {
 	t.outNodes[pos] = v
 }
 
-// nodeTable numbers pairs of 32-bit values 0, 1, 2, ... in the order they
-// are first put. pairs holds them by number; a linear-probing table of
-// 32-bit slots finds them by content. A slot holds the pair's number plus
-// one in its low log bits (0: empty) and, above them, the hash bits that
-// follow those that chose the home slot, so that most probes that miss do
-// not read the pair.
-type nodeTable struct {
-	pairs  column[uint64]
-	slots  []uint32 // mapped outside the Go heap, as a Store's table (allocWords)
-	words  []uint64 // the mapping, for freeWords
-	clean  runtime.Cleanup
-	owner  *treeStore // whose dropping releases the slots
-	log    uint
-	n      int
-	growAt int
-	room   func(int64) bool
+// slotTable is the hash table of a nodeTable or a rootTable, which number
+// the pairs they hold 0, 1, 2, ... in the order they are first put: a
+// linear-probing table of 32-bit slots that finds a pair's number by its
+// content. A slot holds the number plus one in its low ibits bits (0:
+// empty) and, above them, low bits of the hash's upper half, whose high
+// bits chose the home slot, so that most probes that miss do not read the
+// pair.
+//
+// The table's size need not be a power of two: the home slot is the upper
+// half of the hash times the size, shifted down. The roots' table (dense)
+// grows by half when 4/5 full, so it is 53% full or more after a growth
+// and its slots cost 5 to 7.5 bytes a state wherever the search ends
+// (doubling at 70% cost 5.7 to 11.4); finer steps would rehash the roots
+// more often for little. The nodes' table, small beside it, doubles at 70%
+// as a Store's table does, for the shorter probes.
+type slotTable struct {
+	slots   []uint32 // mapped outside the Go heap, as a Store's table (allocWords)
+	words   []uint64 // the mapping, for freeWords
+	clean   runtime.Cleanup
+	owner   *treeStore // whose dropping releases the slots
+	ibits   uint       // the low bits of a slot that hold the number
+	idxMask uint32     // ibits ones
+	n       int
+	growAt  int
+	room    func(int64) bool
+	dense   bool // the roots' table, which grows in finer steps to a higher load
 }
 
-func (t *nodeTable) init(owner *treeStore, log int, room func(int64) bool) bool {
-	t.owner, t.room = owner, room
-	if !t.setSlots(log) {
+const (
+	minTreeSlots = 1 << minTableLog
+	maxTreeSlots = 1 << maxTableLog
+)
+
+// treeLoadLimit is the number of pairs a slotTable of size slots holds
+// before it grows: dense, the roots' table.
+func treeLoadLimit(size int, dense bool) int {
+	if dense {
+		return size / 5 * 4
+	}
+	return loadLimit(size)
+}
+
+// nextTreeSlots is the size a slotTable of size slots grows to: dense,
+// half as large again, else twice, and even (allocWords maps slots in
+// pairs).
+func nextTreeSlots(size int, dense bool) int {
+	if dense {
+		return min((size+size/2+1)&^1, maxTreeSlots)
+	}
+	return min(2*size, maxTreeSlots)
+}
+
+// treeSlots is the size of a slotTable that holds expected pairs before
+// it grows.
+func treeSlots(expected int, dense bool) int {
+	size := minTreeSlots
+	for size < maxTreeSlots && expected > treeLoadLimit(size, dense) {
+		size = nextTreeSlots(size, dense)
+	}
+	return size
+}
+
+func (t *slotTable) init(owner *treeStore, expected int, dense bool, room func(int64) bool) bool {
+	t.owner, t.room, t.dense = owner, room, dense
+	size := treeSlots(expected, dense)
+	if !t.setSlots(size) {
 		return false
 	}
-	t.log = uint(log)
-	t.growAt = loadLimit(1 << log)
+	t.growAt = treeLoadLimit(size, dense)
 	return true
 }
 
-// setSlots maps an empty table of 1<<log slots in place of the old one,
+// setSlots maps an empty table of size slots in place of the old one,
 // which it frees; false when the system refuses the memory.
-func (t *nodeTable) setSlots(log int) bool {
-	w, err := allocWords(1 << (log - 1))
+func (t *slotTable) setSlots(size int) bool {
+	w, err := allocWords(size / 2)
 	if err != nil {
 		return false
 	}
 	t.free()
-	t.words, t.slots = w, unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 1<<log)
+	t.words, t.slots = w, unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), size)
+	// Numbers plus one are at most growAt, under the size.
+	t.ibits = min(uint(bits.Len(uint(size))), 32)
+	t.idxMask = uint32(uint64(1)<<t.ibits - 1)
 	// Released when the table is dropped without free.
 	t.clean = runtime.AddCleanup(t.owner, freeWords, w)
 	return true
 }
 
 // free releases the slots at once.
-func (t *nodeTable) free() {
+func (t *slotTable) free() {
 	if t.words != nil {
 		t.clean.Stop()
 		freeWords(t.words)
@@ -375,9 +421,60 @@ func (t *nodeTable) free() {
 
 // mapped is the memory of the slots, which is not Go memory where
 // allocWords maps it.
-func (t *nodeTable) mapped() int64 { return int64(len(t.slots)) * 4 }
+func (t *slotTable) mapped() int64 { return int64(len(t.slots)) * 4 }
 
-func (t *nodeTable) bytes() int64 { return int64(len(t.slots))*4 + t.pairs.bytes() }
+// home is the slot where the probe for hash h starts.
+func (t *slotTable) home(h uint64) uint64 { return (h >> 32 * uint64(len(t.slots))) >> 32 }
+
+// tag is the part of a slot above the number: the low bits of the hash's
+// upper half, which home reads little of.
+func (t *slotTable) tag(h uint64) uint32 { return uint32(h>>32) << t.ibits }
+
+// grow makes the table larger (nextTreeSlots), where rehash puts every
+// pair again (place), or when that does not fit lets it fill to 90%.
+func (t *slotTable) grow(rehash func()) bool {
+	size := len(t.slots)
+	next := nextTreeSlots(size, t.dense)
+	if next == size || !t.room(int64(next)*4) {
+		if hard := size / 10 * 9; t.growAt < hard && t.n < noNode-1 {
+			t.growAt = hard
+			return true
+		}
+		return false
+	}
+	old := *t
+	t.words = nil // kept by old until the pairs are in the new table
+	if !t.setSlots(next) {
+		*t = old
+		return false
+	}
+	rehash()
+	old.free()
+	t.growAt = treeLoadLimit(next, t.dense)
+	return true
+}
+
+// place puts number i, whose hash is h, in the table, which does not hold
+// it: grow's rehash.
+func (t *slotTable) place(i uint32, h uint64) {
+	end := uint64(len(t.slots))
+	s := t.home(h)
+	for t.slots[s] != 0 {
+		if s++; s == end {
+			s = 0
+		}
+	}
+	t.slots[s] = t.tag(h) | (i + 1)
+}
+
+// nodeTable holds the nodes below the roots: pairs of 32-bit values, words
+// or node numbers.
+type nodeTable struct {
+	slotTable
+	pairs column[uint64]
+}
+
+func (t *nodeTable) bytes() int64 { return t.mapped() + t.pairs.bytes() }
 
 func (t *nodeTable) pair(i uint32) uint64 { return t.pairs.at(int(i)) }
 
@@ -390,128 +487,208 @@ func rootHash(p uint64, l int) uint64 { return mix(mix(p^hk1, uint64(l)^hk2)^hk3
 func (t *nodeTable) put(l, r uint32) (uint32, bool) {
 	p := uint64(l)<<32 | uint64(r)
 	h := pairHash(p)
-	idxMask := uint32(1)<<t.log - 1
-	tag := slotTag(h, t.log)
-	mask := uint64(len(t.slots) - 1)
-	s := h >> (64 - t.log)
+	tag := t.tag(h)
+	end := uint64(len(t.slots))
+	s := t.home(h)
 	for {
 		e := t.slots[s]
 		if e == 0 {
 			break
 		}
-		if e&^idxMask == tag {
-			i := e&idxMask - 1
+		if e&^t.idxMask == tag {
+			i := e&t.idxMask - 1
 			if t.pairs.at(int(i)) == p {
 				return i, true
 			}
 		}
-		s = (s + 1) & mask
+		if s++; s == end {
+			s = 0
+		}
 	}
 	if t.n >= t.growAt || t.n >= noNode-1 {
-		if !t.grow(func(i int) uint64 { return pairHash(t.pairs.at(i)) }) {
+		if !t.grow(func() {
+			for i := range t.n {
+				t.place(uint32(i), pairHash(t.pairs.at(i)))
+			}
+		}) {
 			return 0, false
 		}
 		return t.put(l, r)
 	}
-	if !t.append(p) {
+	if g := columnGrowth(&t.pairs); g > 0 && !t.room(g) {
 		return 0, false
 	}
+	t.pairs.append(p)
+	t.n++
 	i := uint32(t.n - 1)
 	t.slots[s] = tag | (i + 1)
 	return i, true
 }
 
-// slotTag is the part of a slot above the number: the hash bits after the
-// log bits that chose the home slot.
-func slotTag(h uint64, log uint) uint32 {
-	return uint32(h>>32) << log
+// rootTable holds the roots, whose numbers are the states' indices. Their
+// pairs are packed (packedPairs): the node numbers they hold are few
+// beside the states, so a root takes a few bytes rather than eight.
+type rootTable struct {
+	slotTable
+	pairs packedPairs
 }
 
-// append adds p as pair t.n.
-func (t *nodeTable) append(p uint64) bool {
-	if g := columnGrowth(&t.pairs); g > 0 && !t.room(g) {
-		return false
-	}
-	t.pairs.append(p)
-	t.n++
-	return true
-}
+func (t *rootTable) bytes() int64 { return t.mapped() + t.pairs.bytes() }
+
+func (t *rootTable) pair(i Index) (l, r uint32) { return t.pairs.at(int(i)) }
 
 // findRoot looks up the root (l, r) of a vector of length n, whose
 // rootHash is h; not found, it returns the empty slot where it would go.
-func (t *nodeTable) findRoot(l, r uint32, h uint64, n int, lens *lengthTable) (Index, bool) {
-	p := uint64(l)<<32 | uint64(r)
-	idxMask := uint32(1)<<t.log - 1
-	tag := slotTag(h, t.log)
-	mask := uint64(len(t.slots) - 1)
-	for s := h >> (64 - t.log); ; s = (s + 1) & mask {
+func (t *rootTable) findRoot(l, r uint32, h uint64, n int, lens *lengthTable) (Index, bool) {
+	p, fits := t.pairs.pack(l, r)
+	tag := t.tag(h)
+	end := uint64(len(t.slots))
+	for s := t.home(h); ; {
 		e := t.slots[s]
 		if e == 0 {
 			return Index(s), false
 		}
-		if e&^idxMask == tag {
-			i := e&idxMask - 1
-			if t.pairs.at(int(i)) == p && lens.of(i) == n {
+		if e&^t.idxMask == tag && fits {
+			i := e&t.idxMask - 1
+			if t.pairs.packed(int(i)) == p && lens.of(i) == n {
 				return i, true
 			}
+		}
+		if s++; s == end {
+			s = 0
 		}
 	}
 }
 
-// putRoot is put for roots, whose hash and equality take the vector's
-// length in.
-func (t *nodeTable) putRoot(l, r uint32, h uint64, n int, lens *lengthTable) (Index, bool, bool) {
+// putRoot adds the root (l, r) of a vector of length n unless it is
+// stored, and returns its number and whether it is new; false when the
+// table cannot take it.
+func (t *rootTable) putRoot(l, r uint32, h uint64, n int, lens *lengthTable) (Index, bool, bool) {
 	s, found := t.findRoot(l, r, h, n, lens)
 	if found {
 		return s, false, true
 	}
-	if t.n >= t.growAt || t.n >= noNode-1 {
-		if !t.grow(func(i int) uint64 { return rootHash(t.pairs.at(i), lens.of(Index(i))) }) {
+	if t.n >= t.growAt {
+		if !t.grow(func() { t.rehash(lens) }) {
 			return NoIndex, false, false
 		}
 		return t.putRoot(l, r, h, n, lens)
 	}
-	if !t.append(uint64(l)<<32 | uint64(r)) {
+	if !t.pairs.append(l, r, t.room) {
 		return NoIndex, false, false
 	}
+	t.n++
 	i := uint32(t.n - 1)
-	t.slots[s] = slotTag(h, t.log) | (i + 1)
+	t.slots[s] = t.tag(h) | (i + 1)
 	return i, true, true
 }
 
-// grow doubles the table, rehashing every pair (hash gives pair i's hash),
-// or when that does not fit lets it fill to 90%.
-func (t *nodeTable) grow(hash func(i int) uint64) bool {
-	size := len(t.slots)
-	if t.log >= maxTableLog || !t.room(int64(size)*8) {
-		if hard := size / 10 * 9; t.growAt < hard && t.n < noNode-1 {
-			t.growAt = hard
-			return true
+// rehash puts every root in the table again (grow): it reads the pairs in
+// order, unpacked in place.
+func (t *rootTable) rehash(lens *lengthTable) {
+	c := &t.pairs
+	w, step, right := c.w, 2*c.w, uint32(1)<<c.w-1
+	common := lens.nexc == 0 && !lens.perState
+	for k, ch := range c.chunks {
+		i0 := k << packedShift
+		var b uint
+		for i := i0; i < min(i0+1<<packedShift, c.n); i++ {
+			o := b & 63
+			p := (ch[b>>6]>>o | ch[b>>6+1]<<(64-o)) & c.mask
+			b += step
+			n := lens.common
+			if !common {
+				n = lens.of(Index(i))
+			}
+			t.place(uint32(i), rootHash(p>>w<<32|p&uint64(right), n))
 		}
+	}
+}
+
+// packedPairs is a column of pairs of w-bit values, each pair in 2w bits
+// (the left value high), in chunks of 1<<packedShift pairs. w is the
+// fewest bits (at least one) that hold every value appended so far: when a
+// value needs more, the chunks are packed again one after another, so
+// that the column never holds more than one chunk twice.
+type packedPairs struct {
+	chunks [][]uint64
+	w      uint
+	mask   uint64 // 2w ones
+	n      int
+}
+
+const packedShift = 12 // pairs per chunk: 4Ki
+
+// packedWords is the length of a chunk of pairs of w-bit values: a word
+// more than they fill, so that a pair is always read from two words.
+func packedWords(w uint) int { return 1<<packedShift*2*int(w)/64 + 1 }
+
+// pack is (l, r) as the column holds it; false when they do not fit.
+func (c *packedPairs) pack(l, r uint32) (uint64, bool) {
+	return uint64(l)<<c.w | uint64(r), uint64(l|r)>>c.w == 0
+}
+
+// packed is pair i as pack gives it.
+func (c *packedPairs) packed(i int) uint64 {
+	ch := c.chunks[i>>packedShift]
+	b := uint(i&(1<<packedShift-1)) * 2 * c.w
+	k, o := b>>6, b&63
+	return (ch[k]>>o | ch[k+1]<<(64-o)) & c.mask
+}
+
+func (c *packedPairs) at(i int) (l, r uint32) {
+	p := c.packed(i)
+	return uint32(p >> c.w), uint32(p) & (uint32(1)<<c.w - 1)
+}
+
+// putPacked writes p, a pair of w-bit values, as pair j of ch, a chunk
+// whose bits there are zero.
+func putPacked(ch []uint64, j int, w uint, p uint64) {
+	b := uint(j) * 2 * w
+	k, o := b>>6, b&63
+	ch[k] |= p << o
+	ch[k+1] |= p >> (64 - o) // nothing when the pair ends in word k
+}
+
+// append adds (l, r) as pair c.n, widening the pairs when they need it;
+// false when room refuses the memory.
+func (c *packedPairs) append(l, r uint32, room func(int64) bool) bool {
+	if w := max(uint(bits.Len32(l|r)), 1); w > c.w && !c.widen(w, room) {
 		return false
 	}
-	log := t.log + 1
-	old := *t
-	t.words = nil // kept by old until the pairs are in the new table
-	if !t.setSlots(int(log)) {
-		*t = old
-		return false
-	}
-	slots := t.slots
-	mask := uint64(len(slots) - 1)
-	for i := range t.n {
-		h := hash(i)
-		s := h >> (64 - log)
-		for slots[s] != 0 {
-			s = (s + 1) & mask
+	k := c.n >> packedShift
+	if k == len(c.chunks) {
+		if !room(int64(packedWords(c.w)) * 8) {
+			return false
 		}
-		slots[s] = slotTag(h, log) | uint32(i+1)
+		c.chunks = append(c.chunks, make([]uint64, packedWords(c.w)))
 	}
-	old.free()
-	t.log = log
-	t.growAt = loadLimit(2 * size)
+	putPacked(c.chunks[k], c.n&(1<<packedShift-1), c.w, uint64(l)<<c.w|uint64(r))
+	c.n++
 	return true
 }
+
+// widen packs the pairs again with w-bit values, a chunk at a time; false
+// when room refuses the memory.
+func (c *packedPairs) widen(w uint, room func(int64) bool) bool {
+	size := packedWords(w)
+	if !room(int64(len(c.chunks)*(size-packedWords(c.w))+size) * 8) {
+		return false
+	}
+	for k := range c.chunks {
+		nc := make([]uint64, size)
+		for j := range min(1<<packedShift, c.n-k<<packedShift) {
+			l, r := c.at(k<<packedShift + j)
+			putPacked(nc, j, w, uint64(l)<<w|uint64(r))
+		}
+		c.chunks[k] = nc
+	}
+	c.w, c.mask = w, ^uint64(0)>>(64-2*w)
+	return true
+}
+
+// bytes is the memory the column holds.
+func (c *packedPairs) bytes() int64 { return int64(len(c.chunks)) * int64(packedWords(c.w)) * 8 }
 
 // columnGrowth is the memory c takes when it grows at the next append (0
 // when it has room).

@@ -321,3 +321,109 @@ func TestCompressedParallel(t *testing.T) {
 	}
 	t.Logf("%d states, %.1f bytes per state; one worker %.1f", st0.States, st1.BytesPerState, seq.BytesPerState)
 }
+
+// modelLike inserts into s, breadth-first, successors of each stored state
+// as a model makes them (its vector with a word or two set to a small
+// value) until s holds n states or no state is left to expand, calling each
+// after every insertion.
+func modelLike(s *Store, n int, each func()) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	v := make([]byte, 66)
+	s.Insert(v)
+	for i := 0; i < s.Len() && s.Len() < n; i++ {
+		for range 9 {
+			copy(v, s.Get(Index(i)))
+			for range 1 + rng.IntN(2) {
+				binary.LittleEndian.PutUint32(v[4*rng.IntN(16):], rng.Uint32N(3))
+			}
+			s.Insert(v)
+			each()
+		}
+	}
+}
+
+// TestCompressedStoreBytesPerState: on a model's stream of states, the
+// compressed store holds at most 16 bytes a state wherever in the growth
+// of its tables the search ends, from the size where the tables' fixed
+// start no longer counts.
+func TestCompressedStoreBytesPerState(t *testing.T) {
+	s := NewCompressedStore(0)
+	defer s.Free()
+	worst, at, growths, size := 0.0, 0, 0, len(s.tree.roots.slots)
+	modelLike(s, 1_500_000, func() {
+		if n := len(s.tree.roots.slots); n != size {
+			growths, size = growths+1, n
+		}
+		if s.Len() < 50_000 {
+			return
+		}
+		if b := float64(s.Bytes()) / float64(s.Len()); b > worst {
+			worst, at = b, s.Len()
+		}
+	})
+	t.Logf("%d states, %d nodes, %d growths of the roots' table: at most %.2f bytes a state (at %d states), %.2f at the end",
+		s.Len(), s.tree.nodes.n, growths, worst, at, float64(s.Bytes())/float64(s.Len()))
+	if s.Len() < 1_500_000 || growths < 10 {
+		t.Fatalf("%d states, %d growths: the stream is too short to cross the growth cycle", s.Len(), growths)
+	}
+	if worst > 16 {
+		t.Errorf("%.2f bytes a state at %d states, want at most 16", worst, at)
+	}
+}
+
+// BenchmarkCompressedStoreModel inserts a model's stream of states, a
+// million of them, into a new compressed store.
+func BenchmarkCompressedStoreModel(b *testing.B) {
+	var bytes float64
+	cpu0 := cpuTime()
+	for b.Loop() {
+		s := NewCompressedStore(0)
+		modelLike(s, 1_000_000, func() {})
+		bytes = float64(s.Bytes()) / float64(s.Len())
+		s.Free()
+	}
+	b.ReportMetric(bytes, "B/state")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N)/1e6, "cpu-ns/state")
+}
+
+// TestPackedPairs: the roots' pairs read back as appended while their
+// values widen from one bit to 32 over several chunks, take twice the bits
+// of the widest value, and a widening the memory refuses leaves the column
+// as it was.
+func TestPackedPairs(t *testing.T) {
+	var c packedPairs
+	rng := rand.New(rand.NewPCG(5, 6))
+	var want [][2]uint32
+	yes := func(int64) bool { return true }
+	for w := uint(1); w <= 32; w++ {
+		top := uint32(1<<w - 1)
+		for range 3000 {
+			l, r := rng.Uint32()&top, rng.Uint32()&top
+			if !c.append(l, r, yes) {
+				t.Fatal("append refused")
+			}
+			want = append(want, [2]uint32{l, r})
+		}
+		if !c.append(top, top, yes) {
+			t.Fatal("append refused")
+		}
+		want = append(want, [2]uint32{top, top})
+		if c.w != w {
+			t.Fatalf("values of %d bits packed in %d", w, c.w)
+		}
+		if words := (len(want) + 1<<packedShift - 1) >> packedShift * packedWords(w); c.bytes() != int64(words)*8 {
+			t.Fatalf("%d pairs of %d bits in %d bytes, want %d", len(want), w, c.bytes(), words*8)
+		}
+		for i, p := range want {
+			if l, r := c.at(i); l != p[0] || r != p[1] {
+				t.Fatalf("width %d: pair %d = (%d, %d), want %v", w, i, l, r, p)
+			}
+		}
+		if w == 20 {
+			before := c.bytes()
+			if c.append(1<<w, 0, func(int64) bool { return false }) || c.w != w || c.n != len(want) || c.bytes() != before {
+				t.Fatalf("a refused widening: w=%d n=%d, %d bytes (were %d)", c.w, c.n, c.bytes(), before)
+			}
+		}
+	}
+}

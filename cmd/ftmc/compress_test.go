@@ -200,3 +200,30 @@ func TestAutoCompressReported(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressFailureDetectorBytes: on the failure-detector model, with
+// the channels' two orders, --compress stores the states of the plain
+// search in at most 16 bytes per state (parent indices included), with one
+// worker and with two, each with tables of its own.
+func TestCompressFailureDetectorBytes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four searches of up to 712,396 states")
+	}
+	model := filepath.Join(testenv.RepoRoot(t), "examples/failure-detectors/weak-completeness.pml")
+	for _, c := range []struct {
+		order  string
+		states int64
+	}{{"SPLIT", 712396}, {"FIFO", 153706}} {
+		for _, j := range []string{"1", "2"} {
+			rep, code, stderr := runFtmc(context.Background(), []string{"check", model, "-D", "CHAN=I", "-D", "ORDER=" + c.order, "-D", "BUF=1", "--compress", "-j", j})
+			if rep == nil || code != trace.ExitHolds {
+				t.Fatalf("ORDER=%s -j %s: exit %d: %s", c.order, j, code, stderr)
+			}
+			st := rep.Stats
+			t.Logf("ORDER=%s -j %s: %d states, %.1f bytes per state", c.order, j, st.States, st.BytesPerState)
+			if st.States != c.states || st.BytesPerState > 16 {
+				t.Errorf("ORDER=%s -j %s: %d states in %.1f bytes per state, want %d in at most 16", c.order, j, st.States, st.BytesPerState, c.states)
+			}
+		}
+	}
+}
