@@ -33,6 +33,10 @@ type Model struct {
 	// merge: statement merging is on (SetMerge); merging: a merged
 	// statement is being executed (its failed assertion says where).
 	merge, merging bool
+
+	// slow: atomic sequences take every step through explore, as when
+	// steps are recorded (for the tests of the fast paths).
+	slow bool
 }
 
 func newModel(p *program) *Model {
@@ -328,7 +332,7 @@ func (md *Model) chain(L, pid int) {
 	pt := md.p.segAt(m.vec, off).proc
 	pc := m.pcAt(off, pt)
 	m.pid, m.base = pid, off
-	general := md.rec != nil
+	general := md.rec != nil || md.slow
 	for steps := 0; ; steps++ {
 		if steps >= maxLevels {
 			md.failWith(pid, nil, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", pt.name, maxLevels))
@@ -360,7 +364,7 @@ func (md *Model) chain(L, pid int) {
 					}
 				}
 				if t.to > 0 {
-					m.setPC(off, pt, t.to)
+					m.setPC(off, pt, t.jump)
 				}
 				if md.p.usesLast {
 					m.vec[md.p.lastOff] = byte(pid)
@@ -370,7 +374,7 @@ func (md *Model) chain(L, pid int) {
 					md.emit(L)
 					return
 				}
-				pc = t.to
+				pc = t.jump
 				continue
 			}
 		}
@@ -446,6 +450,10 @@ func (md *Model) chain(L, pid int) {
 				return
 			}
 			pc = t.to
+			if t.jump != pc {
+				m.setPC(off, pt, t.jump)
+				pc = t.jump
+			}
 		default:
 			for _, t := range en {
 				if L+1 >= maxLevels {
