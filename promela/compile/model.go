@@ -333,13 +333,14 @@ func (md *Model) chain(L, pid int) {
 	pc := m.pcAt(off, pt)
 	m.pid, m.base = pid, off
 	general := md.rec != nil || md.slow
+	provided, dproc := pt.provided, pt.decl.D
 	for steps := 0; ; steps++ {
 		if steps >= maxLevels {
 			md.failWith(pid, nil, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", pt.name, maxLevels))
 			return
 		}
-		if pt.provided != nil {
-			ok := pt.provided(m) != 0
+		if provided != nil {
+			ok := provided(m) != 0
 			if m.fault != "" {
 				md.failFault(pid, nil)
 				return
@@ -414,7 +415,7 @@ func (md *Model) chain(L, pid int) {
 				return
 			}
 			if ok {
-				if executed && pt.decl.D && t.kind != tElse {
+				if executed && dproc && t.kind != tElse {
 					md.failWith(pid, t, kindRuntime, fmt.Sprintf("%s: non-determinism in D_proctype %s (%s)", t.pos, pt.name, t.text))
 					return
 				}
@@ -442,18 +443,29 @@ func (md *Model) chain(L, pid int) {
 			return
 		case 1:
 			t := en[0]
-			if md.apply(pid, off, t) != fired {
-				return
+			switch t.kind {
+			case tCond, tElse, tSkip:
+				// As apply does for a statement without an effect.
+				if t.to > 0 {
+					m.setPC(off, pt, t.jump)
+				}
+				if md.p.usesLast {
+					m.vec[md.p.lastOff] = byte(pid)
+				}
+				m.save()
+			default:
+				if md.apply(pid, off, t) != fired {
+					return
+				}
+				if t.jump != t.to {
+					m.setPC(off, pt, t.jump)
+				}
 			}
 			if !t.atomic {
 				md.emit(L)
 				return
 			}
-			pc = t.to
-			if t.jump != pc {
-				m.setPC(off, pt, t.jump)
-				pc = t.jump
-			}
+			pc = t.jump
 		default:
 			for _, t := range en {
 				if L+1 >= maxLevels {
