@@ -63,6 +63,9 @@ var chainCases = []struct{ name, src string }{
 			:: x >= 4 -> break
 			od
 		}`},
+	{"random receives, both executable", `
+		chan c = [3] of { byte }; byte got;
+		init { c!1; c!2; atomic { got = 5; if :: c??2 -> got = 2 :: c??1 -> got = 1 fi; skip } }`},
 	{"rendezvous after skips", `
 		chan c = [0] of { byte };
 		active proctype s() { atomic { skip; c!1; skip; c!2 } }

@@ -475,6 +475,12 @@ func (md *Model) chain(L, pid int) {
 				m.copyLevel(L, L+1)
 				m.use(L + 1)
 				m.pid, m.base = pid, off
+				if t.kind == tRecv {
+					// The guards of the transitions after t selected
+					// their own messages: select t's again (a random
+					// receive's need not be the first).
+					m.recvEnabled(t.recv)
+				}
 				if md.apply(pid, off, t) == fired {
 					md.after(L+1, pid, t)
 				}
