@@ -66,6 +66,14 @@ var chainCases = []struct{ name, src string }{
 	{"random receives, both executable", `
 		chan c = [3] of { byte }; byte got;
 		init { c!1; c!2; atomic { got = 5; if :: c??2 -> got = 2 :: c??1 -> got = 1 fi; skip } }`},
+	{"enabled() after an executable send and receive", `
+		chan a = [1] of { byte }; chan b = [1] of { byte }; chan c = [1] of { byte };
+		active proctype q() { c?_; b!7 }
+		active proctype p() {
+			byte x;
+			atomic { x = 1; c!3; if :: a!1 :: enabled(0) && x == 5 -> skip fi; x = 2 };
+			atomic { x = 3; if :: a?x :: enabled(0) && x == 5 -> skip fi; x++ }
+		}`},
 	{"rendezvous after skips", `
 		chan c = [0] of { byte };
 		active proctype s() { atomic { skip; c!1; skip; c!2 } }

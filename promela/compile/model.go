@@ -402,11 +402,14 @@ func (md *Model) chain(L, pid int) {
 				general = true
 				continue
 			case tSend:
-				if md.rendezvous(t) {
-					general = true
+				// As rendezvous and sendEnabled, the channel evaluated
+				// once.
+				id := t.send.ch(m)
+				if id <= 0 || int(id) > len(m.chans) || md.p.segAt(m.vec, int(m.chans[id-1])).ch.cap == 0 {
+					general = true // the general path reports a bad channel
 					continue
 				}
-				ok = m.sendEnabled(t.send)
+				ok = m.boq == 0 && m.sendEnabledTo(t.send, id)
 			default:
 				ok = md.guard(t, pid, executed)
 			}
@@ -475,11 +478,14 @@ func (md *Model) chain(L, pid int) {
 				m.copyLevel(L, L+1)
 				m.use(L + 1)
 				m.pid, m.base = pid, off
-				if t.kind == tRecv {
+				switch t.kind {
+				case tRecv:
 					// The guards of the transitions after t selected
-					// their own messages: select t's again (a random
-					// receive's need not be the first).
+					// their own channels and messages: select t's
+					// again (a random receive's need not be the first).
 					m.recvEnabled(t.recv)
+				case tSend:
+					m.sendEnabled(t.send)
 				}
 				if md.apply(pid, off, t) == fired {
 					md.after(L+1, pid, t)
@@ -488,17 +494,6 @@ func (md *Model) chain(L, pid int) {
 			return
 		}
 	}
-}
-
-// rendezvous reports whether send t goes to a rendezvous channel in the
-// machine's current state.
-func (md *Model) rendezvous(t *trans) bool {
-	m := &md.m
-	id := t.send.ch(m)
-	if id <= 0 || int(id) > len(m.chans) {
-		return true // the general path reports the error
-	}
-	return md.p.segAt(m.vec, int(m.chans[id-1])).ch.cap == 0
 }
 
 // fireHavoc executes havoc(x) of process pid from level L: x takes every
@@ -685,8 +680,10 @@ func (m *machine) enabled(pid int) bool {
 	if pt == nil {
 		return false
 	}
-	saveP, saveB := m.pid, m.base
-	defer func() { m.pid, m.base = saveP, saveB }()
+	// The guards below select channels and messages: those of the
+	// running process's guards stay, for its effects.
+	saveP, saveB, saveSlot, saveTaken, saveSent := m.pid, m.base, m.slot, m.taken, m.sent
+	defer func() { m.pid, m.base, m.slot, m.taken, m.sent = saveP, saveB, saveSlot, saveTaken, saveSent }()
 	m.pid, m.base = pid, int(m.procs[pid])
 	pc := m.pcAt(m.base, pt)
 	if pt.provided != nil && pt.provided(m) == 0 {
