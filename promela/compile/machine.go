@@ -25,7 +25,7 @@ type machine struct {
 	slot  int
 	taken chanSel
 	sent  chanSel
-	vals []int32 // scratch for the values of a message
+	vals  []int32 // scratch for the values of a message
 
 	// assumeFailed counts the assume statements found false: inside an
 	// atomic sequence they discard the run instead of blocking it.
