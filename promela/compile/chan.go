@@ -128,7 +128,14 @@ func (m *machine) sendEnabled(op *sendOp) bool {
 	if m.boq != 0 {
 		return false
 	}
-	off := m.chanOff(op.ch(m), "send")
+	return m.sendEnabledTo(op, op.ch(m))
+}
+
+// sendEnabledTo is sendEnabled for the channel id, the value of op.ch
+// (without a rendezvous pending). When the send can start it leaves the
+// channel in m.sent for send.
+func (m *machine) sendEnabledTo(op *sendOp, id int32) bool {
+	off := m.chanOff(id, "send")
 	if off < 0 {
 		return false
 	}
@@ -144,18 +151,16 @@ func (m *machine) sendEnabled(op *sendOp) bool {
 		}
 		return false
 	}
+	m.sent = chanSel{id: id, off: off, ct: ct}
 	return true
 }
 
 // send appends (or inserts, sorted) the message; for a rendezvous channel
-// it leaves the offer pending in m.boq.
+// it leaves the offer pending in m.boq. Its guard (sendEnabled) has just
+// said yes, in the same state or a copy of it, and left the channel in
+// m.sent.
 func (m *machine) send(op *sendOp) {
-	id := op.ch(m)
-	off := m.chanOff(id, "send")
-	if off < 0 {
-		return
-	}
-	ct := m.p.segAt(m.vec, off).ch
+	id, off, ct := m.sent.id, m.sent.off, m.sent.ct
 	vals := m.vals[:0]
 	for _, a := range op.args {
 		vals = append(vals, a(m))
@@ -220,11 +225,13 @@ func (m *machine) recvEnabled(op *recvOp) bool {
 			return false
 		}
 		m.slot = 0
+		m.taken = chanSel{id: id, off: off, ct: ct}
 		return true
 	}
 	for i := 0; i < n; i++ {
 		if m.matches(op, off, ct, i) {
 			m.slot = i
+			m.taken = chanSel{id: id, off: off, ct: ct}
 			return true
 		}
 	}
@@ -241,14 +248,11 @@ func (m *machine) matches(op *recvOp, off int, ct *chanType, i int) bool {
 }
 
 // recv stores the selected message's fields and removes it (unless it is
-// a copy receive).
+// a copy receive). Its guard (recvEnabled) has just said yes, in the same
+// state or a copy of it, and left the channel in m.taken and the message
+// in m.slot.
 func (m *machine) recv(op *recvOp) {
-	id := op.ch(m)
-	off := m.chanOff(id, "receive")
-	if off < 0 {
-		return
-	}
-	ct := m.p.segAt(m.vec, off).ch
+	off, ct := m.taken.off, m.taken.ct
 	slot := m.slot
 	for j, a := range op.args {
 		if a.store != nil {

@@ -19,9 +19,13 @@ type machine struct {
 	timeout bool  // no process could move: timeout is true
 	boq     int32 // a rendezvous offer is pending on this channel (0: none)
 
-	// slot is the message a receive's guard selected, for its effect.
-	slot int
-	vals []int32 // scratch for the values of a message
+	// slot is the message a receive's guard selected, for its effect;
+	// taken and sent are the channels of the last receive and send whose
+	// guards said yes, for their effects.
+	slot  int
+	taken chanSel
+	sent  chanSel
+	vals  []int32 // scratch for the values of a message
 
 	// assumeFailed counts the assume statements found false: inside an
 	// atomic sequence they discard the run instead of blocking it.
@@ -35,6 +39,14 @@ type machine struct {
 	// Per depth of a step: a vector and its segment offsets.
 	levels []level
 	cur    int
+}
+
+// chanSel is a channel an operation's guard found: its id, the offset of
+// its segment and its type.
+type chanSel struct {
+	id  int32
+	off int
+	ct  *chanType
 }
 
 type level struct {

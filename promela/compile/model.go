@@ -33,6 +33,10 @@ type Model struct {
 	// merge: statement merging is on (SetMerge); merging: a merged
 	// statement is being executed (its failed assertion says where).
 	merge, merging bool
+
+	// slow: atomic sequences take every step through explore, as when
+	// steps are recorded (for the tests of the fast paths).
+	slow bool
 }
 
 func newModel(p *program) *Model {
@@ -328,14 +332,15 @@ func (md *Model) chain(L, pid int) {
 	pt := md.p.segAt(m.vec, off).proc
 	pc := m.pcAt(off, pt)
 	m.pid, m.base = pid, off
-	general := md.rec != nil
+	general := md.rec != nil || md.slow
+	provided, dproc := pt.provided, pt.decl.D
 	for steps := 0; ; steps++ {
 		if steps >= maxLevels {
 			md.failWith(pid, nil, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", pt.name, maxLevels))
 			return
 		}
-		if pt.provided != nil {
-			ok := pt.provided(m) != 0
+		if provided != nil {
+			ok := provided(m) != 0
 			if m.fault != "" {
 				md.failFault(pid, nil)
 				return
@@ -360,7 +365,7 @@ func (md *Model) chain(L, pid int) {
 					}
 				}
 				if t.to > 0 {
-					m.setPC(off, pt, t.to)
+					m.setPC(off, pt, t.jump)
 				}
 				if md.p.usesLast {
 					m.vec[md.p.lastOff] = byte(pid)
@@ -370,7 +375,7 @@ func (md *Model) chain(L, pid int) {
 					md.emit(L)
 					return
 				}
-				pc = t.to
+				pc = t.jump
 				continue
 			}
 		}
@@ -397,11 +402,14 @@ func (md *Model) chain(L, pid int) {
 				general = true
 				continue
 			case tSend:
-				if md.rendezvous(t) {
-					general = true
+				// As rendezvous and sendEnabled, the channel evaluated
+				// once.
+				id := t.send.ch(m)
+				if id <= 0 || int(id) > len(m.chans) || md.p.segAt(m.vec, int(m.chans[id-1])).ch.cap == 0 {
+					general = true // the general path reports a bad channel
 					continue
 				}
-				ok = m.sendEnabled(t.send)
+				ok = m.boq == 0 && m.sendEnabledTo(t.send, id)
 			default:
 				ok = md.guard(t, pid, executed)
 			}
@@ -410,7 +418,7 @@ func (md *Model) chain(L, pid int) {
 				return
 			}
 			if ok {
-				if executed && pt.decl.D && t.kind != tElse {
+				if executed && dproc && t.kind != tElse {
 					md.failWith(pid, t, kindRuntime, fmt.Sprintf("%s: non-determinism in D_proctype %s (%s)", t.pos, pt.name, t.text))
 					return
 				}
@@ -438,14 +446,29 @@ func (md *Model) chain(L, pid int) {
 			return
 		case 1:
 			t := en[0]
-			if md.apply(pid, off, t) != fired {
-				return
+			switch t.kind {
+			case tCond, tElse, tSkip:
+				// As apply does for a statement without an effect.
+				if t.to > 0 {
+					m.setPC(off, pt, t.jump)
+				}
+				if md.p.usesLast {
+					m.vec[md.p.lastOff] = byte(pid)
+				}
+				m.save()
+			default:
+				if md.apply(pid, off, t) != fired {
+					return
+				}
+				if t.jump != t.to {
+					m.setPC(off, pt, t.jump)
+				}
 			}
 			if !t.atomic {
 				md.emit(L)
 				return
 			}
-			pc = t.to
+			pc = t.jump
 		default:
 			for _, t := range en {
 				if L+1 >= maxLevels {
@@ -455,6 +478,15 @@ func (md *Model) chain(L, pid int) {
 				m.copyLevel(L, L+1)
 				m.use(L + 1)
 				m.pid, m.base = pid, off
+				switch t.kind {
+				case tRecv:
+					// The guards of the transitions after t selected
+					// their own channels and messages: select t's
+					// again (a random receive's need not be the first).
+					m.recvEnabled(t.recv)
+				case tSend:
+					m.sendEnabled(t.send)
+				}
 				if md.apply(pid, off, t) == fired {
 					md.after(L+1, pid, t)
 				}
@@ -462,17 +494,6 @@ func (md *Model) chain(L, pid int) {
 			return
 		}
 	}
-}
-
-// rendezvous reports whether send t goes to a rendezvous channel in the
-// machine's current state.
-func (md *Model) rendezvous(t *trans) bool {
-	m := &md.m
-	id := t.send.ch(m)
-	if id <= 0 || int(id) > len(m.chans) {
-		return true // the general path reports the error
-	}
-	return md.p.segAt(m.vec, int(m.chans[id-1])).ch.cap == 0
 }
 
 // fireHavoc executes havoc(x) of process pid from level L: x takes every
@@ -659,8 +680,10 @@ func (m *machine) enabled(pid int) bool {
 	if pt == nil {
 		return false
 	}
-	saveP, saveB := m.pid, m.base
-	defer func() { m.pid, m.base = saveP, saveB }()
+	// The guards below select channels and messages: those of the
+	// running process's guards stay, for its effects.
+	saveP, saveB, saveSlot, saveTaken, saveSent := m.pid, m.base, m.slot, m.taken, m.sent
+	defer func() { m.pid, m.base, m.slot, m.taken, m.sent = saveP, saveB, saveSlot, saveTaken, saveSent }()
 	m.pid, m.base = pid, int(m.procs[pid])
 	pc := m.pcAt(m.base, pt)
 	if pt.provided != nil && pt.provided(m) == 0 {

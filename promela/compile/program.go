@@ -155,6 +155,7 @@ func Compile(prog *promela.Program) (*Model, error) {
 		p.buildInitial(decls)
 		p.porTable()
 		p.mergeTable()
+		p.chainTable()
 	}
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)

@@ -73,6 +73,10 @@ var semanticsCases = []struct {
 	{"rendezvous", `chan c = [0] of { byte }; byte x; active proctype p() { c!5 } active proctype q() { c?x }`, 4, ""},
 	{"buffered channel", `chan c = [1] of { byte }; byte x; active proctype p() { c!5 } active proctype q() { c?x }`, 5, ""},
 	{"timeout", `byte x; active proctype p() { timeout -> x = 1 } active proctype q() { x == 7 }`, 0, state.KindInvalidEnd},
+	// Inside an atomic sequence, each of two executable random receives
+	// takes the message its own guard selected.
+	{"random receives in atomic", `chan c = [3] of { byte }; byte got;
+		init { c!1; c!2; atomic { got = 5; if :: c??2 -> got = 2 :: c??1 -> got = 1 fi; assert(got != 2 || c??[1]) } }`, 7, ""},
 	{"end label", `byte x; active proctype p() { end: x == 1 }`, 1, ""},
 	{"invalid end", `byte x; active proctype p() { x == 1 }`, 1, state.KindInvalidEnd},
 	{"assertion", `byte x; active proctype p() { x = 3; assert(x == 2) }`, 0, state.KindAssertion},

@@ -30,6 +30,10 @@ type trans struct {
 	atomic bool // after it, the process keeps control (inside atomic)
 	etrans int  // the escape (unless) state it belongs to, or 0
 	to     int
+	// jump is where an atomic sequence goes on after the transition when
+	// it runs without a recorder: to, past the locations whose one
+	// statement is a skip inside the sequence (chainTable).
+	jump   int
 	cond   evalFn
 	effect func(m *machine)
 	send   *sendOp

@@ -1,0 +1,43 @@
+package compile
+
+// chainTable computes the jumps of the transitions (trans.jump). Inside an
+// atomic sequence, a location whose one transition is a skip (a printf, a
+// goto, a break, the end of an if) that keeps the process in the sequence
+// is never stored and changes nothing but the program counter: an atomic
+// sequence that reaches it goes on at once from where the skip leads. So
+// the successor computation (Model.chain) jumps over such locations
+// instead of taking a step at each. A proctype with a provided clause,
+// which is evaluated at every step, does not jump; nor does a run that
+// records its steps (Explain), whose trace shows the skips.
+func (p *program) chainTable() {
+	for _, pt := range p.procs {
+		for pc := range pt.trans {
+			for k := range pt.trans[pc] {
+				t := &pt.trans[pc][k]
+				t.jump = t.to
+				if t.atomic && pt.provided == nil {
+					t.jump = pt.pastSkips(t.to)
+				}
+			}
+		}
+	}
+}
+
+// pastSkips follows, from location pc inside an atomic sequence, the
+// locations whose one transition is a skip inside the sequence, and
+// returns the first location that is not one (a location on a cycle of
+// them when there is no such location: the sequence does not end, which
+// Model.chain reports).
+func (pt *procType) pastSkips(pc int) int {
+	for steps := 0; steps < len(pt.trans); steps++ {
+		if pc <= 0 || pc >= len(pt.trans) || len(pt.trans[pc]) != 1 {
+			return pc
+		}
+		u := &pt.trans[pc][0]
+		if u.kind != tSkip || !u.atomic || u.etrans != 0 || u.to <= 0 {
+			return pc
+		}
+		pc = u.to
+	}
+	return pc
+}

@@ -1,0 +1,138 @@
+package compile
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"ftmc/promela"
+	"ftmc/state"
+)
+
+// succList records the successors and failures of one Next.
+type succList struct{ out []string }
+
+func (c *succList) Succ(t state.Trans, v []byte) {
+	c.out = append(c.out, fmt.Sprintf("%d/%d %x", t.Proc, t.ID, v))
+}
+
+func (c *succList) Fail(t state.Trans, kind, msg string) {
+	c.out = append(c.out, fmt.Sprintf("%d/%d %s: %s", t.Proc, t.ID, kind, msg))
+}
+
+// chainCases exercise the fast paths of Model.chain: skips jumped over,
+// one-statement locations, conditions with one executable option, and
+// their failures.
+var chainCases = []struct{ name, src string }{
+	{"skips inside atomic", `
+		byte x, y;
+		active [2] proctype p() {
+			do
+			:: atomic { x < 3 -> printf("a\n"); skip; goto l; l: x++; if :: x == 2 -> skip :: else fi; skip; y = y + x }
+			:: atomic { x == 3 -> skip; skip }; break
+			od
+		}`},
+	{"a skip ends the atomic sequence", `
+		byte x;
+		active [2] proctype p() { atomic { x++; skip }; atomic { skip; x < 2 -> skip }; x++ }`},
+	{"blocked after skips", `
+		byte x;
+		active [2] proctype p() { atomic { x++; skip; skip; x == 2 -> x = 0; skip }; x = 9 }`},
+	{"cycle of skips", `
+		active proctype p() { atomic { l: skip; m: skip; goto l } }`},
+	{"provided clause", `
+		byte x;
+		active [2] proctype p() provided (x != 1) { atomic { skip; x++; skip; skip; x++; skip }; x = 0 }`},
+	{"unless inside atomic", `
+		byte x;
+		active [2] proctype p() { atomic { { skip; x++; skip; x++ } unless { x == 3 -> skip; skip } }; x = 0 }`},
+	{"fault after skips", `
+		byte a[2]; byte i;
+		active proctype p() { atomic { skip; i = 2; skip; a[i] = 1 } }`},
+	{"assertion after skips", `
+		byte x;
+		active [2] proctype p() { atomic { skip; x++; skip; assert(x < 2) } }`},
+	{"several options then skips", `
+		byte x;
+		active [2] proctype p() {
+			do
+			:: atomic { if :: x < 4 -> x++ :: x < 3 -> x = x + 2 :: else -> skip fi; skip; skip; x > 1 -> skip }
+			:: x >= 4 -> break
+			od
+		}`},
+	{"random receives, both executable", `
+		chan c = [3] of { byte }; byte got;
+		init { c!1; c!2; atomic { got = 5; if :: c??2 -> got = 2 :: c??1 -> got = 1 fi; skip } }`},
+	{"enabled() after an executable send and receive", `
+		chan a = [1] of { byte }; chan b = [1] of { byte }; chan c = [1] of { byte };
+		active proctype q() { c?_; b!7 }
+		active proctype p() {
+			byte x;
+			atomic { x = 1; c!3; if :: a!1 :: enabled(0) && x == 5 -> skip fi; x = 2 };
+			atomic { x = 3; if :: a?x :: enabled(0) && x == 5 -> skip fi; x++ }
+		}`},
+	{"rendezvous after skips", `
+		chan c = [0] of { byte };
+		active proctype s() { atomic { skip; c!1; skip; c!2 } }
+		active proctype r() { byte v; atomic { c?v; skip; c?v } }`},
+}
+
+// TestChainLikeGeneral compares the successors of every reachable state
+// computed with the fast paths of Model.chain and without them (each step
+// of an atomic sequence through explore, as when steps are recorded): they
+// must be the same, successor for successor.
+func TestChainLikeGeneral(t *testing.T) {
+	type model struct {
+		name  string
+		file  string
+		src   []byte
+		opts  promela.Options
+		limit int
+	}
+	var models []model
+	for _, c := range chainCases {
+		models = append(models, model{name: c.name, file: "test.pml", src: []byte(c.src)})
+	}
+	files, err := filepath.Glob("testdata/models/*.pml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no models: %v", err)
+	}
+	fd := "../../examples/failure-detectors/"
+	for _, f := range append(files, fd+"weak-completeness.pml", fd+"weak-accuracy.pml", "../../bench/explicit/models/leader.pml", "../../bench/explicit/models/peterson.pml") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, model{name: filepath.Base(f), file: f, src: src, limit: 20000,
+			opts: promela.Options{Defines: map[string]string{"CHAN": "I", "BUF": "1"}}})
+	}
+	for _, mc := range models {
+		t.Run(mc.name, func(t *testing.T) {
+			fast := compileNamed(t, mc.file, mc.src, mc.opts)
+			slow := compileNamed(t, mc.file, mc.src, mc.opts)
+			slow.slow = true
+			s := explore(fast, mc.limit)
+			if mc.limit == 0 && s.kind == "" && len(s.seen) < 2 {
+				t.Fatalf("%d states", len(s.seen))
+			}
+			var vs [][]byte
+			for v := range s.seen {
+				vs = append(vs, []byte(v))
+			}
+			sort.Slice(vs, func(i, j int) bool { return bytes.Compare(vs[i], vs[j]) < 0 })
+			for _, v := range vs {
+				var f, g succList
+				fast.Next(v, &f)
+				slow.Next(v, &g)
+				sort.Strings(f.out)
+				sort.Strings(g.out)
+				if fmt.Sprint(f.out) != fmt.Sprint(g.out) {
+					t.Fatalf("state %x:\nfast:    %q\ngeneral: %q", v, f.out, g.out)
+				}
+			}
+		})
+	}
+}
