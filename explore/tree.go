@@ -58,7 +58,6 @@ type treeStore struct {
 	// only the nodes above them are looked up (build).
 	prev      treeCopy // the previous insertion; its m is 0 when invalid
 	cur       []byte   // the vector being inserted, padded (treeCopy)
-	diff      []int32  // the words of cur that differ from the base, ascending
 	dirty     []uint64 // the positions build looks up, a bit each
 	shapes    map[int]*treeShape
 	lastShape *treeShape // the last shape used
@@ -181,35 +180,45 @@ func (t *treeStore) root(vec []byte, base *treeCopy) (l, r uint32, ok bool) {
 	cur := t.cur
 	copy(cur, vec)
 	clear(cur[len(vec):])
+	sh := t.shape(m)
+	nw := (m + 63) >> 6
+	if cap(t.dirty) < nw {
+		t.dirty = make([]uint64, nw)
+	}
+	dirty := t.dirty[:nw]
+	clear(dirty)
+	dirty[0] = 1 // the root
 	p := &t.prev
-	d := t.diff[:0]
+	var b []byte // the base's bytes
 	switch {
 	case base != nil && base.m == m:
-		p.set(base.i, m, base.bytes, base.nodes)
-		fallthrough
+		p.nodes = append(p.nodes[:0], base.nodes...)
+		b = base.bytes
 	case p.m == m:
-		b := p.bytes[:n8]
-		for k := 0; k < n8; k += 8 {
-			if x := binary.LittleEndian.Uint64(cur[k:]) ^ binary.LittleEndian.Uint64(b[k:]); x != 0 {
-				if uint32(x) != 0 {
-					d = append(d, int32(k>>2))
-				}
-				if x>>32 != 0 {
-					d = append(d, int32(k>>2+1)) // m at most: a padding word, which build never reaches
-				}
-			}
-		}
+		b = p.bytes
 	default:
 		if cap(p.nodes) < m {
 			p.nodes = make([]uint32, m)
 		}
 		p.nodes = p.nodes[:m]
-		for k := range m {
-			d = append(d, int32(k))
+		for pos := range m - 1 {
+			dirty[pos>>6] |= 1 << (pos & 63)
 		}
 	}
-	t.diff = d
-	l, r, ok = t.build(d)
+	if b != nil {
+		b = b[:n8]
+		for k := 0; k < n8; k += 8 {
+			if x := binary.LittleEndian.Uint64(cur[k:]) ^ binary.LittleEndian.Uint64(b[k:]); x != 0 {
+				if uint32(x) != 0 {
+					sh.mark(dirty, k>>2)
+				}
+				if x>>32 != 0 && k>>2+1 < m { // else a padding word
+					sh.mark(dirty, k>>2+1)
+				}
+			}
+		}
+	}
+	l, r, ok = t.build(sh, dirty)
 	if !ok {
 		p.m = 0
 		return 0, 0, false
@@ -289,43 +298,28 @@ type readyRoot struct {
 	ok     bool
 }
 
-// build returns the root pair of the vector in cur, whose words d differ
-// from prev's, and records in prev the nodes it looks up: those above the
-// words in d, children before parents (in reverse pre-order); the others
-// are prev's. False: the node table is full.
-func (t *treeStore) build(d []int32) (l, r uint32, ok bool) {
-	m := len(t.prev.nodes)
-	sh := t.shape(m)
-	nw := (m + 63) >> 6
-	if cap(t.dirty) < nw {
-		t.dirty = make([]uint64, nw)
-	}
-	dirty := t.dirty[:nw]
-	clear(dirty)
-	dirty[0] = 1 // the root
-	for _, k := range d {
-		if int(k) >= m {
-			break // a padding word
-		}
-		// Up to the first position that is already marked.
-		for p := sh.leafUp[k]; dirty[p>>6]>>(p&63)&1 == 0; p = sh.up[p] {
-			dirty[p>>6] |= 1 << (p & 63)
-		}
-	}
+// build returns the root pair of the vector in cur, of shape sh, and
+// records in prev the nodes it looks up: those dirty marks, children
+// before parents (in reverse pre-order); the others are prev's. False: the
+// node table is full.
+func (t *treeStore) build(sh *treeShape, dirty []uint64) (l, r uint32, ok bool) {
 	nodes, cur := t.prev.nodes, t.cur
-	value := func(ref uint32) uint32 {
-		if ref&leafRef != 0 {
-			return binary.LittleEndian.Uint32(cur[4*(ref&^leafRef):])
-		}
-		return nodes[ref]
-	}
-	for w := nw - 1; w >= 0; w-- {
+	for w := len(dirty) - 1; w >= 0; w-- {
 		for x := dirty[w]; x != 0; {
 			b := 63 - bits.LeadingZeros64(x)
 			x &^= 1 << b
 			pos := w<<6 | b
 			kids := sh.kids[pos]
-			l, r := value(uint32(kids>>32)), value(uint32(kids))
+			if k := uint32(kids >> 32); k&leafRef != 0 {
+				l = binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
+			} else {
+				l = nodes[k]
+			}
+			if k := uint32(kids); k&leafRef != 0 {
+				r = binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
+			} else {
+				r = nodes[k]
+			}
 			if pos == 0 {
 				return l, r, true
 			}
@@ -345,6 +339,19 @@ type treeShape struct {
 	kids   []uint64 // left and right child: a position, or a leaf's index | leafRef
 	up     []int32  // each position's parent (the root's: -1)
 	leafUp []int32  // each leaf's parent
+	path   []uint64 // of at most 64 words: the positions above each leaf, a bit each
+}
+
+// mark sets in dirty the positions above leaf k.
+func (sh *treeShape) mark(dirty []uint64, k int) {
+	if sh.path != nil {
+		dirty[0] |= sh.path[k]
+		return
+	}
+	// Up to the first position that is already marked.
+	for p := sh.leafUp[k]; dirty[p>>6]>>(p&63)&1 == 0; p = sh.up[p] {
+		dirty[p>>6] |= 1 << (p & 63)
+	}
 }
 
 // leafRef marks a child that is a leaf, in treeShape.kids.
@@ -377,6 +384,14 @@ func (t *treeStore) shape(m int) *treeShape {
 		return uint32(pos)
 	}
 	walk(0, m, 0, -1)
+	if m <= 64 {
+		sh.path = make([]uint64, m)
+		for k := range m {
+			for p := sh.leafUp[k]; p >= 0; p = sh.up[p] {
+				sh.path[k] |= 1 << p
+			}
+		}
+	}
 	t.shapes[m], t.lastShape = sh, sh
 	return sh
 }
