@@ -583,7 +583,8 @@ func (t *slotTable) place(i uint32, h uint64) {
 // or node numbers.
 type nodeTable struct {
 	slotTable
-	pairs column[uint64]
+	pairs   column[uint64]
+	lookups int // puts, found or added
 }
 
 func (t *nodeTable) bytes() int64 { return t.mapped() + t.pairs.bytes() }
@@ -597,6 +598,7 @@ func rootHash(p uint64, l int) uint64 { return mix(mix(p^hk1, uint64(l)^hk2)^hk3
 // put returns the number of the pair (l, r), adding it when new; false when
 // the table cannot take it.
 func (t *nodeTable) put(l, r uint32) (uint32, bool) {
+	t.lookups++
 	p := uint64(l)<<32 | uint64(r)
 	h := pairHash(p)
 	tag := t.tag(h)
