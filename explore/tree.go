@@ -45,32 +45,55 @@ type treeStore struct {
 	roots rootTable // the roots: a state's index is its root's number
 	lens  lengthTable
 
-	words []uint32 // the vector being inserted, as words
-
 	// The roots prefetch prepared, in the order the search inserts them,
 	// with a copy of their vectors: next is the one the next insertion
 	// expects.
 	ready     []readyRoot
 	readyData []byte
 	next      int
-	// The previous insertion: its words and the node number at each tree
-	// position (pre-order, the root at 0). Successors of one state follow
-	// one another and differ from it in few words: the subtrees whose
-	// words did not change are not looked up again. prevM is 0 when
-	// invalid.
-	prevWords []uint32
-	prevNodes []uint32
-	prevM     int
-	changed   []int32 // prefix counts of words that differ from prevWords
-	// outChanged is the same for the last Get's words (out), when its
-	// shape is the vector's.
-	outChanged []int32
+
+	// A vector is inserted as a change to a tree the store knows: the
+	// state it was generated from (a recent Get, in gets) or else the
+	// previous insertion (prev). It differs from it in a few words, and
+	// only the nodes above them are looked up (build).
+	prev      treeCopy // the previous insertion; its m is 0 when invalid
+	cur       []byte   // the vector being inserted, padded (treeCopy)
+	dirty     []uint64 // the positions build looks up, a bit each
+	shapes    map[int]*treeShape
+	lastShape *treeShape // the last shape used
+	gets      [getsKept]treeCopy
+	getAt     int // the next entry of gets to fill
 
 	// The last Get: out holds its bytes and outNodes the node decoded at
 	// each position; a subtree whose node did not change is not read again.
 	out      []byte
 	outNodes []uint32
 	outM     int
+}
+
+// treeCopy is a vector and its tree: its bytes padded with zeros to a
+// multiple of 8 bytes that holds its m words, and the node number at each
+// tree position (pre-order, the root at 0, which is not a node).
+type treeCopy struct {
+	i     Index // the state, for gets
+	m     int   // 0: no tree
+	bytes []byte
+	nodes []uint32
+}
+
+// getsKept is the number of the last Gets kept as bases for the
+// insertions of their successors: more than the states a batch expands.
+const getsKept = 2 * batchStates
+
+// paddedLen is the length of a treeCopy's bytes for m words.
+func paddedLen(m int) int { return (4*m + 7) &^ 7 }
+
+// set makes c a copy of the tree of m words whose bytes and nodes are
+// given.
+func (c *treeCopy) set(i Index, m int, bytes []byte, nodes []uint32) {
+	c.i, c.m = i, m
+	c.bytes = append(c.bytes[:0], bytes...)
+	c.nodes = append(c.nodes[:0], nodes...)
 }
 
 // noNode is no node number: nodeTable never reaches it.
@@ -107,7 +130,7 @@ func treeWords(l int) int { return max(2, (l+3)/4) }
 func (t *treeStore) insert(vec []byte) (i Index, isNew, full bool) {
 	l, r, h, ok := t.readyRoot(vec)
 	if !ok {
-		if l, r, ok = t.root(vec); !ok {
+		if l, r, ok = t.root(vec, nil); !ok {
 			return NoIndex, false, true
 		}
 		h = rootHash(uint64(l)<<32|uint64(r), len(vec))
@@ -132,7 +155,7 @@ func (t *treeStore) insert(vec []byte) (i Index, isNew, full bool) {
 // when the node table is full: the insertion that follows finds that too).
 // The nodes below the root that are new are added, as root does.
 func (t *treeStore) lookup(vec []byte) Index {
-	l, r, ok := t.root(vec)
+	l, r, ok := t.root(vec, nil)
 	if !ok {
 		return NoIndex
 	}
@@ -144,59 +167,64 @@ func (t *treeStore) lookup(vec []byte) Index {
 }
 
 // root returns the root pair of vec, adding the nodes below it that are
-// new; false when the node table is full.
-func (t *treeStore) root(vec []byte) (l, r uint32, ok bool) {
+// new; false when the node table is full. base is the tree vec is a
+// change to, if known (a Get of its parent); else the previous insertion
+// is.
+func (t *treeStore) root(vec []byte, base *treeCopy) (l, r uint32, ok bool) {
 	m := treeWords(len(vec))
-	if cap(t.words) < m {
-		t.words = make([]uint32, m)
+	n8 := paddedLen(m)
+	if cap(t.cur) < n8 {
+		t.cur = make([]byte, n8)
 	}
-	t.words = t.words[:m]
-	w := t.words
-	clear(w)
-	for k := 0; k+4 <= len(vec); k += 4 {
-		w[k>>2] = binary.LittleEndian.Uint32(vec[k:])
+	t.cur = t.cur[:n8]
+	cur := t.cur
+	copy(cur, vec)
+	clear(cur[len(vec):])
+	sh := t.shape(m)
+	nw := (m + 63) >> 6
+	if cap(t.dirty) < nw {
+		t.dirty = make([]uint64, nw)
 	}
-	if r := len(vec) & 3; r > 0 {
-		var b [4]byte
-		copy(b[:], vec[len(vec)-r:])
-		w[len(vec)>>2] = binary.LittleEndian.Uint32(b[:])
+	dirty := t.dirty[:nw]
+	clear(dirty)
+	dirty[0] = 1 // the root
+	p := &t.prev
+	var b []byte // the base's bytes
+	switch {
+	case base != nil && base.m == m:
+		p.nodes = append(p.nodes[:0], base.nodes...)
+		b = base.bytes
+	case p.m == m:
+		b = p.bytes
+	default:
+		if cap(p.nodes) < m {
+			p.nodes = make([]uint32, m)
+		}
+		p.nodes = p.nodes[:m]
+		for pos := range m - 1 {
+			dirty[pos>>6] |= 1 << (pos & 63)
+		}
 	}
-	if t.prevM != m {
-		t.prevWords = append(t.prevWords[:0], make([]uint32, m)...)
-		t.prevNodes = append(t.prevNodes[:0], make([]uint32, m)...)
-		t.changed = append(t.changed[:0], make([]int32, m+1)...)
-	} else {
-		c := int32(0)
-		for k, x := range w {
-			t.changed[k] = c
-			if x != t.prevWords[k] {
-				c++
+	if b != nil {
+		b = b[:n8]
+		for k := 0; k < n8; k += 8 {
+			if x := binary.LittleEndian.Uint64(cur[k:]) ^ binary.LittleEndian.Uint64(b[k:]); x != 0 {
+				if uint32(x) != 0 {
+					sh.mark(dirty, k>>2)
+				}
+				if x>>32 != 0 && k>>2+1 < m { // else a padding word
+					sh.mark(dirty, k>>2+1)
+				}
 			}
 		}
-		t.changed[m] = c
 	}
-	if t.outM == m {
-		t.outChanged = append(t.outChanged[:0], make([]int32, m+1)...)
-		c := int32(0)
-		for k, x := range w {
-			t.outChanged[k] = c
-			if x != binary.LittleEndian.Uint32(t.out[4*k:]) {
-				c++
-			}
-		}
-		t.outChanged[m] = c
-	}
-	mid := (m + 1) / 2
-	l, ok = t.build(0, mid, 1)
-	if ok {
-		r, ok = t.build(mid, m, mid)
-	}
+	l, r, ok = t.build(sh, dirty)
 	if !ok {
-		t.prevM = 0
+		p.m = 0
 		return 0, 0, false
 	}
-	copy(t.prevWords, w)
-	t.prevM = m
+	// cur becomes prev's bytes, and prev's the next cur.
+	t.cur, p.bytes, p.m = p.bytes, cur, m
 	return l, r, true
 }
 
@@ -222,13 +250,17 @@ func (t *treeStore) readyRoot(vec []byte) (l, r uint32, h uint64, ok bool) {
 // sum of what it read, which keeps the reads.
 func (t *treeStore) prefetch(b *batch) uint64 {
 	t.ready, t.readyData, t.next = t.ready[:0], t.readyData[:0], 0
+	var base *treeCopy
 	for k := range b.events {
 		e := &b.events[k]
 		if e.kind != evSucc {
 			continue
 		}
+		if base == nil || base.i != e.from {
+			base = t.gotten(e.from)
+		}
 		v := b.data[e.off : e.off+e.len]
-		l, r, ok := t.root(v)
+		l, r, ok := t.root(v, base)
 		t.ready = append(t.ready, readyRoot{l: l, r: r, h: rootHash(uint64(l)<<32|uint64(r), len(v)), off: len(t.readyData), n: len(v), ok: ok})
 		t.readyData = append(t.readyData, v...)
 	}
@@ -246,6 +278,18 @@ func (t *treeStore) prefetch(b *batch) uint64 {
 	return touch
 }
 
+// gotten is the tree of state i if a recent Get kept it, else nil.
+func (t *treeStore) gotten(i Index) *treeCopy {
+	for k := range getsKept {
+		// From the newest: a batch's successors follow their states' Gets.
+		c := &t.gets[(t.getAt+getsKept-1-k)%getsKept]
+		if c.m > 0 && c.i == i {
+			return c
+		}
+	}
+	return nil
+}
+
 // readyRoot is a successor's root as prefetch prepared it.
 type readyRoot struct {
 	l, r   uint32
@@ -254,37 +298,102 @@ type readyRoot struct {
 	ok     bool
 }
 
-// build returns the value of the subtree of words [lo, hi) at tree position
-// pos: the word itself for a leaf, else its node's number. False: the node
-// table is full.
-func (t *treeStore) build(lo, hi, pos int) (uint32, bool) {
-	if hi-lo == 1 {
-		return t.words[lo], true
+// build returns the root pair of the vector in cur, of shape sh, and
+// records in prev the nodes it looks up: those dirty marks, children
+// before parents (in reverse pre-order); the others are prev's. False: the
+// node table is full.
+func (t *treeStore) build(sh *treeShape, dirty []uint64) (l, r uint32, ok bool) {
+	nodes, cur := t.prev.nodes, t.cur
+	for w := len(dirty) - 1; w >= 0; w-- {
+		for x := dirty[w]; x != 0; {
+			b := 63 - bits.LeadingZeros64(x)
+			x &^= 1 << b
+			pos := w<<6 | b
+			kids := sh.kids[pos]
+			if k := uint32(kids >> 32); k&leafRef != 0 {
+				l = binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
+			} else {
+				l = nodes[k]
+			}
+			if k := uint32(kids); k&leafRef != 0 {
+				r = binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
+			} else {
+				r = nodes[k]
+			}
+			if pos == 0 {
+				return l, r, true
+			}
+			n, ok := t.nodes.put(l, r)
+			if !ok {
+				return 0, 0, false
+			}
+			nodes[pos] = n
+		}
 	}
-	// The words of [lo, hi) are those of the previous insertion, or those
-	// of the last Get (the state whose successors these usually are).
-	if t.prevM == len(t.words) && t.changed[hi] == t.changed[lo] {
-		return t.prevNodes[pos], true
+	panic("unreachable")
+}
+
+// treeShape is the tree of a vector of m words: the children of each
+// position, and the parent of each position and leaf.
+type treeShape struct {
+	kids   []uint64 // left and right child: a position, or a leaf's index | leafRef
+	up     []int32  // each position's parent (the root's: -1)
+	leafUp []int32  // each leaf's parent
+	path   []uint64 // of at most 64 words: the positions above each leaf, a bit each
+}
+
+// mark sets in dirty the positions above leaf k.
+func (sh *treeShape) mark(dirty []uint64, k int) {
+	if sh.path != nil {
+		dirty[0] |= sh.path[k]
+		return
 	}
-	if t.outM == len(t.words) && t.outChanged[hi] == t.outChanged[lo] {
-		copy(t.prevNodes[pos:pos+hi-lo-1], t.outNodes[pos:]) // the subtree's positions
-		return t.outNodes[pos], true
+	// Up to the first position that is already marked.
+	for p := sh.leafUp[k]; dirty[p>>6]>>(p&63)&1 == 0; p = sh.up[p] {
+		dirty[p>>6] |= 1 << (p & 63)
 	}
-	mid := lo + (hi-lo+1)/2
-	l, ok := t.build(lo, mid, pos+1)
-	if !ok {
-		return 0, false
+}
+
+// leafRef marks a child that is a leaf, in treeShape.kids.
+const leafRef = 1 << 31
+
+// shape is the tree of m words, built once per length.
+func (t *treeStore) shape(m int) *treeShape {
+	if sh := t.lastShape; sh != nil && len(sh.kids) == m {
+		return sh
 	}
-	r, ok := t.build(mid, hi, pos+mid-lo)
-	if !ok {
-		return 0, false
+	if sh := t.shapes[m]; sh != nil {
+		t.lastShape = sh
+		return sh
 	}
-	n, ok := t.nodes.put(l, r)
-	if !ok {
-		return 0, false
+	if t.shapes == nil {
+		t.shapes = map[int]*treeShape{}
 	}
-	t.prevNodes[pos] = n
-	return n, true
+	sh := &treeShape{kids: make([]uint64, m), up: make([]int32, m), leafUp: make([]int32, m)}
+	var walk func(lo, hi, pos, parent int) uint32
+	walk = func(lo, hi, pos, parent int) uint32 {
+		if hi-lo == 1 {
+			sh.leafUp[lo] = int32(parent)
+			return uint32(lo) | leafRef
+		}
+		sh.up[pos] = int32(parent)
+		mid := lo + (hi-lo+1)/2
+		l := walk(lo, mid, pos+1, pos)
+		r := walk(mid, hi, pos+mid-lo, pos)
+		sh.kids[pos] = uint64(l)<<32 | uint64(r)
+		return uint32(pos)
+	}
+	walk(0, m, 0, -1)
+	if m <= 64 {
+		sh.path = make([]uint64, m)
+		for k := range m {
+			for p := sh.leafUp[k]; p >= 0; p = sh.up[p] {
+				sh.path[k] |= 1 << p
+			}
+		}
+	}
+	t.shapes[m], t.lastShape = sh, sh
+	return sh
 }
 
 // get returns the vector of state i, in a buffer that the next get reuses.
@@ -292,7 +401,7 @@ func (t *treeStore) get(i Index) []byte {
 	l := t.lens.of(i)
 	m := treeWords(l)
 	if t.outM != m {
-		t.out = make([]byte, 4*m)
+		t.out = make([]byte, paddedLen(m))
 		t.outNodes = make([]uint32, m)
 		for k := range t.outNodes {
 			t.outNodes[k] = noNode
@@ -303,6 +412,9 @@ func (t *treeStore) get(i Index) []byte {
 	mid := (m + 1) / 2
 	t.decode(0, mid, 1, left)
 	t.decode(mid, m, mid, right)
+	c := &t.gets[t.getAt]
+	t.getAt = (t.getAt + 1) % getsKept
+	c.set(i, m, t.out, t.outNodes)
 	return t.out[:l:l]
 }
 
@@ -471,20 +583,22 @@ func (t *slotTable) place(i uint32, h uint64) {
 // or node numbers.
 type nodeTable struct {
 	slotTable
-	pairs column[uint64]
+	pairs   column[uint64]
+	lookups int // puts, found or added
 }
 
 func (t *nodeTable) bytes() int64 { return t.mapped() + t.pairs.bytes() }
 
 func (t *nodeTable) pair(i uint32) uint64 { return t.pairs.at(int(i)) }
 
-func pairHash(p uint64) uint64 { return mix(mix(p^hk1, hk2)^hk3, hk0) }
+func pairHash(p uint64) uint64 { return mix(p^hk1, hk2) }
 
 func rootHash(p uint64, l int) uint64 { return mix(mix(p^hk1, uint64(l)^hk2)^hk3, hk0) }
 
 // put returns the number of the pair (l, r), adding it when new; false when
 // the table cannot take it.
 func (t *nodeTable) put(l, r uint32) (uint32, bool) {
+	t.lookups++
 	p := uint64(l)<<32 | uint64(r)
 	h := pairHash(p)
 	tag := t.tag(h)

@@ -427,3 +427,61 @@ func TestPackedPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressedBatchLooksUpChangedPaths: the successors in a batch of
+// states expanded one after another, each a word away from its state,
+// look up only the nodes above that word (four, in a tree of 17 words),
+// though their states and their neighbours in the batch differ in many
+// words; and they are stored as in a plain store.
+func TestCompressedBatchLooksUpChangedPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	s, plain := NewCompressedStore(0), NewStore(0)
+	defer s.Free()
+	defer plain.Free()
+	randVec := func() []byte {
+		v := make([]byte, 66)
+		for k := range v {
+			v[k] = byte(rng.IntN(4))
+		}
+		return v
+	}
+	for range 200 {
+		v := randVec()
+		s.Insert(v)
+		plain.Insert(v)
+	}
+	for round := range 20 {
+		var b batch
+		for range batchStates {
+			from := Index(rng.IntN(s.Len()))
+			v := append([]byte(nil), s.Get(from)...)
+			for range 8 {
+				w := append([]byte(nil), v...)
+				binary.LittleEndian.PutUint32(w[4*rng.IntN(16):], 100+rng.Uint32N(1000))
+				b.succ(from, w)
+			}
+		}
+		before := s.tree.nodes.lookups
+		s.tree.prefetch(&b)
+		succs := len(b.events)
+		if got := s.tree.nodes.lookups - before; got > 4*succs {
+			t.Fatalf("round %d: %d node lookups for %d successors a word away from their states, want at most %d", round, got, succs, 4*succs)
+		}
+		for _, e := range b.events {
+			v := b.data[e.off : e.off+e.len]
+			i, isNew := s.Insert(v)
+			j, plainNew := plain.Insert(v)
+			if i != j || isNew != plainNew {
+				t.Fatalf("round %d: Insert = (%d, %v), plain (%d, %v)", round, i, isNew, j, plainNew)
+			}
+			if s.tree.next > len(s.tree.ready) || !s.tree.ready[s.tree.next-1].ok {
+				t.Fatalf("round %d: the insertion did not use the prepared root", round)
+			}
+		}
+	}
+	for i := range s.Len() {
+		if string(s.Get(Index(i))) != string(plain.Get(Index(i))) {
+			t.Fatalf("Get(%d) = %x, want %x", i, s.Get(Index(i)), plain.Get(Index(i)))
+		}
+	}
+}
