@@ -26,10 +26,9 @@ const (
 )
 
 type sharedShard struct {
-	mu  sync.Mutex
-	s   *Store
-	buf []byte // a compressed store's Get, copied out under mu
-	_   [64]byte
+	mu sync.Mutex
+	s  *Store
+	_  [64]byte
 }
 
 // NewSharedStore returns an empty shared store with room for about

@@ -91,6 +91,15 @@ type Options struct {
 	// index out of bounds), which is a run-time error in that state, as
 	// with Spin. The call clears it.
 	Fault func() string
+	// Workers is the number of goroutines of the search for acceptance
+	// and non-progress cycles (at most explore.MaxWorkers; 0 or 1: one).
+	// Several run CNDFS (cndfs.go), which finds the same verdicts as the
+	// nested depth-first search but not the same cycles; with a Reducer
+	// and without Fairness the search, which then reduces, runs on one,
+	// and so it does with MaxDepth.
+	// The breadth-first search of safety properties (checkPrefix) runs on
+	// one.
+	Workers int
 	// Progress, when set, is called about every ProgressInterval (default
 	// one second) with the search's figures.
 	Progress         func(explore.Progress)
@@ -132,6 +141,9 @@ func Check(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, 
 	if sink, ok := sinks(a); ok {
 		return checkPrefix(ctx, m, a, sink, atoms, opts)
 	}
+	if parallel(opts) {
+		return newCNDFS(ctx, m, a, atoms, opts, state.KindAcceptCycle, opts.NoStutter).run()
+	}
 	s := newSearch(ctx, m, a, atoms, opts)
 	s.kind = state.KindAcceptCycle
 	s.noStutter = opts.NoStutter
@@ -159,6 +171,9 @@ func CheckNonProgress(ctx context.Context, m state.Model, opts Options) (trace.R
 	np := func(v []byte) bool { return !pl.AtProgress(v) }
 	if opts.Property == "" {
 		opts.Property = "non-progress"
+	}
+	if parallel(opts) {
+		return newCNDFS(ctx, m, a, []Predicate{np}, opts, state.KindNonProgress, true).run()
 	}
 	s := newSearch(ctx, m, a, []Predicate{np}, opts)
 	s.kind = state.KindNonProgress
