@@ -894,3 +894,33 @@ func genChanModel(rng *rand.Rand) string {
 	b.WriteString("}\n")
 	return b.String()
 }
+
+// TestParallelLTLOnRequest: the LTL cycle search runs on several workers
+// only when -j asks for them, and says so; its violation is the same.
+func TestParallelLTLOnRequest(t *testing.T) {
+	path := writeModel(t, "loop.pml", `byte x;
+active proctype P() { do :: x = 1 - x od }
+ltl p { <>[] (x == 1) }
+`)
+	for _, c := range []struct {
+		args  []string
+		cndfs bool
+	}{
+		{nil, false},
+		{[]string{"-j", "1"}, false},
+		{[]string{"-j", "2"}, true},
+		{[]string{"-j", "2", "--fairness", "weak"}, true},
+	} {
+		args := append([]string{"check", path, "--ltl", "p", "--no-reduce"}, c.args...)
+		rep, code, stderr := runFtmc(context.Background(), args)
+		if rep == nil || code != trace.ExitViolated || len(rep.Verdicts) != 1 || rep.Verdicts[0].Counterexample == nil {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		if got := strings.Contains(rep.Engine, "CNDFS"); got != c.cndfs {
+			t.Errorf("%v: engine %q, want CNDFS %v", c.args, rep.Engine, c.cndfs)
+		}
+		if cx := rep.Verdicts[0].Counterexample; cx.LoopStart < 0 || cx.LoopStart >= len(cx.Steps) {
+			t.Errorf("%v: loop start %d with %d steps", c.args, cx.LoopStart, len(cx.Steps))
+		}
+	}
+}
