@@ -18,7 +18,7 @@ import (
 // share it, so that their limits and reasons are one.
 type Watch struct {
 	ctx     context.Context
-	store   *Store
+	store   stored
 	opts    Options // TimeLimit, MemoryLimit, MemoryLimitFrom
 	start   time.Time
 	end     time.Time // the deadline; zero for none
@@ -40,6 +40,10 @@ type Watch struct {
 // until the next collection, took a nested depth-first search 25% past a
 // limit of 50 MB. Close puts the soft limit back.
 func NewWatch(ctx context.Context, store *Store, o Options) *Watch {
+	return newWatch(ctx, store, o)
+}
+
+func newWatch(ctx context.Context, store stored, o Options) *Watch {
 	w := &Watch{ctx: ctx, store: store, opts: o, start: time.Now()}
 	w.end = o.Deadline(w.start)
 	if o.MemoryLimit > 0 {

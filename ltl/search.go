@@ -2,7 +2,6 @@ package ltl
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -92,6 +91,15 @@ type Options struct {
 	// index out of bounds), which is a run-time error in that state, as
 	// with Spin. The call clears it.
 	Fault func() string
+	// Workers is the number of goroutines of the search for acceptance
+	// and non-progress cycles (at most explore.MaxWorkers; 0 or 1: one).
+	// Several run CNDFS (cndfs.go), which finds the same verdicts as the
+	// nested depth-first search but not the same cycles; with a Reducer
+	// and without Fairness the search, which then reduces, runs on one,
+	// and so it does with MaxDepth.
+	// The breadth-first search of safety properties (checkPrefix) runs on
+	// one.
+	Workers int
 	// Progress, when set, is called about every ProgressInterval (default
 	// one second) with the search's figures.
 	Progress         func(explore.Progress)
@@ -133,6 +141,9 @@ func Check(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, 
 	if sink, ok := sinks(a); ok {
 		return checkPrefix(ctx, m, a, sink, atoms, opts)
 	}
+	if parallel(opts) {
+		return newCNDFS(ctx, m, a, atoms, opts, state.KindAcceptCycle, opts.NoStutter).run()
+	}
 	s := newSearch(ctx, m, a, atoms, opts)
 	s.kind = state.KindAcceptCycle
 	s.noStutter = opts.NoStutter
@@ -160,6 +171,9 @@ func CheckNonProgress(ctx context.Context, m state.Model, opts Options) (trace.R
 	np := func(v []byte) bool { return !pl.AtProgress(v) }
 	if opts.Property == "" {
 		opts.Property = "non-progress"
+	}
+	if parallel(opts) {
+		return newCNDFS(ctx, m, a, []Predicate{np}, opts, state.KindNonProgress, true).run()
 	}
 	s := newSearch(ctx, m, a, []Predicate{np}, opts)
 	s.kind = state.KindNonProgress
@@ -234,81 +248,50 @@ type frame struct {
 }
 
 type search struct {
-	ctx       context.Context
-	m         state.Model
-	a         *Automaton
-	atoms     []Predicate
-	opts      Options
-	excl      Exclusive
-	kind      string
-	noStutter bool
-	sfx       int // bytes after the model's vector
+	expander
+	ctx  context.Context
+	kind string
 
 	store   *explore.Store
 	flags   []uint8
-	reduce  *reduction // nil: every state is expanded fully
+	reduce  *reduction    // nil: every state is expanded fully
+	curIdx  explore.Index // the state being expanded
 	succIdx []explore.Index
 	succTr  []state.Trans
 	outer   []frame
 	inner   []frame
 	inInner bool // the inner search is expanding
 
-	// scratch for one expansion
-	cur     []byte
-	vec     []byte
-	mvec    []byte // the model's successors, back to back
-	mend    []int
-	mtr     []state.Trans
-	enabled [4]uint64 // pids with a successor
-	maxPid  int
-	claim   []int
-
 	transitions, matched, depth int64
 	truncated                   bool
 	stop                        string
-	lasso                       []explore.Index
-	lassoTr                     []state.Trans
-	// a failing transition or proposition (Options.Failures, Fault): the
-	// state it fails in, and why
-	failKind, failMsg string
-	failTr            state.Trans
-	failState         bool // set when the failure is a proposition's, not a step's
-	loopAt            int
+	found                       *found
 
-	watch      *explore.Watch
-	budget     int
-	lastReport time.Time
-	lastStates int64
+	watch  *explore.Watch
+	budget int
+	rep    reporter
 }
 
 func newSearch(ctx context.Context, m state.Model, a *Automaton, atoms []Predicate, opts Options) *search {
 	if opts.ProgressInterval <= 0 {
 		opts.ProgressInterval = time.Second
 	}
-	s := &search{ctx: ctx, m: m, a: a, atoms: atoms, opts: opts, sfx: 2, budget: 1 << 12}
-	if opts.Fairness {
-		s.sfx = 4
-	}
-	s.excl, _ = m.(Exclusive)
+	s := &search{expander: newExpander(m, a, atoms, opts), ctx: ctx, budget: 1 << 12}
 	if opts.Reducer != nil && !opts.Fairness {
 		s.reduce = &reduction{model: opts.Reducer}
+		s.narrow = func(model []byte) { s.reduceTo(s.curIdx, model) }
 	}
 	s.store = opts.limits().NewStore()
 	s.watch = explore.NewWatch(ctx, s.store, opts.limits())
-	s.lastReport = s.watch.Start()
+	s.rep.last = s.watch.Start()
 	return s
 }
 
 func (s *search) run() (trace.Result, trace.Stats, error) {
 	defer s.store.Free()
 	defer s.watch.Close()
-	var inits [][]byte
-	err := s.m.Initial(func(v []byte) { inits = append(inits, append([]byte(nil), v...)) })
+	inits, err := initials(s.m)
 	if err != nil {
-		return trace.Result{Property: s.opts.Property, Verdict: trace.Unknown, Reason: err.Error()}, s.stats(), err
-	}
-	if len(inits) == 0 {
-		err := errors.New(s.m.Name() + ": the model has no initial state")
 		return trace.Result{Property: s.opts.Property, Verdict: trace.Unknown, Reason: err.Error()}, s.stats(), err
 	}
 	s.poll()
@@ -326,38 +309,27 @@ func (s *search) run() (trace.Result, trace.Stats, error) {
 		if s.flags[i]&fVisited == 0 {
 			s.dfs(i)
 		}
-		if s.lasso != nil || s.stop != "" {
+		if s.found != nil || s.stop != "" {
 			break
 		}
 	}
-	return s.result(), s.stats(), nil
+	return s.result(s.kind, s.found, s.stop, s.truncated, s.store.Len()), s.stats(), nil
 }
 
-func (s *search) product(model []byte, q int, fair uint16) []byte {
-	s.vec = append(s.vec[:0], model...)
-	s.vec = binary.LittleEndian.AppendUint16(s.vec, uint16(q))
-	if s.opts.Fairness {
-		s.vec = binary.LittleEndian.AppendUint16(s.vec, fair)
+// initials returns the model's initial states, an error when it has none.
+func initials(m state.Model) ([][]byte, error) {
+	var inits [][]byte
+	if err := m.Initial(func(v []byte) { inits = append(inits, append([]byte(nil), v...)) }); err != nil {
+		return nil, err
 	}
-	return s.vec
-}
-
-// split returns the parts of a product vector.
-func (s *search) split(v []byte) (model []byte, q int, fair uint16) {
-	n := len(v) - s.sfx
-	q = int(binary.LittleEndian.Uint16(v[n:]))
-	if s.opts.Fairness {
-		fair = binary.LittleEndian.Uint16(v[n+2:])
+	if len(inits) == 0 {
+		return nil, errors.New(m.Name() + ": the model has no initial state")
 	}
-	return v[:n], q, fair
+	return inits, nil
 }
 
 func (s *search) accepting(i explore.Index) bool {
-	_, q, fair := s.split(s.store.Get(i))
-	if s.opts.Fairness {
-		return fair == fairDone
-	}
-	return s.a.States[q].Accepting
+	return s.acceptingVec(s.store.Get(i))
 }
 
 // grow makes room for the flags of every stored state.
@@ -370,32 +342,6 @@ func (s *search) grow() {
 			s.reduce.choice = append(s.reduce.choice, 0)
 		}
 	}
-}
-
-// Succ and Fail collect the model's successors (state.Sink).
-func (s *search) Succ(t state.Trans, v []byte) {
-	s.mvec = append(s.mvec, v...)
-	s.mend = append(s.mend, len(s.mvec))
-	s.mtr = append(s.mtr, t)
-	if t.Proc >= 0 && t.Proc < 256 {
-		s.enabled[t.Proc>>6] |= 1 << (t.Proc & 63)
-		if int(t.Proc) > s.maxPid {
-			s.maxPid = int(t.Proc)
-		}
-	}
-}
-
-// Fail: a failing transition (an assertion, a run-time error) has no
-// successor in the product; it is a violation with Options.Failures, else
-// the safety search reports it.
-func (s *search) Fail(t state.Trans, kind, msg string) {
-	if s.opts.Failures && s.failKind == "" {
-		s.failKind, s.failMsg, s.failTr = kind, msg, t
-	}
-}
-
-func (s *search) isEnabled(pid int) bool {
-	return pid < 256 && s.enabled[pid>>6]&(1<<(pid&63)) != 0
 }
 
 // reading is what the automaton reads in a model state: the atoms' values
@@ -451,90 +397,20 @@ func (a *Automaton) next(q int, r reading, out []int) ([]int, string) {
 
 // expand appends the product successors of state i to succIdx/succTr.
 func (s *search) expand(i explore.Index) {
-	s.cur = append(s.cur[:0], s.store.Get(i)...)
-	model, q, fair := s.split(s.cur)
-	r := read(s.atoms, s.opts.Fault, model)
-	claim := func() bool {
-		var fault string
-		if s.claim, fault = s.a.next(q, r, s.claim[:0]); fault != "" {
-			s.failKind, s.failMsg, s.failState = state.KindRuntime, fault, true
-			return false
-		}
-		return len(s.claim) > 0 // else the claim blocks: this run is not accepted
-	}
-	excl := s.excl != nil && s.excl.Exclusive(model)
-	if !excl && !claim() {
-		return
-	}
-	s.mvec, s.mend, s.mtr = s.mvec[:0], s.mend[:0], s.mtr[:0]
-	s.enabled = [4]uint64{}
-	s.maxPid = -1
-	s.m.Next(model, s)
-	if len(s.mend) == 0 {
-		if excl {
-			// Atomicity is lost; the claim moves after all.
-			excl = false
-			if !claim() {
-				return
-			}
-		}
-		if s.noStutter {
+	s.curIdx = i
+	s.expander.expand(s.store.Get(i))
+	for k, t := range s.outTr {
+		j, _ := s.store.Insert(s.succ(k))
+		if j == explore.NoIndex {
+			s.stopFull()
 			return
 		}
-		s.mvec = append(s.mvec, model...)
-		s.mend = append(s.mend, len(s.mvec))
-		s.mtr = append(s.mtr, stutter)
-	}
-	if excl {
-		s.claim = append(s.claim[:0], q)
-	} else if s.reduce != nil && s.mtr[0] != stutter {
-		s.reduceTo(i, model)
-	}
-	// Fairness: the counter before the step (Spin's rules 1 and 3 apply
-	// only outside atomic sequences).
-	c := fair
-	if s.opts.Fairness && !excl {
-		if c == fairDone {
-			c = fairWait
-		}
-		if c == fairWait && s.a.States[q].Accepting {
-			c = 1
-		}
-		if c != fairWait {
-			// Blocked processes have their turn for free.
-			pid := int(c) - 1
-			for pid <= s.maxPid && !s.isEnabled(pid) {
-				pid++
-			}
-			if pid > s.maxPid {
-				c = fairDone
-			} else {
-				c = uint16(pid + 1)
-			}
-		}
-	}
-	start := 0
-	for k, end := range s.mend {
-		next := s.mvec[start:end]
-		start = end
-		t := s.mtr[k]
-		c2 := c
-		if s.opts.Fairness && c != fairWait && c != fairDone && int(t.Proc) == int(c)-1 {
-			c2 = c + 1
-		}
-		for _, q2 := range s.claim {
-			j, _ := s.store.Insert(s.product(next, q2, c2))
-			if j == explore.NoIndex {
-				s.stopFull()
-				return
-			}
-			s.transitions++
-			s.succIdx = append(s.succIdx, j)
-			s.succTr = append(s.succTr, t)
-		}
+		s.transitions++
+		s.succIdx = append(s.succIdx, j)
+		s.succTr = append(s.succTr, t)
 	}
 	s.grow()
-	s.budget -= 1 + len(s.mend)
+	s.budget -= 1 + len(s.outTr)
 	if s.budget <= 0 {
 		s.poll()
 	}
@@ -588,7 +464,7 @@ func (s *search) pop(stack []frame) []frame {
 func (s *search) dfs(root explore.Index) {
 	s.flags[root] |= fVisited | fOnStack
 	s.outer = s.push(s.outer[:0], root, stutter)
-	if s.failKind != "" {
+	if s.fail.kind != "" {
 		s.foundFail(false)
 		return
 	}
@@ -617,7 +493,7 @@ func (s *search) dfs(root explore.Index) {
 			}
 			s.flags[j] |= fVisited | fOnStack
 			s.outer = s.push(s.outer, j, t)
-			if s.failKind != "" {
+			if s.fail.kind != "" {
 				s.foundFail(false)
 				return
 			}
@@ -649,7 +525,7 @@ func (s *search) innerDFS(seed explore.Index) bool {
 			if s.flags[j]&fInner == 0 {
 				s.flags[j] |= fInner
 				s.inner = s.push(s.inner, j, t)
-				if s.failKind != "" {
+				if s.fail.kind != "" {
 					s.foundFail(true)
 					return true
 				}
@@ -670,34 +546,38 @@ func (s *search) stackPos(j explore.Index) int {
 	return -1
 }
 
-// stackPath makes the outer stack, and with inner the inner one's after
-// its seed, the counterexample's path.
-func (s *search) stackPath(inner bool) {
-	for _, f := range s.outer {
-		s.lasso = append(s.lasso, f.idx)
-		s.lassoTr = append(s.lassoTr, f.tr)
+// stackPath is the outer stack, and with inner the inner one's after its
+// seed: the counterexample's path.
+func (s *search) stackPath(inner bool) *found {
+	f := &found{fail: s.fail}
+	add := func(i explore.Index, t state.Trans) {
+		f.path = append(f.path, append([]byte(nil), s.store.Get(i)...))
+		f.tr = append(f.tr, t)
+	}
+	for _, g := range s.outer {
+		add(g.idx, g.tr)
 	}
 	if inner {
 		for _, g := range s.inner[1:] {
-			s.lasso = append(s.lasso, g.idx)
-			s.lassoTr = append(s.lassoTr, g.tr)
+			add(g.idx, g.tr)
 		}
 	}
+	return f
 }
 
 // foundFail: the path ends where a step or a proposition failed.
 func (s *search) foundFail(inner bool) {
-	s.stackPath(inner)
-	s.loopAt = -1
+	s.found = s.stackPath(inner)
+	s.found.loopAt = -1
 }
 
 // closeCycle: the step t to j, a state on the outer stack, closes the
 // cycle (found by the outer search, or with inner by the inner one).
 func (s *search) closeCycle(inner bool, j explore.Index, t state.Trans) {
-	s.stackPath(inner)
-	s.lasso = append(s.lasso, j)
-	s.lassoTr = append(s.lassoTr, t)
-	s.loopAt = s.stackPos(j)
+	s.found = s.stackPath(inner)
+	s.found.path = append(s.found.path, append([]byte(nil), s.store.Get(j)...))
+	s.found.tr = append(s.found.tr, t)
+	s.found.loopAt = s.stackPos(j)
 }
 
 func (s *search) stopFull() {
@@ -713,39 +593,15 @@ func (s *search) poll() {
 		s.stop = s.watch.Stop(now)
 	}
 	if s.stop == "" && s.opts.MaxStates > 0 && int64(s.store.Len()) > s.opts.MaxStates {
-		s.stop = fmt.Sprintf("state limit %d reached", s.opts.MaxStates)
+		s.stop = stateLimit(s.opts.MaxStates)
 	}
-	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {
-		n := int64(s.store.Len())
-		p := explore.Progress{
-			States: n, Matched: s.matched, Transitions: s.transitions,
-			Depth: int64(len(s.outer) + len(s.inner)), MemoryBytes: s.watch.Memory(), Elapsed: now.Sub(s.watch.Start()),
-		}
-		if dt := now.Sub(s.lastReport).Seconds(); dt > 0 {
-			p.StatesPerSec = float64(n-s.lastStates) / dt
-		}
-		s.lastReport, s.lastStates = now, n
-		s.opts.Progress(p)
-	}
+	s.rep.report(s.opts, s.watch, now, explore.Progress{States: int64(s.store.Len()), Matched: s.matched,
+		Transitions: s.transitions, Depth: int64(len(s.outer) + len(s.inner))})
 }
 
-func (s *search) complete() bool { return s.lasso == nil && s.stop == "" && !s.truncated }
+func stateLimit(n int64) string { return fmt.Sprintf("state limit %d reached", n) }
 
-func (s *search) result() trace.Result {
-	r := trace.Result{Property: s.opts.Property}
-	switch {
-	case s.lasso != nil:
-		r.Verdict = trace.Violated
-		r.Kind = s.kind
-		if s.failKind != "" {
-			r.Kind = s.failKind
-		}
-		r.Counterexample = s.counterexample()
-	default:
-		r.Verdict, r.Reason = explore.Undecided(s.stop, s.truncated, s.opts.MaxDepth, s.store.Len())
-	}
-	return r
-}
+func (s *search) complete() bool { return s.found == nil && s.stop == "" && !s.truncated }
 
 func (s *search) stats() trace.Stats {
 	st := s.watch.Stats(int64(cap(s.flags)))
@@ -758,62 +614,4 @@ func (s *search) stats() trace.Stats {
 		st.Reduction = "none"
 	}
 	return st
-}
-
-// counterexample turns the lasso of product states into model steps.
-func (s *search) counterexample() *trace.Counterexample {
-	c := &trace.Counterexample{Kind: s.kind, LoopStart: s.loopAt, Steps: []trace.Step{}}
-	switch {
-	case s.failKind != "":
-		c.Kind, c.Message = s.failKind, s.failMsg
-	case s.kind == state.KindNonProgress:
-		c.Message = "non-progress cycle: from the marked step on, the run repeats forever without passing a progress label"
-	default:
-		c.Message = "acceptance cycle: from the marked step on, the run repeats forever and violates the property"
-	}
-	if s.opts.Fairness && s.failKind == "" {
-		c.Message += " (every process moves or is blocked in the cycle)"
-	}
-	models := make([][]byte, len(s.lasso))
-	for k, i := range s.lasso {
-		m, _, _ := s.split(s.store.Get(i))
-		models[k] = append([]byte(nil), m...)
-	}
-	c.Initial = s.m.Decode(models[0])
-	last := len(models) - 1
-	for k := 1; k < len(models); k++ {
-		from, to, t := models[k-1], models[k], s.lassoTr[k]
-		if t == stutter {
-			// From here on the model stays in its final state; the text
-			// and JSON say so with a loop start after the last step.
-			last = k - 1
-			if c.LoopStart >= len(c.Steps) {
-				c.LoopStart = len(c.Steps)
-			}
-			break
-		}
-		step := s.m.Explain(t, from, to)
-		if len(step.Changes) == 0 {
-			step.Changes = trace.Diff(s.m.Decode(from), s.m.Decode(to))
-		}
-		step.Num = k
-		c.Steps = append(c.Steps, step)
-	}
-	if c.LoopStart > len(c.Steps) {
-		c.LoopStart = len(c.Steps)
-	}
-	c.Final = s.m.Decode(models[last])
-	c.Processes = state.Processes(s.m, models[0], models[last])
-	switch {
-	case s.failKind != "" && !s.failState:
-		// The failing step has no successor: it is explained as a step
-		// from the last state to itself.
-		step := s.m.Explain(s.failTr, models[last], models[last])
-		step.Note = s.failMsg
-		step.Num = len(c.Steps) + 1
-		c.Steps = append(c.Steps, step)
-	case s.failKind != "" && len(c.Steps) > 0:
-		c.Steps[len(c.Steps)-1].Note = s.failMsg
-	}
-	return c
 }

@@ -42,6 +42,21 @@ func check(t *testing.T, m state.Model, formula string, preds map[string]Predica
 	if r.Verdict == trace.Violated {
 		validateLasso(t, m, r.Counterexample)
 	}
+	if opts.Workers == 0 {
+		// The parallel search finds the same verdict (not the same
+		// counterexample).
+		opts.Workers = 2
+		p, _, err := Check(context.Background(), m, a, ps, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Verdict != r.Verdict || p.Kind != r.Kind || (p.Reason == "") != (r.Reason == "") {
+			t.Errorf("%s: %s (%s: %s) on one worker, %s (%s: %s) on two", formula, r.Verdict, r.Kind, r.Reason, p.Verdict, p.Kind, p.Reason)
+		}
+		if p.Verdict == trace.Violated {
+			validateLasso(t, m, p.Counterexample)
+		}
+	}
 	return r
 }
 

@@ -82,7 +82,7 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	if f := fs.Lookup("j"); f != nil {
 		o.limits.jobs = defaultWorkers()
 		f.DefValue = strconv.Itoa(o.limits.jobs)
-		f.Usage = "workers of the breadth-first safety search, by default as many as there are cores (the depth-first and LTL searches run on one)"
+		f.Usage = "workers of the breadth-first safety search, by default as many as there are cores (the depth-first search runs on one); given, also of the LTL cycle search without partial-order reduction (CNDFS; without -j it runs on one)"
 	}
 	if f := fs.Lookup("memory"); f != nil {
 		f.Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory; 0: no limit)", explore.DefaultMemoryShare*100)

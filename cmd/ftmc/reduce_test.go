@@ -67,29 +67,7 @@ func TestReductionVerdicts(t *testing.T) {
 // never under weak fairness nor for a never claim: some runs must reduce
 // and merge all the same.
 func TestReductionLTLVerdicts(t *testing.T) {
-	var jobs []string
-	args := map[string][]string{}
-	for _, m := range exampleModelsIn(t, []string{"examples", "testdata/corpus", "ltl/testdata"}) {
-		if filepath.Ext(m.path) != ".pml" {
-			continue
-		}
-		src, err := os.ReadFile(m.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		props := strings.Contains(string(src), "\nltl ") || strings.Contains(string(src), "never ")
-		for _, r := range m.runs {
-			if r.Args[0] != "check" || r.Slow && !slowEnabled() || !ltlOnly(r.Args) && !props {
-				continue
-			}
-			where := fmt.Sprintf("%s:%d", m.rel, r.Line)
-			jobs = append(jobs, where)
-			args[where] = runArgs(m.path, r)
-		}
-	}
-	if len(jobs) < 40 {
-		t.Fatalf("found %d LTL runs, want at least 40", len(jobs))
-	}
+	jobs, args := ltlCheckRuns(t)
 	reduced, merged := 0, 0
 	for _, where := range jobs {
 		t.Run(where, func(t *testing.T) {
@@ -315,6 +293,77 @@ func compareReduction(t *testing.T, where string, args []string) bool {
 		t.Errorf("%s: %d ample states, but the reduction is %q", where, on.Stats.AmpleStates, on.Stats.Reduction)
 	}
 	return true
+}
+
+// ltlCheckRuns are the LTL, fairness and non-progress runs of the corpus,
+// of examples/ and of ltl/testdata, and the plain check runs of their
+// models with ltl blocks or never claims: their places, and their
+// arguments by place.
+func ltlCheckRuns(t *testing.T) ([]string, map[string][]string) {
+	var jobs []string
+	args := map[string][]string{}
+	for _, m := range exampleModelsIn(t, []string{"examples", "testdata/corpus", "ltl/testdata"}) {
+		if filepath.Ext(m.path) != ".pml" {
+			continue
+		}
+		src, err := os.ReadFile(m.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		props := strings.Contains(string(src), "\nltl ") || strings.Contains(string(src), "never ")
+		for _, r := range m.runs {
+			if r.Args[0] != "check" || r.Slow && !slowEnabled() || !ltlOnly(r.Args) && !props {
+				continue
+			}
+			where := fmt.Sprintf("%s:%d", m.rel, r.Line)
+			jobs = append(jobs, where)
+			args[where] = runArgs(m.path, r)
+		}
+	}
+	if len(jobs) < 40 {
+		t.Fatalf("found %d LTL runs, want at least 40", len(jobs))
+	}
+	return jobs, args
+}
+
+// TestParallelLTLVerdicts runs every LTL run of ltlCheckRuns without
+// partial-order reduction on one worker (the nested depth-first search)
+// and on two (CNDFS), and requires the same exit codes and verdicts, and
+// the same states when both searches are complete.
+func TestParallelLTLVerdicts(t *testing.T) {
+	jobs, args := ltlCheckRuns(t)
+	parallel := 0
+	for _, where := range jobs {
+		t.Run(where, func(t *testing.T) {
+			budget := runBudget(t)
+			ctx, cancel := context.WithTimeout(context.Background(), budget)
+			defer cancel()
+			base := append(append([]string(nil), args[where]...), "--no-reduce")
+			one, codeOne, errOne := runFtmc(ctx, append(base, "-j", "1"))
+			two, codeTwo, errTwo := runFtmc(ctx, append(base, "-j", "2"))
+			if ctx.Err() != nil {
+				t.Fatal(overBudget(where, budget))
+			}
+			if one == nil || two == nil {
+				t.Fatalf("%s: no report: exit %d: %s; exit %d: %s", where, codeOne, errOne, codeTwo, errTwo)
+			}
+			if codeOne != codeTwo {
+				t.Errorf("%s: exit %d on one worker, %d on two", where, codeOne, codeTwo)
+			}
+			if got, want := verdictList(two.Verdicts), verdictList(one.Verdicts); got != want {
+				t.Errorf("%s: %s on two workers, %s on one", where, got, want)
+			}
+			if one.Stats.Complete && two.Stats.Complete && one.Stats.States != two.Stats.States {
+				t.Errorf("%s: %d states on two workers, %d on one", where, two.Stats.States, one.Stats.States)
+			}
+			if strings.Contains(two.Engine, "CNDFS") {
+				parallel++
+			}
+		})
+	}
+	if parallel < 40 {
+		t.Errorf("CNDFS ran in %d runs, want at least 40", parallel)
+	}
 }
 
 // ltlOnly reports whether a check run's flags select LTL properties only.
@@ -844,4 +893,34 @@ func genChanModel(rng *rand.Rand) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// TestParallelLTLOnRequest: the LTL cycle search runs on several workers
+// only when -j asks for them, and says so; its violation is the same.
+func TestParallelLTLOnRequest(t *testing.T) {
+	path := writeModel(t, "loop.pml", `byte x;
+active proctype P() { do :: x = 1 - x od }
+ltl p { <>[] (x == 1) }
+`)
+	for _, c := range []struct {
+		args  []string
+		cndfs bool
+	}{
+		{nil, false},
+		{[]string{"-j", "1"}, false},
+		{[]string{"-j", "2"}, true},
+		{[]string{"-j", "2", "--fairness", "weak"}, true},
+	} {
+		args := append([]string{"check", path, "--ltl", "p", "--no-reduce"}, c.args...)
+		rep, code, stderr := runFtmc(context.Background(), args)
+		if rep == nil || code != trace.ExitViolated || len(rep.Verdicts) != 1 || rep.Verdicts[0].Counterexample == nil {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		if got := strings.Contains(rep.Engine, "CNDFS"); got != c.cndfs {
+			t.Errorf("%v: engine %q, want CNDFS %v", c.args, rep.Engine, c.cndfs)
+		}
+		if cx := rep.Verdicts[0].Counterexample; cx.LoopStart < 0 || cx.LoopStart >= len(cx.Steps) {
+			t.Errorf("%v: loop start %d with %d steps", c.args, cx.LoopStart, len(cx.Steps))
+		}
+	}
 }

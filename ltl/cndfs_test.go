@@ -1,0 +1,202 @@
+package ltl
+
+import (
+	"context"
+	"math/rand"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// yieldModel takes its time in Next (a few microseconds, and it
+// yields), so that the workers of a parallel search interleave on small
+// graphs as they do on large ones.
+type yieldModel struct{ *gcModel }
+
+func (m yieldModel) Next(s []byte, sink state.Sink) {
+	runtime.Gosched()
+	for t := time.Now(); time.Since(t) < 5*time.Microsecond; {
+	}
+	m.gcModel.Next(s, sink)
+}
+
+func (m yieldModel) Fork() state.Model { return m }
+
+// TestCheckParallelRandom compares the parallel search on 2 and 4 workers
+// with the reference decision on random product graphs, with and without
+// fairness, and replays each counterexample on the model.
+func TestCheckParallelRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	n := 400
+	if testing.Short() {
+		n = 100
+	}
+	violated := 0
+	for i := 0; i < n; i++ {
+		gm, val := randModel(rng, 4+rng.Intn(60), 1+rng.Intn(3))
+		m := yieldModel{gm}
+		f := randFormula(rng, 1+rng.Intn(8))
+		a, err := Translate(Not(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := sinks(withoutEnds(a)); ok {
+			continue // a safety property: the breadth-first search
+		}
+		preds := randPredicates(a, val)
+		aval := make([]uint64, len(val))
+		for s, v := range val {
+			aval[s] = remapValuation(v, a.Atoms)
+		}
+		for _, fair := range []bool{false, true} {
+			want := referenceCheck(gm, aval, a, fair)
+			for _, workers := range []int{2, 4} {
+				r, st, err := Check(context.Background(), m, a, preds, Options{Fairness: fair, Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := r.Verdict == trace.Violated; got != want || r.Verdict == trace.Unknown {
+					t.Fatalf("model %d (fair %v, %d workers), !(%s): %s (%s), reference violated %v\n%s", i, fair, workers, f, r.Verdict, r.Reason, want, a)
+				}
+				if st.Complete != (r.Verdict == trace.Holds) {
+					t.Errorf("model %d: %s with complete %v", i, r.Verdict, st.Complete)
+				}
+				if r.Verdict == trace.Violated {
+					violated++
+					replayLasso(t, gm, val, f, fair, r.Counterexample)
+				}
+			}
+		}
+	}
+	t.Logf("%d searches violated", violated)
+	if violated < n/4 {
+		t.Errorf("%d violations in %d searches: the graphs do not exercise the cycle search", violated, 4*n)
+	}
+}
+
+// replayLasso replays a lasso of a random model (state v0) step by step
+// on the model, checks that its cycle closes, that f is false on it, and
+// with fair that every process moves in the cycle or is blocked somewhere
+// on it.
+func replayLasso(t *testing.T, m *gcModel, val []uint64, f *Formula, fair bool, c *trace.Counterexample) {
+	t.Helper()
+	at := func(vs []trace.Var) byte {
+		for _, v := range vs {
+			if v.Name == "v0" {
+				n, _ := strconv.Atoi(v.Value)
+				return byte(n)
+			}
+		}
+		t.Fatalf("no v0 in %v", vs)
+		return 0
+	}
+	run := []byte{at(c.Initial)}
+	for _, st := range c.Steps {
+		from, to := run[len(run)-1], run[len(run)-1]
+		if len(st.Changes) > 0 {
+			to = at(st.Changes)
+		}
+		ok := false
+		for _, cmd := range m.procs[st.Pid] {
+			b := []byte{from}
+			if cmd.guard(b) {
+				cmd.act(b)
+				ok = ok || b[0] == to
+			}
+		}
+		if !ok {
+			t.Fatalf("step %d: process %d has no step from %d to %d", st.Num, st.Pid, from, to)
+		}
+		run = append(run, to)
+	}
+	succs := func(s byte) (pids uint64) {
+		m.Next([]byte{s}, sinkFuncT(func(tr state.Trans) { pids |= 1 << tr.Proc }))
+		return pids
+	}
+	var w Lasso
+	var loop []byte
+	switch {
+	case c.LoopStart < 0:
+		t.Fatalf("no cycle: %+v", c)
+	case c.LoopStart == len(c.Steps):
+		// The final state repeats: it must have no successor.
+		last := run[len(run)-1]
+		if succs(last) != 0 {
+			t.Fatalf("the final state %d repeats but has successors", last)
+		}
+		for _, s := range run[:len(run)-1] {
+			w.Prefix = append(w.Prefix, val[s])
+		}
+		w.Loop = []uint64{val[last]}
+		return // fairness: every process is blocked there
+	default:
+		if run[len(run)-1] != run[c.LoopStart] {
+			t.Fatalf("the cycle ends in %d, not in %d where it starts: %v", run[len(run)-1], run[c.LoopStart], run)
+		}
+		for _, s := range run[:c.LoopStart] {
+			w.Prefix = append(w.Prefix, val[s])
+		}
+		loop = run[c.LoopStart : len(run)-1]
+		for _, s := range loop {
+			w.Loop = append(w.Loop, val[s])
+		}
+	}
+	if f.Holds(w, testAtoms) {
+		t.Fatalf("%s holds on the counterexample %v (loop at %d)", f, run, c.LoopStart)
+	}
+	if fair {
+		var moved, blocked, enabled uint64
+		for _, st := range c.Steps[c.LoopStart:] {
+			moved |= 1 << st.Pid
+		}
+		for _, s := range loop {
+			e := succs(s)
+			enabled |= e
+			blocked |= ^e
+		}
+		if enabled&^(moved|blocked) != 0 {
+			t.Fatalf("unfair cycle %v: processes %b enabled throughout and never moving", loop, enabled&^(moved|blocked))
+		}
+	}
+}
+
+// sinkFuncT collects steps (state.Sink).
+type sinkFuncT func(state.Trans)
+
+func (f sinkFuncT) Succ(t state.Trans, _ []byte)     { f(t) }
+func (f sinkFuncT) Fail(state.Trans, string, string) {}
+
+// TestCheckParallelBudget: the parallel search of a chain too long to end
+// stops with verdict unknown at each limit, with the reason.
+func TestCheckParallelBudget(t *testing.T) {
+	chain, a := longChain(t)
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		name   string
+		ctx    context.Context
+		opts   Options
+		reason string
+	}{
+		{"states", context.Background(), Options{MaxStates: 50_000}, "state limit 50000 reached"},
+		{"time", context.Background(), Options{TimeLimit: 200 * time.Millisecond}, "time limit 200ms reached"},
+		{"memory", context.Background(), Options{MemoryLimit: 1}, "memory limit"},
+		{"interrupt", cancelled, Options{}, "interrupted"},
+	} {
+		c.opts.Workers = 2
+		ctx, stop := context.WithTimeout(c.ctx, 20*time.Second)
+		r, st, err := Check(ctx, chain, a, []Predicate{eq(0, 0)}, c.opts)
+		stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Unknown || !strings.Contains(r.Reason, c.reason) || st.Complete {
+			t.Errorf("%s: %s (%s), complete %v; want unknown: %s", c.name, r.Verdict, r.Reason, st.Complete, c.reason)
+		}
+	}
+}
