@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -85,16 +84,7 @@ func TestCheckParallelRandom(t *testing.T) {
 // on it.
 func replayLasso(t *testing.T, m *gcModel, val []uint64, f *Formula, fair bool, c *trace.Counterexample) {
 	t.Helper()
-	at := func(vs []trace.Var) byte {
-		for _, v := range vs {
-			if v.Name == "v0" {
-				n, _ := strconv.Atoi(v.Value)
-				return byte(n)
-			}
-		}
-		t.Fatalf("no v0 in %v", vs)
-		return 0
-	}
+	at := func(vs []trace.Var) byte { return v0(t, vs) }
 	run := []byte{at(c.Initial)}
 	for _, st := range c.Steps {
 		from, to := run[len(run)-1], run[len(run)-1]

@@ -511,16 +511,7 @@ func TestCheckRandom(t *testing.T) {
 // continuations: f is false on each. The model's state is v0 alone.
 func checkBadPrefix(t *testing.T, rng *rand.Rand, m *gcModel, val []uint64, f *Formula, c *trace.Counterexample) {
 	t.Helper()
-	at := func(vs []trace.Var) byte {
-		for _, v := range vs {
-			if v.Name == "v0" {
-				n, _ := strconv.Atoi(v.Value)
-				return byte(n)
-			}
-		}
-		t.Fatalf("no v0 in %v", vs)
-		return 0
-	}
+	at := func(vs []trace.Var) byte { return v0(t, vs) }
 	run := []byte{at(c.Initial)}
 	for _, st := range c.Steps {
 		s := run[len(run)-1]
@@ -620,4 +611,17 @@ func TestCheckBadPrefix(t *testing.T) {
 	if c := r.Counterexample; r.Verdict != trace.Violated || len(c.Steps) != 1 || c.LoopStart != -1 {
 		t.Errorf("stop: %s with %+v", r.Verdict, c)
 	}
+}
+
+// v0 is the value of the random model's one variable in a step's values.
+func v0(t *testing.T, vs []trace.Var) byte {
+	t.Helper()
+	for _, v := range vs {
+		if v.Name == "v0" {
+			n, _ := strconv.Atoi(v.Value)
+			return byte(n)
+		}
+	}
+	t.Fatalf("no v0 in %v", vs)
+	return 0
 }
