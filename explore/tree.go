@@ -45,17 +45,12 @@ type treeStore struct {
 	roots rootTable // the roots: a state's index is its root's number
 	lens  lengthTable
 
-	// The roots prefetch prepared, in the order the search inserts them:
-	// next is the one the next insertion expects. Their trees (succs) are
-	// kept in bbytes (each vector padded), bnodes and bdirty; look is the
-	// lookups of a level.
-	ready  []readyRoot
-	next   int
-	succs  []succTree
-	bbytes []byte
-	bnodes []uint32
-	bdirty []uint64
-	look   []nodeLookup
+	// The roots prefetch prepared, in the order the search inserts them,
+	// with a copy of their vectors: next is the one the next insertion
+	// expects.
+	ready     []readyRoot
+	readyData []byte
+	next      int
 
 	// A vector is inserted as a change to a tree the store knows: the
 	// state it was generated from (a recent Get, in gets) or else the
@@ -211,7 +206,17 @@ func (t *treeStore) root(vec []byte, base *treeCopy) (l, r uint32, ok bool) {
 		}
 	}
 	if b != nil {
-		markChanged(sh, dirty, cur, b[:n8], m)
+		b = b[:n8]
+		for k := 0; k < n8; k += 8 {
+			if x := binary.LittleEndian.Uint64(cur[k:]) ^ binary.LittleEndian.Uint64(b[k:]); x != 0 {
+				if uint32(x) != 0 {
+					sh.mark(dirty, k>>2)
+				}
+				if x>>32 != 0 && k>>2+1 < m { // else a padding word
+					sh.mark(dirty, k>>2+1)
+				}
+			}
+		}
 	}
 	l, r, ok = t.build(sh, dirty)
 	if !ok {
@@ -231,61 +236,42 @@ func (t *treeStore) readyRoot(vec []byte) (l, r uint32, h uint64, ok bool) {
 	}
 	e := &t.ready[t.next]
 	t.next++
-	if !e.ok || e.n != len(vec) || string(t.bbytes[e.off:e.off+e.n]) != string(vec) {
+	if !e.ok || e.n != len(vec) || string(t.readyData[e.off:e.off+e.n]) != string(vec) {
 		return 0, 0, 0, false
 	}
 	return e.l, e.r, e.h, true
 }
 
 // prefetch prepares the roots of a batch's successors before the search
-// inserts them in order: their nodes are looked up (and added) level by
-// level, from the leaves' parents up, all successors' at one level
-// together, and the roots' table slots and, where the tag matches, their
-// pairs are read in a loop of their own. On tables far larger than the
-// caches every lookup is a miss: one successor's lookups form a chain, a
-// parent waiting for its children, but the lookups of a level are
-// independent, so their table slots are read first in a tight loop where
-// the memory system serves them at once (see batch.go), and the lookups
-// that follow find them in the cache. It returns the sum of what it read,
-// which keeps the reads.
+// inserts them in order: their nodes are looked up (and added), and the
+// roots' table slots and, where the tag matches, their pairs are read in a
+// loop of their own, so that the memory system serves those reads at once
+// rather than one insertion after another (see batch.go). It returns the
+// sum of what it read, which keeps the reads.
 func (t *treeStore) prefetch(b *batch) uint64 {
-	t.ready, t.next = t.ready[:0], 0
-	t.succs, t.bbytes, t.bnodes, t.bdirty = t.succs[:0], t.bbytes[:0], t.bnodes[:0], t.bdirty[:0]
+	t.ready, t.readyData, t.next = t.ready[:0], t.readyData[:0], 0
 	var base *treeCopy
-	baseOf, height := NoIndex, 0
 	for k := range b.events {
 		e := &b.events[k]
 		if e.kind != evSucc {
 			continue
 		}
-		if !e.foreign && (base == nil || baseOf != e.from) {
-			base, baseOf = t.gotten(e.from), e.from
-		}
 		g := base
-		if e.foreign {
+		switch {
+		case e.foreign:
+			// Not a state of this store: its successors are diffed
+			// against one another, as they come one after another.
 			g = nil
+		case base == nil || base.i != e.from:
+			base = t.gotten(e.from)
+			g = base
 		}
 		v := b.data[e.off : e.off+e.len]
-		t.ready = append(t.ready, readyRoot{off: len(t.bbytes), n: len(v)})
-		s := t.addSucc(v, e.from, g)
-		height = max(height, s.sh.height)
+		l, r, ok := t.root(v, g)
+		t.ready = append(t.ready, readyRoot{l: l, r: r, h: rootHash(uint64(l)<<32|uint64(r), len(v)), off: len(t.readyData), n: len(v), ok: ok})
+		t.readyData = append(t.readyData, v...)
 	}
-	touch, ok := t.buildLevels(height)
-	if !ok {
-		// The node table is full: the insertions find that again.
-		t.ready, t.prev.m = t.ready[:0], 0
-		return touch
-	}
-	if n := len(t.succs); n > 0 {
-		s := &t.succs[n-1]
-		m := len(s.sh.kids)
-		t.prev.set(0, m, t.bbytes[s.bytes:s.bytes+paddedLen(m)], t.bnodes[s.nodes:s.nodes+m])
-	}
-	for k := range t.ready {
-		e, s := &t.ready[k], &t.succs[k]
-		e.l, e.r, e.ok = s.l, s.r, true
-		e.h = rootHash(uint64(s.l)<<32|uint64(s.r), e.n)
-	}
+	var touch uint64
 	rt := &t.roots
 	for k := range t.ready {
 		touch += uint64(rt.slots[rt.home(t.ready[k].h)])
@@ -297,191 +283,6 @@ func (t *treeStore) prefetch(b *batch) uint64 {
 		}
 	}
 	return touch
-}
-
-// succTree is the tree of a batch's successor as prefetch builds it: its
-// padded vector, its node at each position, and the positions to look up,
-// at offsets in the store's batch buffers.
-type succTree struct {
-	sh                  *treeShape
-	bytes, nodes, dirty int
-	from                Index // the state it was generated from
-	// base is the earlier successor whose nodes are this one's where no
-	// word below changed, copied level by level as they are found; -1
-	// when they were copied at the start (from a Get or the previous
-	// insertion) or every position is looked up.
-	base int
-	l, r uint32 // the root pair
-}
-
-// siblingScan is how far back prefetch looks for a successor of the same
-// state to diff a successor against when no Get of that state is kept.
-const siblingScan = 8
-
-// addSucc adds v, generated from state from, to the batch's trees: it
-// diffs v against a tree the store knows (g, a Get of from, when given;
-// else an earlier successor of the same state, or the one before it, or
-// the previous insertion) and marks the positions above the words that
-// differ.
-func (t *treeStore) addSucc(v []byte, from Index, g *treeCopy) *succTree {
-	m := treeWords(len(v))
-	n8, nw := paddedLen(m), (m+63)>>6
-	sh := t.shape(m)
-	k := len(t.succs)
-	t.succs = append(t.succs, succTree{sh: sh, bytes: len(t.bbytes), nodes: len(t.bnodes), dirty: len(t.bdirty), from: from, base: -1})
-	s := &t.succs[k]
-	t.bbytes = growZero(t.bbytes, n8)
-	cur := t.bbytes[s.bytes:]
-	copy(cur, v)
-	t.bnodes = extend(t.bnodes, m)
-	nodes := t.bnodes[s.nodes:]
-	t.bdirty = growZero(t.bdirty, nw)
-	dirty := t.bdirty[s.dirty:]
-	dirty[0] = 1 // the root
-	var b []byte
-	switch {
-	case g != nil && g.m == m:
-		copy(nodes, g.nodes)
-		b = g.bytes
-	default:
-		j := -1
-		for i := k - 1; i >= max(0, k-siblingScan); i-- {
-			if o := &t.succs[i]; o.from == from && len(o.sh.kids) == m {
-				j = i
-				break
-			}
-		}
-		if j < 0 && k > 0 && len(t.succs[k-1].sh.kids) == m {
-			j = k - 1
-		}
-		switch {
-		case j >= 0:
-			s.base = j
-			b = t.bbytes[t.succs[j].bytes:]
-		case t.prev.m == m:
-			copy(nodes, t.prev.nodes)
-			b = t.prev.bytes
-		default:
-			for pos := range m - 1 {
-				dirty[pos>>6] |= 1 << (pos & 63)
-			}
-		}
-	}
-	if b != nil {
-		markChanged(sh, dirty, cur, b[:n8], m)
-	}
-	return s
-}
-
-// growZero extends x by n zeros.
-func growZero[T byte | uint64](x []T, n int) []T {
-	l := len(x)
-	x = extend(x, n)
-	clear(x[l:])
-	return x
-}
-
-// extend extends x by n elements, which it does not clear.
-func extend[T any](x []T, n int) []T {
-	if l := len(x); l+n <= cap(x) {
-		return x[:l+n]
-	}
-	y := make([]T, len(x)+n, 2*(len(x)+n))
-	copy(y, x)
-	return y
-}
-
-// markChanged marks in dirty the positions above the words where cur and
-// b, padded vectors of m words, differ.
-func markChanged(sh *treeShape, dirty []uint64, cur, b []byte, m int) {
-	for k := 0; k < len(cur); k += 8 {
-		if x := binary.LittleEndian.Uint64(cur[k:]) ^ binary.LittleEndian.Uint64(b[k:]); x != 0 {
-			if uint32(x) != 0 {
-				sh.mark(dirty, k>>2)
-			}
-			if x>>32 != 0 && k>>2+1 < m { // else a padding word
-				sh.mark(dirty, k>>2+1)
-			}
-		}
-	}
-}
-
-// nodeLookup is a node prefetch looks up: its pair, the pair's hash, and
-// where its number goes in bnodes.
-type nodeLookup struct {
-	p, h uint64
-	at   int
-}
-
-// buildLevels looks up the marked nodes of the batch's trees a level at a
-// time, from height 1 (the parents of leaves) to height-1, and sets each
-// tree's root pair at its own height; false when the node table is full.
-func (t *treeStore) buildLevels(height int) (touch uint64, ok bool) {
-	nt := &t.nodes
-	for h := 1; h <= height; h++ {
-		look := t.look[:0]
-		for k := range t.succs {
-			s := &t.succs[k]
-			sh := s.sh
-			if h > sh.height {
-				continue
-			}
-			m := len(sh.kids)
-			cur, nodes := t.bbytes[s.bytes:], t.bnodes[s.nodes:s.nodes+m]
-			if h == sh.height {
-				s.l, s.r = sh.pair(0, cur, nodes)
-				continue
-			}
-			lv, dirty := sh.levels[h], t.bdirty[s.dirty:]
-			for w, bitsAt := range lv {
-				for x := dirty[w] & bitsAt; x != 0; x &= x - 1 {
-					pos := w<<6 | bits.TrailingZeros64(x)
-					l, r := sh.pair(pos, cur, nodes)
-					p := uint64(l)<<32 | uint64(r)
-					look = append(look, nodeLookup{p: p, h: pairHash(p), at: s.nodes + pos})
-				}
-			}
-		}
-		t.look = look
-		if len(look) == 0 {
-			continue
-		}
-		// The home slots, then the pairs their tags point to: reads that
-		// do not wait for one another.
-		for q := range look {
-			touch += uint64(nt.slots[nt.home(look[q].h)])
-		}
-		for q := range look {
-			h := look[q].h
-			if e := nt.slots[nt.home(h)]; e != 0 && e&^nt.idxMask == nt.tag(h) {
-				touch += nt.pairs.at(int(e&nt.idxMask - 1))
-			}
-		}
-		for q := range look {
-			n, ok := nt.putHashed(look[q].p, look[q].h)
-			if !ok {
-				return touch, false
-			}
-			t.bnodes[look[q].at] = n
-		}
-		// The unchanged nodes of this level of the trees diffed against
-		// an earlier successor, whose nodes here are now all known.
-		for k := range t.succs {
-			s := &t.succs[k]
-			if s.base < 0 || h >= s.sh.height {
-				continue
-			}
-			b := &t.succs[s.base]
-			lv, dirty := s.sh.levels[h], t.bdirty[s.dirty:]
-			for w, bitsAt := range lv {
-				for x := bitsAt &^ dirty[w]; x != 0; x &= x - 1 {
-					pos := w<<6 | bits.TrailingZeros64(x)
-					t.bnodes[s.nodes+pos] = t.bnodes[b.nodes+pos]
-				}
-			}
-		}
-	}
-	return touch, true
 }
 
 // gotten is the tree of state i if a recent Get kept it, else nil.
@@ -500,7 +301,7 @@ func (t *treeStore) gotten(i Index) *treeCopy {
 type readyRoot struct {
 	l, r   uint32
 	h      uint64
-	off, n int // the vector in bbytes
+	off, n int // the vector in readyData
 	ok     bool
 }
 
@@ -515,7 +316,17 @@ func (t *treeStore) build(sh *treeShape, dirty []uint64) (l, r uint32, ok bool) 
 			b := 63 - bits.LeadingZeros64(x)
 			x &^= 1 << b
 			pos := w<<6 | b
-			l, r = sh.pair(pos, cur, nodes)
+			kids := sh.kids[pos]
+			if k := uint32(kids >> 32); k&leafRef != 0 {
+				l = binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
+			} else {
+				l = nodes[k]
+			}
+			if k := uint32(kids); k&leafRef != 0 {
+				r = binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
+			} else {
+				r = nodes[k]
+			}
 			if pos == 0 {
 				return l, r, true
 			}
@@ -536,28 +347,6 @@ type treeShape struct {
 	up     []int32  // each position's parent (the root's: -1)
 	leafUp []int32  // each leaf's parent
 	path   []uint64 // of at most 64 words: the positions above each leaf, a bit each
-	// levels[h] marks the positions of height h, whose children are
-	// leaves or of lower heights: 1, the parents of leaves only, up to
-	// height, the root's.
-	levels [][]uint64
-	height int
-}
-
-// pair is the pair at position pos of the tree of the padded vector cur
-// whose nodes below pos are known.
-func (sh *treeShape) pair(pos int, cur []byte, nodes []uint32) (l, r uint32) {
-	kids := sh.kids[pos]
-	if k := uint32(kids >> 32); k&leafRef != 0 {
-		l = binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
-	} else {
-		l = nodes[k]
-	}
-	if k := uint32(kids); k&leafRef != 0 {
-		r = binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
-	} else {
-		r = nodes[k]
-	}
-	return l, r
 }
 
 // mark sets in dirty the positions above leaf k.
@@ -588,29 +377,20 @@ func (t *treeStore) shape(m int) *treeShape {
 		t.shapes = map[int]*treeShape{}
 	}
 	sh := &treeShape{kids: make([]uint64, m), up: make([]int32, m), leafUp: make([]int32, m)}
-	heights := make([]int, m)
-	var walk func(lo, hi, pos, parent int) (uint32, int)
-	walk = func(lo, hi, pos, parent int) (uint32, int) {
+	var walk func(lo, hi, pos, parent int) uint32
+	walk = func(lo, hi, pos, parent int) uint32 {
 		if hi-lo == 1 {
 			sh.leafUp[lo] = int32(parent)
-			return uint32(lo) | leafRef, 0
+			return uint32(lo) | leafRef
 		}
 		sh.up[pos] = int32(parent)
 		mid := lo + (hi-lo+1)/2
-		l, lh := walk(lo, mid, pos+1, pos)
-		r, rh := walk(mid, hi, pos+mid-lo, pos)
+		l := walk(lo, mid, pos+1, pos)
+		r := walk(mid, hi, pos+mid-lo, pos)
 		sh.kids[pos] = uint64(l)<<32 | uint64(r)
-		heights[pos] = 1 + max(lh, rh)
-		return uint32(pos), heights[pos]
+		return uint32(pos)
 	}
-	_, sh.height = walk(0, m, 0, -1)
-	sh.levels = make([][]uint64, sh.height+1)
-	for h := range sh.levels {
-		sh.levels[h] = make([]uint64, (m+63)>>6)
-	}
-	for pos := range m - 1 {
-		sh.levels[heights[pos]][pos>>6] |= 1 << (pos & 63)
-	}
+	walk(0, m, 0, -1)
 	if m <= 64 {
 		sh.path = make([]uint64, m)
 		for k := range m {
@@ -825,13 +605,9 @@ func rootHash(p uint64, l int) uint64 { return mix(mix(p^hk1, uint64(l)^hk2)^hk3
 // put returns the number of the pair (l, r), adding it when new; false when
 // the table cannot take it.
 func (t *nodeTable) put(l, r uint32) (uint32, bool) {
-	p := uint64(l)<<32 | uint64(r)
-	return t.putHashed(p, pairHash(p))
-}
-
-// putHashed is put of the pair p, whose pairHash is h.
-func (t *nodeTable) putHashed(p, h uint64) (uint32, bool) {
 	t.lookups++
+	p := uint64(l)<<32 | uint64(r)
+	h := pairHash(p)
 	tag := t.tag(h)
 	end := uint64(len(t.slots))
 	s := t.home(h)
@@ -858,7 +634,7 @@ func (t *nodeTable) putHashed(p, h uint64) (uint32, bool) {
 		}) {
 			return 0, false
 		}
-		return t.putHashed(p, h)
+		return t.put(l, r)
 	}
 	if g := columnGrowth(&t.pairs); g > 0 && !t.room(g) {
 		return 0, false

@@ -486,13 +486,12 @@ func TestCompressedBatchLooksUpChangedPaths(t *testing.T) {
 	}
 }
 
-// TestCompressedBatchLevelsAgree: successors prepared a batch at a time,
-// their nodes looked up level by level across the batch, are stored as
-// when inserted one at a time and as in a plain store, and every node is
-// one of a stored state's; in batches that mix successors of kept Gets, of states the store
+// TestCompressedBatchAgrees: successors prepared a batch at a time are
+// stored as when inserted one at a time and as in a plain store, and every
+// node is one of a stored state's; in batches that mix successors of kept Gets, of states the store
 // does not know (another worker's) and of other lengths, some of more than
 // 64 words.
-func TestCompressedBatchLevelsAgree(t *testing.T) {
+func TestCompressedBatchAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	s, one, plain := NewCompressedStore(0), NewCompressedStore(0), NewStore(0)
 	defer s.Free()
