@@ -573,3 +573,37 @@ func TestCompressedBatchAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressedStoreChunkBlocks: with the pairs' chunks taken from
+// mapped blocks from the start, the store keeps its states as a plain one
+// does across the roots' widenings, each widening releases the old blocks
+// (the roots' blocks never hold more than their pairs and one block), and
+// the blocks count as mapped memory.
+func TestCompressedStoreChunkBlocks(t *testing.T) {
+	s := NewCompressedStore(0)
+	defer s.Free()
+	tr := s.tree
+	tr.nodeBlocks.from, tr.rootBlocks.from = 0, 0
+	widths := map[uint]bool{}
+	gen := neighbours(13, 1000)
+	checkAgainstMap(t, s, 300_000, func(i int) []byte {
+		widths[tr.roots.pairs.w] = true
+		if rb := &tr.rootBlocks; rb.mapped() > tr.roots.pairs.bytes()+blockWords*8 {
+			t.Fatalf("after %d insertions: the roots' blocks map %d bytes for %d bytes of pairs", i, rb.mapped(), tr.roots.pairs.bytes())
+		}
+		return gen(i)
+	})
+	if len(tr.nodeBlocks.maps) == 0 || len(tr.rootBlocks.maps) == 0 || len(widths) < 5 {
+		t.Fatalf("%d node blocks, %d root blocks, %d widths of the roots' pairs", len(tr.nodeBlocks.maps), len(tr.rootBlocks.maps), len(widths))
+	}
+	if got, want := tr.mapped(), tr.nodes.mapped()+tr.roots.mapped()+int64(len(tr.nodeBlocks.maps)+len(tr.rootBlocks.maps))*blockWords*8; got != want {
+		t.Errorf("mapped %d bytes, want %d", got, want)
+	}
+	if got, want := tr.bytes(), tr.nodes.bytes()+tr.roots.bytes()+tr.lens.bytes()+tr.nodeBlocks.unused()+tr.rootBlocks.unused(); got != want {
+		t.Errorf("%d bytes, want %d", got, want)
+	}
+	s.Free()
+	if tr.nodeBlocks.maps != nil || tr.rootBlocks.maps != nil {
+		t.Error("Free kept the blocks")
+	}
+}
