@@ -32,8 +32,8 @@ const (
 type event struct {
 	kind eventKind
 	// foreign: from is a state of another worker's store, whose Gets this
-	// store does not keep (a compressed store diffs its successors against
-	// each other instead).
+	// store does not keep (a compressed store diffs such a successor
+	// against its previous insertion instead).
 	foreign  bool
 	from     Index
 	off, len uint32 // evSucc: the vector in data; evFail: off indexes fails

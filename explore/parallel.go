@@ -645,7 +645,7 @@ func (w *pworker) prefetch(msg *message) uint64 {
 		for _, e := range msg.ents {
 			// A successor of a state this worker stores is diffed against
 			// the state's Get, kept from its expansion; the others against
-			// their siblings.
+			// the previous insertion, usually a sibling.
 			ev := event{kind: evSucc, off: e.off, len: e.len, from: e.parent, foreign: true}
 			if e.parent != NoIndex && int(e.parent&(MaxWorkers-1)) == w.id {
 				ev.from, ev.foreign = e.parent>>workerBits, false
