@@ -136,7 +136,8 @@ func (md *Model) merged(L, pid int) {
 			return
 		}
 		md.merging = true
-		r := md.fire(L, pid, &pt.trans[pc][0], false)
+		trs, _ := md.code(pt, off)
+		r := md.fire(L, pid, &trs[pc][0], false)
 		md.merging = false
 		switch r {
 		case notEnabled:

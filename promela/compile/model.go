@@ -37,6 +37,9 @@ type Model struct {
 	// slow: atomic sequences take every step through explore, as when
 	// steps are recorded (for the tests of the fast paths).
 	slow bool
+	// noSpec: processes run the transitions of their proctype compiled
+	// for any value of its parameters, not its variants (spec.go).
+	noSpec bool
 }
 
 func newModel(p *program) *Model {
@@ -171,9 +174,10 @@ func (md *Model) ready(L, pid int) (ts []trans, faulted bool) {
 	off := int(m.procs[pid])
 	pt := md.p.segAt(m.vec, off).proc
 	pc := m.pcAt(off, pt)
-	if pt.provided != nil {
+	trs, provided := md.code(pt, off)
+	if provided != nil {
 		m.pid, m.base = pid, off
-		ok := pt.provided(m) != 0
+		ok := provided(m) != 0
 		if m.fault != "" {
 			md.failFault(pid, nil)
 			return nil, true
@@ -182,7 +186,7 @@ func (md *Model) ready(L, pid int) (ts []trans, faulted bool) {
 			return nil, false
 		}
 	}
-	return pt.trans[pc], false
+	return trs[pc], false
 }
 
 // fire executes transition t of process pid from the state at level L into
@@ -333,7 +337,8 @@ func (md *Model) chain(L, pid int) {
 	pc := m.pcAt(off, pt)
 	m.pid, m.base = pid, off
 	general := md.rec != nil || md.slow
-	provided, dproc := pt.provided, pt.decl.D
+	trs, provided := md.code(pt, off)
+	dproc := pt.decl.D
 	for steps := 0; ; steps++ {
 		if steps >= maxLevels {
 			md.failWith(pid, nil, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", pt.name, maxLevels))
@@ -350,7 +355,7 @@ func (md *Model) chain(L, pid int) {
 				return
 			}
 		}
-		ts := pt.trans[pc]
+		ts := trs[pc]
 		if len(ts) == 1 && !general {
 			// Most steps of an atomic sequence are one assignment or skip:
 			// executable without a guard, they run at once.

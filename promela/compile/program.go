@@ -59,6 +59,9 @@ type program struct {
 	// program merges nothing.
 	merge [][]bool
 
+	// plain: see compileProgram.
+	plain bool
+
 	errs []error
 }
 
@@ -94,6 +97,11 @@ type procType struct {
 
 	provided evalFn
 
+	// spec is the parameter the variants are specialised on, and
+	// variants holds them (spec.go); nil when the proctype has none.
+	spec     *varInfo
+	variants *specTable
+
 	// chanLocals are the locals with channel initializers, created with
 	// the process in order of declaration; inits the other initialized
 	// locals, in the same order.
@@ -118,11 +126,19 @@ type fieldInitItem struct {
 // Compile builds the model of a resolved program. The program must be
 // concrete: parametric models need values (promela.Instantiate) first.
 func Compile(prog *promela.Program) (*Model, error) {
+	return compileProgram(prog, false)
+}
+
+// compileProgram is Compile; plain compiles every expression as written,
+// without variants, tabulated expressions or fused tests (for the tests
+// that compare them with it).
+func compileProgram(prog *promela.Program, plain bool) (*Model, error) {
 	if err := prog.RequireConcrete(); err != nil {
 		return nil, err
 	}
 	p := &program{
 		prog:   prog,
+		plain:  plain,
 		name:   filepath.Base(prog.Filename),
 		vars:   map[*promela.Symbol]*varInfo{},
 		byDecl: map[*promela.ProcDecl]*procType{},
@@ -156,6 +172,9 @@ func Compile(prog *promela.Program) (*Model, error) {
 		p.porTable()
 		p.mergeTable()
 		p.chainTable()
+		if !plain {
+			p.specParams()
+		}
 	}
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)

@@ -208,8 +208,8 @@ func (c *comp) assignment(lhs, rhs promela.Expr, pos promela.Pos) func(m *machin
 			}
 		}
 	}
-	if br, ok := c.byteOperand(lhs); ok {
-		if k, ok := promela.ConstValue(rhs); ok {
+	if br, ok := c.byteOperand(lhs); ok && br.indexed {
+		if k, ok := c.constValue(rhs); ok {
 			v := int32(k)
 			return func(m *machine) { br.write(m, v) }
 		}
@@ -220,6 +220,10 @@ func (c *comp) assignment(lhs, rhs promela.Expr, pos promela.Pos) func(m *machin
 				br.write(m, v)
 			}
 		}
+	}
+	if k, ok := c.constValue(rhs); ok {
+		v := int32(k)
+		return func(m *machine) { store(m, v) }
 	}
 	val := c.expr(rhs)
 	return func(m *machine) {
