@@ -16,7 +16,7 @@ func (p *program) chainTable() {
 				t := &pt.trans[pc][k]
 				t.jump = t.to
 				if t.atomic && pt.provided == nil {
-					t.jump = pt.pastSkips(t.to)
+					t.jump = pastSkips(pt.trans, t.to)
 				}
 			}
 		}
@@ -28,12 +28,12 @@ func (p *program) chainTable() {
 // returns the first location that is not one (a location on a cycle of
 // them when there is no such location: the sequence does not end, which
 // Model.chain reports).
-func (pt *procType) pastSkips(pc int) int {
-	for steps := 0; steps < len(pt.trans); steps++ {
-		if pc <= 0 || pc >= len(pt.trans) || len(pt.trans[pc]) != 1 {
+func pastSkips(trs [][]trans, pc int) int {
+	for steps := 0; steps < len(trs); steps++ {
+		if pc <= 0 || pc >= len(trs) || len(trs[pc]) != 1 {
 			return pc
 		}
-		u := &pt.trans[pc][0]
+		u := &trs[pc][0]
 		if u.kind != tSkip || !u.atomic || u.etrans != 0 || u.to <= 0 {
 			return pc
 		}

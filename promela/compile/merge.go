@@ -137,6 +137,11 @@ func (md *Model) merged(L, pid int) {
 		}
 		md.merging = true
 		trs, _ := md.code(pt, off)
+		if len(trs[pc]) == 0 {
+			// A variant dropped the statement: it is never executable.
+			md.emit(L)
+			return
+		}
 		r := md.fire(L, pid, &trs[pc][0], false)
 		md.merging = false
 		switch r {

@@ -170,11 +170,49 @@ func (p *program) variant(pt *procType, v byte) *variant {
 	if pt.decl.Provided != nil {
 		vr.provided = c.expr(pt.decl.Provided)
 	}
+	c.prune(vr.trans)
+	if pt.provided == nil {
+		for _, ts := range vr.trans {
+			for k := range ts {
+				if t := &ts[k]; t.atomic {
+					t.jump = pastSkips(vr.trans, t.to)
+				}
+			}
+		}
+	}
 	if len(errs) > 0 {
 		vr = &variant{trans: pt.trans, provided: pt.provided}
 	}
 	tb.by[v].Store(vr)
 	return vr
+}
+
+// prune simplifies the transitions of a variant where the parameter made
+// conditions constant: a condition that is always false is never
+// executable and is dropped; one that is always true, and an else left
+// alone in its location, are executable whenever a skip is, and become
+// skips, which atomic sequences jump over (chainTable).
+func (c *comp) prune(trs [][]trans) {
+	for pc, ts := range trs {
+		out := ts[:0]
+		for _, t := range ts {
+			if t.kind == tCond && t.elem != nil && t.elem.kind == eStmt {
+				if s, ok := t.elem.stmt.(*promela.ExprStmt); ok {
+					if v, ok := c.constValue(s.X); ok {
+						if v == 0 {
+							continue
+						}
+						t.kind = tSkip
+					}
+				}
+			}
+			out = append(out, t)
+		}
+		if len(out) == 1 && out[0].kind == tElse {
+			out[0].kind = tSkip
+		}
+		trs[pc] = out
+	}
 }
 
 // usesSpec reports whether x mentions the parameter being specialised on.

@@ -221,7 +221,35 @@ func (c *comp) assignment(lhs, rhs promela.Expr, pos promela.Pos) func(m *machin
 			}
 		}
 	}
-	if k, ok := c.constValue(rhs); ok {
+	k, konst := c.constValue(rhs)
+	if ce := cellOf(scalarType(r.typ)); r.isConst() && !r.write && ce.size == 1 {
+		// A byte at a fixed offset: stored in place.
+		off, mask := r.off, byte(ce.mask)
+		switch {
+		case konst && r.local:
+			b := byte(k) & mask
+			return func(m *machine) { m.vec[m.base+off] = b }
+		case konst:
+			b := byte(k) & mask
+			return func(m *machine) { m.vec[off] = b }
+		}
+		val := c.expr(rhs)
+		if r.local {
+			return func(m *machine) {
+				v := val(m)
+				if m.fault == "" {
+					m.vec[m.base+off] = byte(v) & mask
+				}
+			}
+		}
+		return func(m *machine) {
+			v := val(m)
+			if m.fault == "" {
+				m.vec[off] = byte(v) & mask
+			}
+		}
+	}
+	if konst {
 		v := int32(k)
 		return func(m *machine) { store(m, v) }
 	}
