@@ -93,11 +93,14 @@ func conjuncts(x promela.Expr, xs []promela.Expr) []promela.Expr {
 	return append(xs, x)
 }
 
-// byteTests compiles x when it is a byteTest or a conjunction of byteTests
-// and constants; nil otherwise.
+// byteTests compiles x when it is a byteTest or a conjunction that starts
+// with byteTests and constants; nil otherwise. The operands after the
+// first that is neither are evaluated after the tests, in order, as &&
+// does.
 func (c *comp) byteTests(x promela.Expr) evalFn {
 	var ts []byteTest
-	for _, y := range conjuncts(x, nil) {
+	ys := conjuncts(x, nil)
+	for i, y := range ys {
 		if v, ok := c.constValue(y); ok {
 			if v == 0 {
 				return constFn(0)
@@ -106,7 +109,10 @@ func (c *comp) byteTests(x promela.Expr) evalFn {
 		}
 		t, konst, value, ok := c.byteTestOf(y)
 		if !ok {
-			return nil
+			if len(ts) == 0 {
+				return nil
+			}
+			return c.testsThen(ts, ys[i:])
 		}
 		if konst {
 			if !value {
@@ -132,6 +138,36 @@ func (c *comp) byteTests(x promela.Expr) evalFn {
 	return func(m *machine) int32 {
 		for i := range ts {
 			if !ts[i].holds(m) {
+				return 0
+			}
+		}
+		return 1
+	}
+}
+
+// testsThen compiles ts && rest[0] && rest[1] ...
+func (c *comp) testsThen(ts []byteTest, rest []promela.Expr) evalFn {
+	var fs []evalFn
+	for _, y := range rest {
+		fs = append(fs, c.expr(y))
+	}
+	if len(ts) == 1 && len(fs) == 1 {
+		t, f := ts[0], fs[0]
+		return func(m *machine) int32 {
+			if !t.holds(m) {
+				return 0
+			}
+			return b2i(f(m) != 0)
+		}
+	}
+	return func(m *machine) int32 {
+		for i := range ts {
+			if !ts[i].holds(m) {
+				return 0
+			}
+		}
+		for _, f := range fs {
+			if f(m) == 0 {
 				return 0
 			}
 		}

@@ -75,6 +75,12 @@ type dynIndex struct {
 	ilocal     bool
 	ioff       int
 	imul, iadd int
+	// tab: the index is a function of one byte variable (at toff,
+	// relative to the running process's segment when tlocal) that never
+	// fails, given by its table (tab.go).
+	tab    *[256]int32
+	toff   int
+	tlocal bool
 }
 
 // isConst reports whether the reference's address is known at compile
@@ -218,6 +224,11 @@ func (c *comp) compileRef(x promela.Expr) (*ref, bool) {
 		} else {
 			d := dynIndex{idx: idx, n: n, stride: stride}
 			d.ioff, d.ilocal, d.imul, d.iadd, d.byteIdx = c.affineByte(x.Index)
+			if v, ok := c.tabulable(x.Index); ok && !d.byteIdx && !c.noTab && !c.p.plain {
+				if _, tab, _, anyBad := c.table(x.Index, v); !anyBad {
+					d.tab, d.toff, d.tlocal = tab, v.off, v.local
+				}
+			}
 			r.dyn = append(r.dyn, d)
 		}
 		r.typ = r.typ.Elem
@@ -398,6 +409,21 @@ func (r *ref) loadByte1() evalFn {
 				a += m.base
 			}
 			return int32(m.vec[a])
+		}
+	}
+	if tab := d.tab; tab != nil && !local {
+		toff, tlocal := d.toff, d.tlocal
+		return func(m *machine) int32 {
+			ta := toff
+			if tlocal {
+				ta += m.base
+			}
+			i := tab[m.vec[ta]]
+			if uint32(i) >= uint32(n) {
+				m.failf("invalid array index %d in %s (length %d)", i, text, n)
+				return 0
+			}
+			return int32(m.vec[off+int(i)*stride])
 		}
 	}
 	idx := d.idx

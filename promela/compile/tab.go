@@ -80,23 +80,7 @@ func (c *comp) tabulable(x promela.Expr) (v tabVar, ok bool) {
 // tabulate compiles x, a function of variable v (tabulable), to a table
 // lookup.
 func (c *comp) tabulate(x promela.Expr, v tabVar) evalFn {
-	c.noTab = true
-	f := c.expr(x)
-	c.noTab = false
-	// Evaluate f for every value of v in a scratch vector where v is at
-	// its offset (the running process's segment at 0).
-	m := &machine{p: c.p, vec: make([]byte, v.off+1)}
-	var tab [256]int32
-	var bad [256]bool
-	anyBad := false
-	for i := range tab {
-		m.vec[v.off] = byte(i)
-		m.fault = ""
-		tab[i] = f(m)
-		if m.fault != "" {
-			bad[i], anyBad = true, true
-		}
-	}
+	f, tab, bad, anyBad := c.table(x, v)
 	off := v.off
 	switch {
 	case anyBad:
@@ -115,4 +99,26 @@ func (c *comp) tabulate(x promela.Expr, v tabVar) evalFn {
 		return func(m *machine) int32 { return tab[m.vec[m.base+off]] }
 	}
 	return func(m *machine) int32 { return tab[m.vec[off]] }
+}
+
+// table compiles x, a function of variable v (tabulable), and computes its
+// values: tab[i] when v is i, unless bad[i] (x fails; anyBad says whether
+// it does for some value).
+func (c *comp) table(x promela.Expr, v tabVar) (f evalFn, tab *[256]int32, bad *[256]bool, anyBad bool) {
+	c.noTab = true
+	f = c.expr(x)
+	c.noTab = false
+	// Evaluate f for every value of v in a scratch vector where v is at
+	// its offset (the running process's segment at 0).
+	m := &machine{p: c.p, vec: make([]byte, v.off+1)}
+	tab, bad = new([256]int32), new([256]bool)
+	for i := range tab {
+		m.vec[v.off] = byte(i)
+		m.fault = ""
+		tab[i] = f(m)
+		if m.fault != "" {
+			bad[i], anyBad = true, true
+		}
+	}
+	return f, tab, bad, anyBad
 }
