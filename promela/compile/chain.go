@@ -20,6 +20,41 @@ func (p *program) chainTable() {
 				}
 			}
 		}
+		if pt.provided == nil {
+			fuseAssignments(pt.trans)
+		}
+	}
+}
+
+// maxThen bounds the assignments run in one step of an atomic sequence
+// (a loop of assignments inside atomic has no end).
+const maxThen = 8
+
+// fuseAssignments sets the then of every assignment that is the one
+// statement of its location (trans.then), after the jumps are set.
+func fuseAssignments(trs [][]trans) {
+	for pc := range trs {
+		if len(trs[pc]) != 1 {
+			continue
+		}
+		t := &trs[pc][0]
+		t.then = nil
+		if t.kind != tAssign {
+			continue
+		}
+		last := t
+		for len(t.then) < maxThen && last.atomic && last.etrans == 0 {
+			next := last.jump
+			if next <= 0 || next >= len(trs) || len(trs[next]) != 1 || next == pc {
+				break
+			}
+			u := &trs[next][0]
+			if u.kind != tAssign || u.etrans != 0 {
+				break
+			}
+			t.then = append(t.then, u)
+			last = u
+		}
 	}
 }
 

@@ -368,6 +368,15 @@ func (md *Model) chain(L, pid int) {
 						md.failFault(pid, t)
 						return
 					}
+					for _, u := range t.then {
+						u.effect(m)
+						if m.fault != "" {
+							m.save()
+							md.failFault(pid, u)
+							return
+						}
+						t = u
+					}
 				}
 				if t.to > 0 {
 					m.setPC(off, pt, t.jump)

@@ -179,6 +179,7 @@ func (p *program) variant(pt *procType, v byte) *variant {
 				}
 			}
 		}
+		fuseAssignments(vr.trans)
 	}
 	if len(errs) > 0 {
 		vr = &variant{trans: pt.trans, provided: pt.provided}

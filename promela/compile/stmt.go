@@ -33,7 +33,12 @@ type trans struct {
 	// jump is where an atomic sequence goes on after the transition when
 	// it runs without a recorder: to, past the locations whose one
 	// statement is a skip inside the sequence (chainTable).
-	jump   int
+	jump int
+	// then are the assignments an atomic sequence runs after this one
+	// (an assignment) in the same step when it runs without a recorder:
+	// each the one statement of the location the previous one jumps to
+	// (chainTable). The last one's jump and atomic hold for the step.
+	then   []*trans
 	cond   evalFn
 	effect func(m *machine)
 	send   *sendOp
