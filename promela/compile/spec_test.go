@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"sync"
 	"testing"
 
 	"ftmc/promela"
+	"ftmc/state"
 )
 
 // specCases are models whose proctypes have parameters to specialise on
@@ -146,5 +148,33 @@ func TestSpecialisedLikePlain(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVariantsConcurrent has forks of a model meet its variants' values
+// at once (run with -race): each variant is compiled once, and every fork
+// finds the states of the plain compile.
+func TestVariantsConcurrent(t *testing.T) {
+	src := specCases[0].src
+	want := explore(compilePlain(t, src), 0).states
+	m := compileSrc(t, src, nil)
+	var wg sync.WaitGroup
+	counts := make([]int, 4)
+	for w := range counts {
+		wg.Add(1)
+		go func(f state.Model) {
+			defer wg.Done()
+			counts[w] = explore(f, 0).states
+		}(m.Fork())
+	}
+	wg.Wait()
+	for w, n := range counts {
+		if n != want {
+			t.Errorf("fork %d: %d states, want %d", w, n, want)
+		}
+	}
+	pt := m.p.procs[0]
+	if pt.name != "P" || pt.variants == nil || pt.variants.by[0].Load() == nil || pt.variants.by[2].Load() == nil || pt.variants.by[1].Load() != nil {
+		t.Errorf("variants of P: want those for 0 and 2 only")
 	}
 }
