@@ -351,6 +351,7 @@ func (md *Model) chain(L, pid int) {
 				return
 			}
 			if !ok {
+				m.save()
 				md.emit(L)
 				return
 			}
@@ -384,8 +385,8 @@ func (md *Model) chain(L, pid int) {
 				if md.p.usesLast {
 					m.vec[md.p.lastOff] = byte(pid)
 				}
-				m.save()
 				if !t.atomic {
+					m.save()
 					md.emit(L)
 					return
 				}
@@ -445,6 +446,7 @@ func (md *Model) chain(L, pid int) {
 			}
 		}
 		if general {
+			m.save() // the steps in place above changed the machine's vector only
 			m.assumeFailed = failedBefore
 			n := md.explore(L, pid)
 			if n == 0 && m.assumeFailed == failedBefore {
@@ -455,6 +457,7 @@ func (md *Model) chain(L, pid int) {
 		switch len(en) {
 		case 0:
 			if m.assumeFailed == failedBefore {
+				m.save()
 				md.emit(L)
 			}
 			return
@@ -469,7 +472,6 @@ func (md *Model) chain(L, pid int) {
 				if md.p.usesLast {
 					m.vec[md.p.lastOff] = byte(pid)
 				}
-				m.save()
 			default:
 				if md.apply(pid, off, t) != fired {
 					return
@@ -479,11 +481,13 @@ func (md *Model) chain(L, pid int) {
 				}
 			}
 			if !t.atomic {
+				m.save()
 				md.emit(L)
 				return
 			}
 			pc = t.jump
 		default:
+			m.save()
 			for _, t := range en {
 				if L+1 >= maxLevels {
 					md.failWith(pid, t, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", t.pt.name, maxLevels))
