@@ -126,6 +126,7 @@ func TestChainLikeGeneral(t *testing.T) {
 			fast := compileNamed(t, mc.file, mc.src, mc.opts)
 			slow := compileNamed(t, mc.file, mc.src, mc.opts)
 			slow.slow = true
+			slow.noSpec = true
 			s := explore(fast, mc.limit)
 			if mc.limit == 0 && s.kind == "" && len(s.seen) < 2 {
 				t.Fatalf("%d states", len(s.seen))

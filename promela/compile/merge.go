@@ -136,7 +136,7 @@ func (md *Model) merged(L, pid int) {
 			return
 		}
 		md.merging = true
-		trs, _ := md.code(pt, off)
+		trs := md.code(pt, off).trans
 		if len(trs[pc]) == 0 {
 			// A variant dropped the statement: it is never executable.
 			md.emit(L)

@@ -38,7 +38,8 @@ type Model struct {
 	// steps are recorded (for the tests of the fast paths).
 	slow bool
 	// noSpec: processes run the transitions of their proctype compiled
-	// for any value of its parameters, not its variants (spec.go).
+	// for any value of its parameters, not its variants (spec.go); set
+	// with rec.
 	noSpec bool
 }
 
@@ -174,10 +175,10 @@ func (md *Model) ready(L, pid int) (ts []trans, faulted bool) {
 	off := int(m.procs[pid])
 	pt := md.p.segAt(m.vec, off).proc
 	pc := m.pcAt(off, pt)
-	trs, provided := md.code(pt, off)
-	if provided != nil {
+	vr := md.code(pt, off)
+	if vr.provided != nil {
 		m.pid, m.base = pid, off
-		ok := provided(m) != 0
+		ok := vr.provided(m) != 0
 		if m.fault != "" {
 			md.failFault(pid, nil)
 			return nil, true
@@ -186,7 +187,7 @@ func (md *Model) ready(L, pid int) (ts []trans, faulted bool) {
 			return nil, false
 		}
 	}
-	return trs[pc], false
+	return vr.trans[pc], false
 }
 
 // fire executes transition t of process pid from the state at level L into
@@ -337,7 +338,8 @@ func (md *Model) chain(L, pid int) {
 	pc := m.pcAt(off, pt)
 	m.pid, m.base = pid, off
 	general := md.rec != nil || md.slow
-	trs, provided := md.code(pt, off)
+	vr := md.code(pt, off)
+	trs, provided := vr.trans, vr.provided
 	dproc := pt.decl.D
 	for steps := 0; ; steps++ {
 		if steps >= maxLevels {

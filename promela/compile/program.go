@@ -100,7 +100,10 @@ type procType struct {
 	// spec is the parameter the variants are specialised on, and
 	// variants holds them (spec.go); nil when the proctype has none.
 	spec     *varInfo
+	specOff  int
 	variants *specTable
+	// plain is trans and provided, as a variant (spec.go).
+	plain variant
 
 	// chanLocals are the locals with channel initializers, created with
 	// the process in order of declaration; inits the other initialized
@@ -491,6 +494,7 @@ func (p *program) compileProc(pt *procType) {
 	if pt.decl.Provided != nil {
 		pt.provided = c.expr(pt.decl.Provided)
 	}
+	pt.plain = variant{trans: pt.trans, provided: pt.provided}
 	for _, v := range pt.locals {
 		if v.decl.Late || v.sym.IsParam {
 			continue

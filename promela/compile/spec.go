@@ -49,7 +49,7 @@ func (p *program) specParams() {
 			if v.typ.Kind == promela.TArray || v.typ.Kind == promela.TStruct || cellOf(v.typ).size != 1 || written[v.sym] {
 				continue
 			}
-			pt.spec = v
+			pt.spec, pt.specOff = v, v.off
 			pt.variants = &specTable{}
 			break
 		}
@@ -123,18 +123,18 @@ func writtenSyms(prog *promela.Program) map[*promela.Symbol]bool {
 
 // code returns the transitions and the provided clause for the process of
 // type pt whose segment is at off in the machine's vector: those of the
-// variant for its parameter's value when pt has variants and the model
-// runs without a recorder, those of pt otherwise.
-func (md *Model) code(pt *procType, off int) ([][]trans, evalFn) {
-	if pt.spec == nil || md.rec != nil || md.slow || md.noSpec {
-		return pt.trans, pt.provided
+// variant for its parameter's value when pt has variants, those of pt
+// otherwise or when the model is set to run without them (noSpec, as
+// Explain's recording fork is).
+func (md *Model) code(pt *procType, off int) *variant {
+	if pt.variants == nil || md.noSpec {
+		return &pt.plain
 	}
-	v := md.m.vec[off+pt.spec.off]
-	vr := pt.variants.by[v].Load()
-	if vr == nil {
-		vr = md.p.variant(pt, v)
+	v := md.m.vec[off+pt.specOff]
+	if vr := pt.variants.by[v].Load(); vr != nil {
+		return vr
 	}
-	return vr.trans, vr.provided
+	return md.p.variant(pt, v)
 }
 
 // variant returns the variant of pt for value v of its parameter,
@@ -170,7 +170,7 @@ func (p *program) variant(pt *procType, v byte) *variant {
 	if pt.decl.Provided != nil {
 		vr.provided = c.expr(pt.decl.Provided)
 	}
-	c.prune(vr.trans)
+	gain := c.prune(vr.trans)
 	if pt.provided == nil {
 		for _, ts := range vr.trans {
 			for k := range ts {
@@ -181,8 +181,11 @@ func (p *program) variant(pt *procType, v byte) *variant {
 		}
 		fuseAssignments(vr.trans)
 	}
-	if len(errs) > 0 {
-		vr = &variant{trans: pt.trans, provided: pt.provided}
+	if len(errs) > 0 || gain == 0 {
+		// A variant in which the value decides no condition saves
+		// little and costs its own copy of the transitions in the
+		// processor's caches: the process runs pt's.
+		vr = &pt.plain
 	}
 	tb.by[v].Store(vr)
 	return vr
@@ -192,14 +195,17 @@ func (p *program) variant(pt *procType, v byte) *variant {
 // conditions constant: a condition that is always false is never
 // executable and is dropped; one that is always true, and an else left
 // alone in its location, are executable whenever a skip is, and become
-// skips, which atomic sequences jump over (chainTable).
-func (c *comp) prune(trs [][]trans) {
+// skips, which atomic sequences jump over (chainTable). It returns the
+// number of transitions dropped or made skips.
+func (c *comp) prune(trs [][]trans) int {
+	n := 0
 	for pc, ts := range trs {
 		out := ts[:0]
 		for _, t := range ts {
 			if t.kind == tCond && t.elem != nil && t.elem.kind == eStmt {
 				if s, ok := t.elem.stmt.(*promela.ExprStmt); ok {
 					if v, ok := c.constValue(s.X); ok {
+						n++
 						if v == 0 {
 							continue
 						}
@@ -209,11 +215,13 @@ func (c *comp) prune(trs [][]trans) {
 			}
 			out = append(out, t)
 		}
-		if len(out) == 1 && out[0].kind == tElse {
+		if len(out) == 1 && out[0].kind == tElse && len(ts) > 1 {
 			out[0].kind = tSkip
+			n++
 		}
 		trs[pc] = out
 	}
+	return n
 }
 
 // usesSpec reports whether x mentions the parameter being specialised on.

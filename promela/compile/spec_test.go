@@ -24,6 +24,7 @@ var specCases = []struct {
 			do
 			:: atomic { a[i] < 2 && b[i] == 0 -> a[i]++; b[(i + 1) % 3] = a[i] }
 			:: atomic { a[(i + 2) % 3] > 0 && i != 1 -> a[(i + 2) % 3]-- }
+			:: atomic { i == 0 && a[2] == 0 -> a[2] = 1 }
 			:: a[i] == 2 -> break
 			:: timeout -> break
 			od
@@ -56,6 +57,7 @@ var specCases = []struct {
 			do
 			:: atomic { a[k * 2 + f] < 2 -> a[k * 2 + f]++; x = (x * 3 + k) % 7 }
 			:: atomic { (k == 3 || a[k] > 1) && f -> a[(k + 1) % 8] = s % 4 }
+			:: f == 0 && a[k] > 3 -> break
 			:: a[k] == 2 -> break
 			od
 		}
@@ -77,6 +79,7 @@ var specCases = []struct {
 			v[me] = me + 1;
 			if
 			:: v[(me + 1) % 3] == 0 -> skip
+			:: me == 2 -> v[0] = 1
 			:: timeout
 			fi
 		}
@@ -123,6 +126,20 @@ func TestSpecialisedLikePlain(t *testing.T) {
 			}
 			s := explore(md, 0)
 			p := explore(plain, 0)
+			for _, pt := range md.p.procs {
+				if sc.spec[pt.name] == "" {
+					continue
+				}
+				specialised := false
+				for v := range pt.variants.by {
+					if vr := pt.variants.by[v].Load(); vr != nil && vr != &pt.plain {
+						specialised = true
+					}
+				}
+				if !specialised {
+					t.Errorf("%s: no process ran a variant", pt.name)
+				}
+			}
 			if len(s.seen) != len(p.seen) || s.kind != p.kind || s.msg != p.msg {
 				t.Fatalf("%d states (%s %s), plain %d (%s %s)", len(s.seen), s.kind, s.msg, len(p.seen), p.kind, p.msg)
 			}
