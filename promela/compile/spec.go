@@ -20,7 +20,8 @@ import (
 // the process's segment holds, so a process is specialised however it
 // started (run with any expression, active, or an initial state given by
 // Initialised). Variants are compiled when a value is first met, by
-// whichever search worker meets it first.
+// whichever search worker meets it first; a value that decides no
+// condition of the proctype (prune) gets the proctype's own transitions.
 
 // maxSpecValues is the number of values of a byte-sized parameter.
 const maxSpecValues = 256
@@ -38,7 +39,7 @@ type specTable struct {
 	by [maxSpecValues]atomic.Pointer[variant]
 }
 
-// specTable chooses, for every proctype, the parameter its variants are
+// specParams chooses, for every proctype, the parameter its variants are
 // specialised on: the first byte-sized scalar parameter that nothing in
 // the program writes (assigns, increments, receives into, selects, loops
 // over or havocs), directly or as a remote variable.
