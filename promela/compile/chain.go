@@ -16,9 +16,44 @@ func (p *program) chainTable() {
 				t := &pt.trans[pc][k]
 				t.jump = t.to
 				if t.atomic && pt.provided == nil {
-					t.jump = pt.pastSkips(t.to)
+					t.jump = pastSkips(pt.trans, t.to)
 				}
 			}
+		}
+		if pt.provided == nil {
+			fuseAssignments(pt.trans)
+		}
+	}
+}
+
+// maxThen bounds the assignments run in one step of an atomic sequence
+// (a loop of assignments inside atomic has no end).
+const maxThen = 8
+
+// fuseAssignments sets the then of every assignment that is the one
+// statement of its location (trans.then), after the jumps are set.
+func fuseAssignments(trs [][]trans) {
+	for pc := range trs {
+		if len(trs[pc]) != 1 {
+			continue
+		}
+		t := &trs[pc][0]
+		t.then = nil
+		if t.kind != tAssign {
+			continue
+		}
+		last := t
+		for len(t.then) < maxThen && last.atomic && last.etrans == 0 {
+			next := last.jump
+			if next <= 0 || next >= len(trs) || len(trs[next]) != 1 || next == pc {
+				break
+			}
+			u := &trs[next][0]
+			if u.kind != tAssign || u.etrans != 0 {
+				break
+			}
+			t.then = append(t.then, u)
+			last = u
 		}
 	}
 }
@@ -28,12 +63,12 @@ func (p *program) chainTable() {
 // returns the first location that is not one (a location on a cycle of
 // them when there is no such location: the sequence does not end, which
 // Model.chain reports).
-func (pt *procType) pastSkips(pc int) int {
-	for steps := 0; steps < len(pt.trans); steps++ {
-		if pc <= 0 || pc >= len(pt.trans) || len(pt.trans[pc]) != 1 {
+func pastSkips(trs [][]trans, pc int) int {
+	for steps := 0; steps < len(trs); steps++ {
+		if pc <= 0 || pc >= len(trs) || len(trs[pc]) != 1 {
 			return pc
 		}
-		u := &pt.trans[pc][0]
+		u := &trs[pc][0]
 		if u.kind != tSkip || !u.atomic || u.etrans != 0 || u.to <= 0 {
 			return pc
 		}

@@ -73,7 +73,7 @@ func (c *comp) recvArgs(a promela.Expr, poll bool) []recvArg {
 	case *promela.IntLit:
 		return []recvArg{{match: constFn(int32(x.Value))}}
 	case *promela.UnaryExpr:
-		if v, ok := promela.ConstValue(x); ok {
+		if v, ok := c.constValue(x); ok {
 			return []recvArg{{match: constFn(int32(v))}}
 		}
 	case *promela.CallExpr:

@@ -69,6 +69,7 @@ func (md *Model) Explain(t state.Trans, from, to []byte) trace.Step {
 		r.want = to
 	}
 	fork.rec = r
+	fork.noSpec = true // the steps as compiled for any value, as traced
 	fork.Next(from, nopSink{})
 	if r.step == nil && r.want == nil {
 		// A failing step that is also a successor (or the other way round).

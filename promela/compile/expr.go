@@ -19,9 +19,22 @@ type comp struct {
 	// argument is compiled.
 	quant *procType
 	atoms map[*promela.AtomicPropDecl]bool // being expanded
+
+	// spec is the parameter whose value is the constant specVal in the
+	// variant being compiled (spec.go), nil otherwise; errs, when set,
+	// collects the errors instead of the program.
+	spec    *promela.Symbol
+	specVal int32
+	errs    *[]error
+	// noTab: the expression being compiled is being tabulated (tab.go).
+	noTab bool
 }
 
 func (c *comp) errorf(pos promela.Pos, format string, args ...any) {
+	if c.errs != nil {
+		*c.errs = append(*c.errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, args...)))
+		return
+	}
 	c.p.errorf(pos, format, args...)
 }
 
@@ -62,6 +75,12 @@ type dynIndex struct {
 	ilocal     bool
 	ioff       int
 	imul, iadd int
+	// tab: the index is a function of one byte variable (at toff,
+	// relative to the running process's segment when tlocal) that never
+	// fails, given by its table (tab.go).
+	tab    *[256]int32
+	toff   int
+	tlocal bool
 }
 
 // isConst reports whether the reference's address is known at compile
@@ -200,11 +219,16 @@ func (c *comp) compileRef(x promela.Expr) (*ref, bool) {
 		stride := sizeOf(r.typ.Elem)
 		n := int(r.typ.Len)
 		r.text = promela.ExprString(x)
-		if v, ok := promela.ConstValue(x.Index); ok && v >= 0 && v < int64(n) && len(r.dyn) == 0 {
+		if v, ok := c.constValue(x.Index); ok && v >= 0 && v < int64(n) && len(r.dyn) == 0 {
 			r.off += int(v) * stride
 		} else {
 			d := dynIndex{idx: idx, n: n, stride: stride}
 			d.ioff, d.ilocal, d.imul, d.iadd, d.byteIdx = c.affineByte(x.Index)
+			if v, ok := c.tabulable(x.Index); ok && !d.byteIdx && !c.noTab && !c.p.plain {
+				if _, tab, _, anyBad := c.table(x.Index, v); !anyBad {
+					d.tab, d.toff, d.tlocal = tab, v.off, v.local
+				}
+			}
 			r.dyn = append(r.dyn, d)
 		}
 		r.typ = r.typ.Elem
@@ -242,7 +266,7 @@ func (c *comp) compileRef(x promela.Expr) (*ref, bool) {
 			c.errorf(x.Pos(), "%s is not a proctype", x.Proc.Name)
 			return nil, false
 		}
-		inner := &comp{p: c.p, pt: pt}
+		inner := &comp{p: c.p, pt: pt, errs: c.errs}
 		var r *ref
 		var ok bool
 		if ix, isIndex := x.Var.(*promela.IndexExpr); isIndex {
@@ -387,6 +411,21 @@ func (r *ref) loadByte1() evalFn {
 			return int32(m.vec[a])
 		}
 	}
+	if tab := d.tab; tab != nil && !local {
+		toff, tlocal := d.toff, d.tlocal
+		return func(m *machine) int32 {
+			ta := toff
+			if tlocal {
+				ta += m.base
+			}
+			i := tab[m.vec[ta]]
+			if uint32(i) >= uint32(n) {
+				m.failf("invalid array index %d in %s (length %d)", i, text, n)
+				return 0
+			}
+			return int32(m.vec[off+int(i)*stride])
+		}
+	}
 	idx := d.idx
 	return func(m *machine) int32 {
 		i := idx(m)
@@ -425,8 +464,8 @@ func (c *comp) affine(x promela.Expr) (off int, local bool, mul, add int, ok boo
 	if !isBin {
 		return 0, false, 0, 0, false
 	}
-	v, yconst := promela.ConstValue(b.Y)
-	u, xconst := promela.ConstValue(b.X)
+	v, yconst := c.constValue(b.Y)
+	u, xconst := c.constValue(b.X)
 	if !yconst && !xconst || v <= -small || v >= small || u <= -small || u >= small {
 		return 0, false, 0, 0, false
 	}
@@ -465,7 +504,7 @@ func (c *comp) affine(x promela.Expr) (off int, local bool, mul, add int, ok boo
 // on its own too.
 func (c *comp) byteVar(x promela.Expr) (off int, local, ok bool) {
 	id, isIdent := x.(*promela.Ident)
-	if !isIdent || id.Sym == nil || id.Sym.Kind != promela.SymVar {
+	if !isIdent || id.Sym == nil || id.Sym.Kind != promela.SymVar || id.Sym == c.spec {
 		return 0, false, false
 	}
 	v := c.p.vars[id.Sym]
@@ -546,8 +585,13 @@ func (c *comp) storeFn(r *ref, pos promela.Pos) func(m *machine, v int32) {
 
 // expr compiles an expression to a function of the state.
 func (c *comp) expr(x promela.Expr) evalFn {
-	if v, ok := promela.ConstValue(x); ok {
+	if v, ok := c.constValue(x); ok {
 		return constFn(int32(v))
+	}
+	if !c.noTab && !c.p.plain {
+		if v, ok := c.tabulable(x); ok {
+			return c.tabulate(x, v)
+		}
 	}
 	switch x := x.(type) {
 	case *promela.IntLit:
@@ -574,7 +618,7 @@ func (c *comp) expr(x promela.Expr) evalFn {
 		return c.binary(x)
 	case *promela.CondExpr:
 		cond, a, b := c.expr(x.Cond), c.expr(x.Then), c.expr(x.Else)
-		if k, ok := promela.ConstValue(x.Then); ok {
+		if k, ok := c.constValue(x.Then); ok {
 			k := int32(k)
 			return func(m *machine) int32 {
 				if cond(m) != 0 {
@@ -649,12 +693,17 @@ func (c *comp) ident(x *promela.Ident) evalFn {
 				return 1
 			}
 		case promela.PredefLast:
-			c.p.usesLast = true
+			if !c.p.usesLast {
+				c.p.usesLast = true
+			}
 			return func(m *machine) int32 { return int32(m.vec[m.p.lastOff]) }
 		}
 		c.errorf(x.Pos(), "%s is not supported here", x.Name)
 		return constFn(0)
 	case promela.SymVar:
+		if s == c.spec {
+			return constFn(c.specVal)
+		}
 		r, ok := c.compileRef(x)
 		if !ok {
 			return constFn(0)
@@ -682,8 +731,16 @@ func (c *comp) ident(x *promela.Ident) evalFn {
 }
 
 func (c *comp) binary(x *promela.BinaryExpr) evalFn {
+	switch x.Op {
+	case promela.LAND, promela.EQL, promela.NEQ, promela.LSS, promela.LEQ, promela.GTR, promela.GEQ:
+		if !c.p.plain {
+			if f := c.byteTests(x); f != nil {
+				return f
+			}
+		}
+	}
 	a, b := c.expr(x.X), c.expr(x.Y)
-	bv, bconst := promela.ConstValue(x.Y)
+	bv, bconst := c.constValue(x.Y)
 	k := int32(bv)
 	if bconst {
 		if r, ok := c.byteOperand(x.X); ok {
@@ -761,7 +818,7 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 	case promela.SHR:
 		return func(m *machine) int32 { return a(m) >> (uint32(b(m)) & 31) }
 	case promela.LAND:
-		if av, ok := promela.ConstValue(x.X); ok && av != 0 {
+		if av, ok := c.constValue(x.X); ok && av != 0 {
 			return truth(x.Y, b)
 		}
 		if bconst && bv != 0 {
@@ -769,7 +826,7 @@ func (c *comp) binary(x *promela.BinaryExpr) evalFn {
 		}
 		return func(m *machine) int32 { return b2i(a(m) != 0 && b(m) != 0) }
 	case promela.LOR:
-		if av, ok := promela.ConstValue(x.X); ok && av == 0 {
+		if av, ok := c.constValue(x.X); ok && av == 0 {
 			return truth(x.Y, b)
 		}
 		if bconst && bv == 0 {
@@ -851,7 +908,7 @@ func (c *comp) byteOperand(x promela.Expr) (*byteRef, bool) {
 		return nil, false
 	}
 	r := &byteRef{off: v.off, local: v.local, mask: byte(cellOf(et).mask), n: int(v.typ.Len), text: promela.ExprString(x)}
-	if k, ok := promela.ConstValue(ix.Index); ok {
+	if k, ok := c.constValue(ix.Index); ok {
 		if k < 0 || k >= int64(r.n) {
 			return nil, false
 		}

@@ -53,6 +53,9 @@ type level struct {
 	vec   []byte
 	procs []int32
 	chans []int32
+	// The level's own storage for its segment offsets, used when a
+	// process or channel is added (addOffset).
+	pbuf, cbuf []int32
 }
 
 // failf records a run-time error; the step that met it fails.
@@ -85,13 +88,25 @@ func (m *machine) save() {
 	l.vec, l.procs, l.chans = m.vec, m.procs, m.chans
 }
 
-// copyLevel makes level dst a copy of level src.
+// copyLevel makes level dst a copy of level src. The segment offsets
+// change only when a process or a channel is created or removed: dst
+// shares them with src, with its capacity cut to its length so that
+// adding one copies them (addProc, addChan), and removing one cuts the
+// capacity too (delProc); they are never changed in place.
 func (m *machine) copyLevel(src, dst int) {
 	d := m.level(dst)
 	s := &m.levels[src]
 	d.vec = append(d.vec[:0], s.vec...)
-	d.procs = append(d.procs[:0], s.procs...)
-	d.chans = append(d.chans[:0], s.chans...)
+	d.procs = s.procs[:len(s.procs):len(s.procs)]
+	d.chans = s.chans[:len(s.chans):len(s.chans)]
+}
+
+// addOffset returns offs, the current level's process or channel offsets
+// (own is that level's storage for them), with off added. offs may be
+// shared with other levels (copyLevel): they are copied into own first.
+func (m *machine) addOffset(offs []int32, own *[]int32, off int32) []int32 {
+	*own = append(append((*own)[:0], offs...), off)
+	return *own
 }
 
 // scan computes the segment offsets of the current vector.

@@ -136,7 +136,13 @@ func (md *Model) merged(L, pid int) {
 			return
 		}
 		md.merging = true
-		r := md.fire(L, pid, &pt.trans[pc][0], false)
+		trs := md.code(pt, off).trans
+		if len(trs[pc]) == 0 {
+			// A variant dropped the statement: it is never executable.
+			md.emit(L)
+			return
+		}
+		r := md.fire(L, pid, &trs[pc][0], false)
 		md.merging = false
 		switch r {
 		case notEnabled:

@@ -37,6 +37,10 @@ type Model struct {
 	// slow: atomic sequences take every step through explore, as when
 	// steps are recorded (for the tests of the fast paths).
 	slow bool
+	// noSpec: processes run the transitions of their proctype compiled
+	// for any value of its parameters, not its variants (spec.go); set
+	// with rec.
+	noSpec bool
 }
 
 func newModel(p *program) *Model {
@@ -171,9 +175,10 @@ func (md *Model) ready(L, pid int) (ts []trans, faulted bool) {
 	off := int(m.procs[pid])
 	pt := md.p.segAt(m.vec, off).proc
 	pc := m.pcAt(off, pt)
-	if pt.provided != nil {
+	vr := md.code(pt, off)
+	if vr.provided != nil {
 		m.pid, m.base = pid, off
-		ok := pt.provided(m) != 0
+		ok := vr.provided(m) != 0
 		if m.fault != "" {
 			md.failFault(pid, nil)
 			return nil, true
@@ -182,7 +187,7 @@ func (md *Model) ready(L, pid int) (ts []trans, faulted bool) {
 			return nil, false
 		}
 	}
-	return pt.trans[pc], false
+	return vr.trans[pc], false
 }
 
 // fire executes transition t of process pid from the state at level L into
@@ -333,7 +338,9 @@ func (md *Model) chain(L, pid int) {
 	pc := m.pcAt(off, pt)
 	m.pid, m.base = pid, off
 	general := md.rec != nil || md.slow
-	provided, dproc := pt.provided, pt.decl.D
+	vr := md.code(pt, off)
+	trs, provided := vr.trans, vr.provided
+	dproc := pt.decl.D
 	for steps := 0; ; steps++ {
 		if steps >= maxLevels {
 			md.failWith(pid, nil, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", pt.name, maxLevels))
@@ -346,11 +353,12 @@ func (md *Model) chain(L, pid int) {
 				return
 			}
 			if !ok {
+				m.save()
 				md.emit(L)
 				return
 			}
 		}
-		ts := pt.trans[pc]
+		ts := trs[pc]
 		if len(ts) == 1 && !general {
 			// Most steps of an atomic sequence are one assignment or skip:
 			// executable without a guard, they run at once.
@@ -363,6 +371,15 @@ func (md *Model) chain(L, pid int) {
 						md.failFault(pid, t)
 						return
 					}
+					for _, u := range t.then {
+						u.effect(m)
+						if m.fault != "" {
+							m.save()
+							md.failFault(pid, u)
+							return
+						}
+						t = u
+					}
 				}
 				if t.to > 0 {
 					m.setPC(off, pt, t.jump)
@@ -370,8 +387,8 @@ func (md *Model) chain(L, pid int) {
 				if md.p.usesLast {
 					m.vec[md.p.lastOff] = byte(pid)
 				}
-				m.save()
 				if !t.atomic {
+					m.save()
 					md.emit(L)
 					return
 				}
@@ -431,6 +448,7 @@ func (md *Model) chain(L, pid int) {
 			}
 		}
 		if general {
+			m.save() // the steps in place above changed the machine's vector only
 			m.assumeFailed = failedBefore
 			n := md.explore(L, pid)
 			if n == 0 && m.assumeFailed == failedBefore {
@@ -441,6 +459,7 @@ func (md *Model) chain(L, pid int) {
 		switch len(en) {
 		case 0:
 			if m.assumeFailed == failedBefore {
+				m.save()
 				md.emit(L)
 			}
 			return
@@ -455,7 +474,6 @@ func (md *Model) chain(L, pid int) {
 				if md.p.usesLast {
 					m.vec[md.p.lastOff] = byte(pid)
 				}
-				m.save()
 			default:
 				if md.apply(pid, off, t) != fired {
 					return
@@ -465,11 +483,13 @@ func (md *Model) chain(L, pid int) {
 				}
 			}
 			if !t.atomic {
+				m.save()
 				md.emit(L)
 				return
 			}
 			pc = t.jump
 		default:
+			m.save()
 			for _, t := range en {
 				if L+1 >= maxLevels {
 					md.failWith(pid, t, kindRuntime, fmt.Sprintf("an atomic sequence of %s did not end after %d steps", t.pt.name, maxLevels))

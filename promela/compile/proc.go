@@ -65,7 +65,11 @@ func (m *machine) addProc(pt *procType, args []int32) int32 {
 	off := m.grow(pt.size)
 	m.setPC(off, pt, pt.start)
 	pid := len(m.procs)
-	m.procs = append(m.procs, int32(off))
+	if len(m.levels) > 0 {
+		m.procs = m.addOffset(m.procs, &m.levels[m.cur].pbuf, int32(off))
+	} else {
+		m.procs = append(m.procs, int32(off))
+	}
 	for i, pv := range pt.params {
 		if i < len(args) && scalarType(pv.typ).Kind != promela.TStruct {
 			cellOf(scalarType(pv.typ)).store(m.vec, off+pv.off, args[i])
@@ -120,7 +124,11 @@ func (m *machine) addChan(ct *chanType) int32 {
 	}
 	off := m.grow(ct.size)
 	m.setChanLen(off, ct, 0)
-	m.chans = append(m.chans, int32(off))
+	if len(m.levels) > 0 {
+		m.chans = m.addOffset(m.chans, &m.levels[m.cur].cbuf, int32(off))
+	} else {
+		m.chans = append(m.chans, int32(off))
+	}
 	return int32(len(m.chans))
 }
 
@@ -128,12 +136,12 @@ func (m *machine) addChan(ct *chanType) int32 {
 // after it.
 func (m *machine) delProc(pid int) {
 	off := m.procs[pid]
-	m.procs = m.procs[:pid]
+	m.procs = m.procs[:pid:pid] // shared with other levels (copyLevel)
 	k := len(m.chans)
 	for k > 0 && m.chans[k-1] > off {
 		k--
 	}
-	m.chans = m.chans[:k]
+	m.chans = m.chans[:k:k]
 	m.vec = m.vec[:off]
 }
 

@@ -59,6 +59,9 @@ type program struct {
 	// program merges nothing.
 	merge [][]bool
 
+	// plain: see compileProgram.
+	plain bool
+
 	errs []error
 }
 
@@ -94,6 +97,14 @@ type procType struct {
 
 	provided evalFn
 
+	// spec is the parameter the variants are specialised on, and
+	// variants holds them (spec.go); nil when the proctype has none.
+	spec     *varInfo
+	specOff  int
+	variants *specTable
+	// plain is trans and provided, as a variant (spec.go).
+	plain variant
+
 	// chanLocals are the locals with channel initializers, created with
 	// the process in order of declaration; inits the other initialized
 	// locals, in the same order.
@@ -118,11 +129,19 @@ type fieldInitItem struct {
 // Compile builds the model of a resolved program. The program must be
 // concrete: parametric models need values (promela.Instantiate) first.
 func Compile(prog *promela.Program) (*Model, error) {
+	return compileProgram(prog, false)
+}
+
+// compileProgram is Compile; plain compiles every expression as written,
+// without variants, tabulated expressions or fused tests (for the tests
+// that compare them with it).
+func compileProgram(prog *promela.Program, plain bool) (*Model, error) {
 	if err := prog.RequireConcrete(); err != nil {
 		return nil, err
 	}
 	p := &program{
 		prog:   prog,
+		plain:  plain,
 		name:   filepath.Base(prog.Filename),
 		vars:   map[*promela.Symbol]*varInfo{},
 		byDecl: map[*promela.ProcDecl]*procType{},
@@ -156,6 +175,9 @@ func Compile(prog *promela.Program) (*Model, error) {
 		p.porTable()
 		p.mergeTable()
 		p.chainTable()
+		if !plain {
+			p.specParams()
+		}
 	}
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
@@ -472,6 +494,7 @@ func (p *program) compileProc(pt *procType) {
 	if pt.decl.Provided != nil {
 		pt.provided = c.expr(pt.decl.Provided)
 	}
+	pt.plain = variant{trans: pt.trans, provided: pt.provided}
 	for _, v := range pt.locals {
 		if v.decl.Late || v.sym.IsParam {
 			continue

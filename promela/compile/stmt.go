@@ -33,7 +33,12 @@ type trans struct {
 	// jump is where an atomic sequence goes on after the transition when
 	// it runs without a recorder: to, past the locations whose one
 	// statement is a skip inside the sequence (chainTable).
-	jump   int
+	jump int
+	// then are the assignments an atomic sequence runs after this one
+	// (an assignment) in the same step when it runs without a recorder:
+	// each the one statement of the location the previous one jumps to
+	// (chainTable). The last one's jump and atomic hold for the step.
+	then   []*trans
 	cond   evalFn
 	effect func(m *machine)
 	send   *sendOp
@@ -208,8 +213,8 @@ func (c *comp) assignment(lhs, rhs promela.Expr, pos promela.Pos) func(m *machin
 			}
 		}
 	}
-	if br, ok := c.byteOperand(lhs); ok {
-		if k, ok := promela.ConstValue(rhs); ok {
+	if br, ok := c.byteOperand(lhs); ok && br.indexed {
+		if k, ok := c.constValue(rhs); ok {
 			v := int32(k)
 			return func(m *machine) { br.write(m, v) }
 		}
@@ -220,6 +225,38 @@ func (c *comp) assignment(lhs, rhs promela.Expr, pos promela.Pos) func(m *machin
 				br.write(m, v)
 			}
 		}
+	}
+	k, konst := c.constValue(rhs)
+	if ce := cellOf(scalarType(r.typ)); r.isConst() && !r.write && ce.size == 1 {
+		// A byte at a fixed offset: stored in place.
+		off, mask := r.off, byte(ce.mask)
+		switch {
+		case konst && r.local:
+			b := byte(k) & mask
+			return func(m *machine) { m.vec[m.base+off] = b }
+		case konst:
+			b := byte(k) & mask
+			return func(m *machine) { m.vec[off] = b }
+		}
+		val := c.expr(rhs)
+		if r.local {
+			return func(m *machine) {
+				v := val(m)
+				if m.fault == "" {
+					m.vec[m.base+off] = byte(v) & mask
+				}
+			}
+		}
+		return func(m *machine) {
+			v := val(m)
+			if m.fault == "" {
+				m.vec[off] = byte(v) & mask
+			}
+		}
+	}
+	if konst {
+		v := int32(k)
+		return func(m *machine) { store(m, v) }
 	}
 	val := c.expr(rhs)
 	return func(m *machine) {
