@@ -44,6 +44,10 @@ func TestParallelSameAsSequential(t *testing.T) {
 						t.Errorf("%d workers: %d states %d transitions %d matched depth %d; want %d %d %d %d",
 							workers, gst.States, gst.Transitions, gst.Matched, gst.Depth, wst.States, wst.Transitions, wst.Matched, wst.Depth)
 					}
+					// Each state is expanded once, by whichever worker took it.
+					if gst.Expanded != wst.Expanded {
+						t.Errorf("%d workers: %d states expanded, want %d", workers, gst.Expanded, wst.Expanded)
+					}
 					continue
 				}
 				c := checkViolation(t, got, want.Kind)
@@ -55,6 +59,44 @@ func TestParallelSameAsSequential(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A worker that has expanded its own share of a level goes on with the
+// chunks the others have not taken yet, but not with those of a worker
+// whose store is compressed, whose chunks hold no vectors: that worker
+// expands them itself. Each state is expanded once.
+func TestParallelSharesLevel(t *testing.T) {
+	for _, compress := range []bool{false, true} {
+		p := newParallel(context.Background(), &counters{k: 3, n: 20, endOK: true}, Options{Workers: 2, Compress: compress})
+		w0, w1 := p.workers[0], p.workers[1]
+		const n = 3*chunkStates/2 + 1
+		for i := range n {
+			v := []byte{byte(i % 20), byte(i / 20), 0}
+			if _, isNew := w1.insert(v, Hash(v), NoIndex); !isNew {
+				t.Fatalf("state %v not new", v)
+			}
+		}
+		w0.shareLevel(0)
+		w1.shareLevel(0)
+		if got := len(p.work[0][1].chunks); got != 2 {
+			t.Fatalf("compress %v: %d chunks, want 2", compress, got)
+		}
+		w0.expandLevel(p.work[0])
+		want := int64(n)
+		if compress {
+			want = 0
+		}
+		if w0.expanded != want || w1.expanded != 0 {
+			t.Errorf("compress %v: the idle worker expanded %d states, want %d", compress, w0.expanded, want)
+		}
+		w1.expandLevel(p.work[0])
+		if w0.expanded+w1.expanded != n {
+			t.Errorf("compress %v: %d+%d states expanded, want %d", compress, w0.expanded, w1.expanded, n)
+		}
+		for _, w := range p.workers {
+			w.store.Free()
+		}
 	}
 }
 
