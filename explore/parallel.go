@@ -159,10 +159,11 @@ type pworker struct {
 	compressedAt                   int64 // as search.compressedAt
 	// published for the coordinator (progress, memory)
 	pubStates, pubTransitions, pubMatched, pubStoreBytes, pubTableBytes, pubQueue atomic.Int64
-	levelEnd                                                                      int      // the level being expanded (local)
-	fresh                                                                         []*chunk // the next level's chunks
-	free                                                                          []*chunk // chunks expanded, for reuse
-	queueBytes                                                                    int64    // held by chunks
+	levelEnd                                                                      int        // the level being expanded (local)
+	level                                                                         *levelWork // this worker's share of it
+	fresh                                                                         []*chunk   // the next level's chunks
+	free                                                                          []*chunk   // chunks expanded, for reuse
+	queueBytes                                                                    int64      // held by chunks
 }
 
 type pendingMsg struct {
@@ -398,6 +399,7 @@ func (w *pworker) run() {
 			atomic.StoreInt64(&p.depth, depth)
 		}
 		w.levelEnd = levelEnd
+		w.level = &p.work[depth&1][w.id]
 		if p.opts.MaxDepth <= 0 || depth < int64(p.opts.MaxDepth) {
 			w.expandLevel(p.work[depth&1])
 		}
@@ -497,6 +499,9 @@ func (w *pworker) shareLevel(depth int64) {
 // queue adds the new state local, whose vector is v, to the next level.
 func (w *pworker) queue(local int, v []byte) {
 	copies := w.store.tree == nil && w.store.lossy == nil
+	if !copies && w.free != nil {
+		w.free = nil // their vectors' memory goes back
+	}
 	var ch *chunk
 	if k := len(w.fresh) - 1; k >= 0 && w.fresh[k].n < chunkStates && (w.fresh[k].data != nil) == copies {
 		ch = w.fresh[k]
@@ -844,7 +849,11 @@ func (w *pworker) publish() {
 	w.pubMatched.Store(w.matched)
 	w.pubStoreBytes.Store(w.store.Bytes() + w.parents.bytes() + w.queueBytes)
 	w.pubTableBytes.Store(w.store.tableBytes())
-	w.pubQueue.Store(int64(w.store.Len() - w.levelEnd))
+	queue := w.store.Len() - w.levelEnd
+	if lw := w.level; lw != nil {
+		queue += max(0, len(lw.chunks)-int(lw.taken.Load())) * chunkStates
+	}
+	w.pubQueue.Store(int64(queue))
 }
 
 func (p *parallel) result() trace.Result {
