@@ -85,12 +85,20 @@ type message struct {
 	data []byte
 }
 
+// msgEntry is a successor in a message; its vector follows the previous
+// entry's in the message's data. It carries the top half of the vector's
+// hash, all that the owner's table reads (the owner is chosen by the bottom
+// half): 16 bytes an entry, as the messages' bytes go from one core to
+// another.
 type msgEntry struct {
-	parent   Index // global index of the expanded state
-	h        uint64
-	off, len uint32
-	ample    int32 // the process of parent's ample set this successor is of, or -1
+	parent Index  // global index of the expanded state
+	hi     uint32 // the top 32 bits of the vector's Hash
+	len    uint32
+	ample  int32 // the process of parent's ample set this successor is of, or -1
 }
+
+// hash is the vector's hash as far as the owner's table reads it.
+func (e *msgEntry) hash() uint64 { return uint64(e.hi) << 32 }
 
 // redo is a state (global index) whose ample set of process proc did not
 // meet the proviso: it must be expanded fully.
@@ -640,7 +648,7 @@ func (w *pworker) Succ(t state.Trans, v []byte) {
 		msg = w.p.pool.Get().(*message)
 		w.out[to] = msg
 	}
-	msg.ents = append(msg.ents, msgEntry{parent: w.cur, h: h, off: uint32(len(msg.data)), len: uint32(len(v)), ample: w.ample})
+	msg.ents = append(msg.ents, msgEntry{parent: w.cur, hi: uint32(h >> 32), len: uint32(len(v)), ample: w.ample})
 	msg.data = append(msg.data, v...)
 	if len(msg.ents) >= msgEntries {
 		w.out[to] = nil
@@ -745,8 +753,11 @@ func (w *pworker) process(msg *message) {
 		w.dones++
 	} else if !w.p.stop.Load() {
 		w.touched += w.prefetch(msg)
+		off := uint32(0)
 		for _, e := range msg.ents {
-			i, isNew := w.insert(msg.data[e.off:e.off+e.len], e.h, e.parent)
+			v := msg.data[off : off+e.len]
+			off += e.len
+			i, isNew := w.insert(v, e.hash(), e.parent)
 			if e.ample >= 0 && !isNew && i != NoIndex && int(i) < w.levelEnd {
 				// An ample successor in this level or an earlier one.
 				from := int(e.parent & (MaxWorkers - 1))
@@ -771,8 +782,10 @@ func (w *pworker) prefetch(msg *message) uint64 {
 	if st.tree != nil {
 		b := &w.tbatch
 		b.reset()
+		off := uint32(0)
 		for _, e := range msg.ents {
-			b.events = append(b.events, event{kind: evSucc, off: e.off, len: e.len})
+			b.events = append(b.events, event{kind: evSucc, off: off, len: e.len})
+			off += e.len
 		}
 		b.data = msg.data
 		return st.tree.prefetch(b)
@@ -780,11 +793,11 @@ func (w *pworker) prefetch(msg *message) uint64 {
 	var touch uint64
 	shift, table := st.shift, st.table
 	for k := range msg.ents {
-		touch += table[msg.ents[k].h>>shift]
+		touch += table[msg.ents[k].hash()>>shift]
 	}
 	if f := &st.fixed; st.width > 0 {
 		for k := range msg.ents {
-			h := msg.ents[k].h
+			h := msg.ents[k].hash()
 			if e := table[h>>shift]; e != 0 && e>>32 == h>>32 {
 				if i := Index(e) - 1; st.nexc == 0 || !st.isExc(i) {
 					touch += uint64(f.chunks[i>>f.shift][int(i&f.mask)*f.width])

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"ftmc/state"
 	"ftmc/trace"
@@ -157,5 +158,13 @@ func TestParallelProgress(t *testing.T) {
 	// The search is cut short in the middle of a level: states wait.
 	if r.Verdict != trace.Unknown || reports == 0 || queued == 0 {
 		t.Errorf("%+v after %d reports, %d with states queued", r, reports, queued)
+	}
+}
+
+// A message's entry is 16 bytes: the messages' bytes are what goes from
+// one core to another.
+func TestParallelMessageEntry(t *testing.T) {
+	if n := unsafe.Sizeof(msgEntry{}); n != 16 {
+		t.Errorf("a message entry takes %d bytes, want 16", n)
 	}
 }
