@@ -57,6 +57,7 @@ const (
 	msgEntries  = 256 // successors per message
 	inboxCap    = 64  // messages waiting per worker
 	chunkStates = 256 // states per chunk of a level's work
+	maxFree     = 64  // chunks a worker keeps for reuse
 )
 
 // chunk is a run of states a worker stored, consecutive in its store, for
@@ -479,7 +480,9 @@ func (w *pworker) expandLevel(work []levelWork) {
 				w.trySend()
 				w.drain(false)
 			}
-			w.free = append(w.free, ch)
+			if len(w.free) < maxFree {
+				w.free = append(w.free, ch)
+			}
 		}
 	}
 }

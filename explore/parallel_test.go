@@ -66,22 +66,25 @@ func TestParallelSameAsSequential(t *testing.T) {
 // A worker that has expanded its own share of a level goes on with the
 // chunks the others have not taken yet, but not with those of a worker
 // whose store is compressed, whose chunks hold no vectors: that worker
-// expands them itself. Each state is expanded once.
+// expands them itself. Each state is expanded once, and a worker keeps
+// no more than maxFree chunks for reuse.
 func TestParallelSharesLevel(t *testing.T) {
 	for _, compress := range []bool{false, true} {
-		p := newParallel(context.Background(), &counters{k: 3, n: 20, endOK: true}, Options{Workers: 2, Compress: compress})
+		// Counters over 0..0: no state has a successor, so no chunk is reused.
+		p := newParallel(context.Background(), &counters{k: 4, n: 1, endOK: true}, Options{Workers: 2, Compress: compress})
 		w0, w1 := p.workers[0], p.workers[1]
-		const n = 3*chunkStates/2 + 1
+		const chunks = maxFree + 2
+		const n = (chunks-1)*chunkStates + 1
 		for i := range n {
-			v := []byte{byte(i % 20), byte(i / 20), 0}
+			v := []byte{byte(i % 20), byte(i / 20 % 20), byte(i / 400), 0}
 			if _, isNew := w1.insert(v, Hash(v), NoIndex); !isNew {
 				t.Fatalf("state %v not new", v)
 			}
 		}
 		w0.shareLevel(0)
 		w1.shareLevel(0)
-		if got := len(p.work[0][1].chunks); got != 2 {
-			t.Fatalf("compress %v: %d chunks, want 2", compress, got)
+		if got := len(p.work[0][1].chunks); got != chunks {
+			t.Fatalf("compress %v: %d chunks, want %d", compress, got, chunks)
 		}
 		w0.expandLevel(p.work[0])
 		want := int64(n)
@@ -94,6 +97,9 @@ func TestParallelSharesLevel(t *testing.T) {
 		w1.expandLevel(p.work[0])
 		if w0.expanded+w1.expanded != n {
 			t.Errorf("compress %v: %d+%d states expanded, want %d", compress, w0.expanded, w1.expanded, n)
+		}
+		if len(w0.free) > maxFree || len(w1.free) > maxFree {
+			t.Errorf("compress %v: %d and %d chunks kept for reuse, want at most %d", compress, len(w0.free), len(w1.free), maxFree)
 		}
 		for _, w := range p.workers {
 			w.store.Free()
