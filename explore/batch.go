@@ -30,7 +30,11 @@ const (
 // event is a successor (its vector in batch.data) or a violation found while
 // expanding state from.
 type event struct {
-	kind     eventKind
+	kind eventKind
+	// foreign: from is a state of another worker's store, whose Gets this
+	// store does not keep (a compressed store diffs such a successor
+	// against its previous insertion instead).
+	foreign  bool
 	from     Index
 	off, len uint32 // evSucc: the vector in data; evFail: off indexes fails
 	h        uint64 // evSucc: the vector's hash; 0 for others (pass 2 reads slot 0)

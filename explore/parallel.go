@@ -787,7 +787,14 @@ func (w *pworker) prefetch(msg *message) uint64 {
 		b.reset()
 		off := uint32(0)
 		for _, e := range msg.ents {
-			b.events = append(b.events, event{kind: evSucc, off: off, len: e.len})
+			// A successor of a state this worker stores is diffed against
+			// the state's Get, kept from its expansion; the others against
+			// the previous insertion, usually a sibling.
+			ev := event{kind: evSucc, off: off, len: e.len, from: e.parent, foreign: true}
+			if e.parent != NoIndex && int(e.parent&(MaxWorkers-1)) == w.id {
+				ev.from, ev.foreign = e.parent>>workerBits, false
+			}
+			b.events = append(b.events, ev)
 			off += e.len
 		}
 		b.data = msg.data

@@ -2,6 +2,8 @@ package explore
 
 import (
 	"context"
+	"encoding/binary"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +174,56 @@ func TestParallelProgress(t *testing.T) {
 func TestParallelMessageEntry(t *testing.T) {
 	if n := unsafe.Sizeof(msgEntry{}); n != 16 {
 		t.Errorf("a message entry takes %d bytes, want 16", n)
+	}
+}
+
+// TestCompressedParallelDiffsAgainstParents: a worker's compressed store
+// looks up only the nodes above the changed word of a successor of a state
+// it stores, diffed against the state's Get that its expansion kept,
+// though the states' successors come one state after another.
+func TestCompressedParallelDiffsAgainstParents(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	w := &pworker{id: 1, store: NewCompressedStore(0)}
+	defer w.store.Free()
+	randVec := func() []byte {
+		v := make([]byte, 66) // 17 words: 16 nodes, 4 above a word
+		for k := range v {
+			v[k] = byte(rng.IntN(4))
+		}
+		return v
+	}
+	for range 200 {
+		w.store.Insert(randVec())
+	}
+	succ := func(msg *message, parent Index, v []byte) {
+		u := append([]byte(nil), v...)
+		binary.LittleEndian.PutUint32(u[4*rng.IntN(16):], 100+rng.Uint32N(1000))
+		msg.ents = append(msg.ents, msgEntry{parent: parent, len: uint32(len(u)), ample: -1})
+		msg.data = append(msg.data, u...)
+	}
+	lookups := func(msg *message) int {
+		before := w.store.tree.nodes.lookups
+		w.prefetch(msg)
+		n := w.store.tree.nodes.lookups - before
+		off := uint32(0)
+		for _, e := range msg.ents {
+			w.store.Insert(msg.data[off : off+e.len])
+			off += e.len
+		}
+		return n
+	}
+	for round := range 10 {
+		// Successors of states of this worker, expanded one after another.
+		var own message
+		for range 16 {
+			local := Index(rng.IntN(w.store.Len()))
+			v := append([]byte(nil), w.store.Get(local)...)
+			for range 4 {
+				succ(&own, gid(int(local), w.id), v)
+			}
+		}
+		if got, want := lookups(&own), 4*len(own.ents); got > want {
+			t.Errorf("round %d: %d node lookups for %d successors of this worker's states, want at most %d", round, got, len(own.ents), want)
+		}
 	}
 }

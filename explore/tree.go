@@ -44,6 +44,9 @@ type treeStore struct {
 	nodes nodeTable // internal nodes below the roots
 	roots rootTable // the roots: a state's index is its root's number
 	lens  lengthTable
+	// The chunks of the pairs' columns once they are large, the nodes'
+	// and the roots' apart: the roots' are packed again when they widen.
+	nodeBlocks, rootBlocks chunkBlocks
 
 	// The roots prefetch prepared, in the order the search inserts them,
 	// with a copy of their vectors: next is the one the next insertion
@@ -105,20 +108,88 @@ func newTreeStore(expected int, room func(int64) bool) *treeStore {
 	if !t.roots.init(t, expected, true, room) || !t.nodes.init(t, 0, false, room) {
 		panic("explore: cannot allocate the node tables")
 	}
+	t.nodeBlocks = chunkBlocks{owner: t, from: blockedFrom}
+	t.rootBlocks = chunkBlocks{owner: t, from: blockedFrom}
+	t.nodes.blocks, t.roots.pairs.blocks = &t.nodeBlocks, &t.rootBlocks
 	return t
 }
 
 func (t *treeStore) bytes() int64 {
-	return t.nodes.bytes() + t.roots.bytes() + t.lens.bytes()
+	return t.nodes.bytes() + t.roots.bytes() + t.lens.bytes() + t.nodeBlocks.unused() + t.rootBlocks.unused()
 }
 
-// mapped is the memory of the tables' slots, outside the Go heap.
-func (t *treeStore) mapped() int64 { return t.nodes.mapped() + t.roots.mapped() }
+// mapped is the memory of the tables' slots and of the chunk blocks,
+// outside the Go heap.
+func (t *treeStore) mapped() int64 {
+	return t.nodes.mapped() + t.roots.mapped() + t.nodeBlocks.mapped() + t.rootBlocks.mapped()
+}
 
-// free releases the slots at once.
+// free releases the slots and the chunk blocks at once.
 func (t *treeStore) free() {
 	t.nodes.free()
 	t.roots.free()
+	t.nodeBlocks.free()
+	t.rootBlocks.free()
+}
+
+// chunkBlocks hands out the chunks of the pairs' columns, once a column
+// holds blockedFrom bytes, from mappings of blockWords words that ask for
+// huge pages (allocWords): a column of hundreds of megabytes read at
+// random, as the roots' pairs are by every matched successor, costs a TLB
+// miss on almost every read in the Go heap's 4 KiB pages. Below, chunks
+// stay in the heap, where a small search does not pay for a block's
+// unused rest.
+type chunkBlocks struct {
+	owner *treeStore // whose dropping releases the blocks
+	from  int64      // blockedFrom
+	maps  [][]uint64
+	clean []runtime.Cleanup
+	rest  []uint64 // the last block's unused end
+}
+
+const (
+	blockWords  = 2 << 20 / 8 // a huge page
+	blockedFrom = 16 << 20
+)
+
+// chunk is n zero words from a block, or nil when a new block does not
+// fit room or the system refuses it.
+func (b *chunkBlocks) chunk(n int, room func(int64) bool) []uint64 {
+	if len(b.rest) < n {
+		size := max(blockWords, n)
+		if !room(int64(size) * 8) {
+			return nil
+		}
+		w, err := allocWords(size)
+		if err != nil {
+			return nil
+		}
+		b.maps = append(b.maps, w)
+		b.clean = append(b.clean, runtime.AddCleanup(b.owner, freeWords, w))
+		b.rest = w
+	}
+	c := b.rest[:n:n]
+	b.rest = b.rest[n:]
+	return c
+}
+
+// unused is the memory of the last block that no chunk holds yet.
+func (b *chunkBlocks) unused() int64 { return int64(len(b.rest)) * 8 }
+
+func (b *chunkBlocks) mapped() int64 {
+	var n int64
+	for _, w := range b.maps {
+		n += int64(len(w)) * 8
+	}
+	return n
+}
+
+func (b *chunkBlocks) free() {
+	for k, w := range b.maps {
+		b.clean[k].Stop()
+		freeWords(w)
+	}
+	b.maps, b.clean, b.rest = nil, nil, nil
 }
 
 // treeWords is the number of leaves of a vector of l bytes: at least two,
@@ -256,11 +327,18 @@ func (t *treeStore) prefetch(b *batch) uint64 {
 		if e.kind != evSucc {
 			continue
 		}
-		if base == nil || base.i != e.from {
+		g := base
+		switch {
+		case e.foreign:
+			// Not a state of this store: its successors are diffed
+			// against one another, as they come one after another.
+			g = nil
+		case base == nil || base.i != e.from:
 			base = t.gotten(e.from)
+			g = base
 		}
 		v := b.data[e.off : e.off+e.len]
-		l, r, ok := t.root(v, base)
+		l, r, ok := t.root(v, g)
 		t.ready = append(t.ready, readyRoot{l: l, r: r, h: rootHash(uint64(l)<<32|uint64(r), len(v)), off: len(t.readyData), n: len(v), ok: ok})
 		t.readyData = append(t.readyData, v...)
 	}
@@ -584,7 +662,8 @@ func (t *slotTable) place(i uint32, h uint64) {
 type nodeTable struct {
 	slotTable
 	pairs   column[uint64]
-	lookups int // puts, found or added
+	blocks  *chunkBlocks // the pairs' chunks once they are many
+	lookups int          // puts, found or added
 }
 
 func (t *nodeTable) bytes() int64 { return t.mapped() + t.pairs.bytes() }
@@ -629,8 +708,17 @@ func (t *nodeTable) put(l, r uint32) (uint32, bool) {
 		}
 		return t.put(l, r)
 	}
-	if g := columnGrowth(&t.pairs); g > 0 && !t.room(g) {
-		return 0, false
+	if g := columnGrowth(&t.pairs); g > 0 {
+		if t.blocks != nil && t.pairs.bytes() >= t.blocks.from {
+			// A full chunk, which append then fills.
+			c := t.blocks.chunk(1<<columnShift, t.room)
+			if c == nil {
+				return 0, false
+			}
+			t.pairs.chunks = append(t.pairs.chunks, c)
+		} else if !t.room(g) {
+			return 0, false
+		}
 	}
 	t.pairs.append(p)
 	t.n++
@@ -729,6 +817,7 @@ type packedPairs struct {
 	w      uint
 	mask   uint64 // 2w ones
 	n      int
+	blocks *chunkBlocks // the chunks once they are many
 }
 
 const packedShift = 12 // pairs per chunk: 4Ki
@@ -772,10 +861,16 @@ func (c *packedPairs) append(l, r uint32, room func(int64) bool) bool {
 	}
 	k := c.n >> packedShift
 	if k == len(c.chunks) {
-		if !room(int64(packedWords(c.w)) * 8) {
+		var ch []uint64
+		if c.blocks != nil && c.bytes() >= c.blocks.from {
+			ch = c.blocks.chunk(packedWords(c.w), room)
+		} else if room(int64(packedWords(c.w)) * 8) {
+			ch = make([]uint64, packedWords(c.w))
+		}
+		if ch == nil {
 			return false
 		}
-		c.chunks = append(c.chunks, make([]uint64, packedWords(c.w)))
+		c.chunks = append(c.chunks, ch)
 	}
 	putPacked(c.chunks[k], c.n&(1<<packedShift-1), c.w, uint64(l)<<c.w|uint64(r))
 	c.n++
@@ -789,13 +884,31 @@ func (c *packedPairs) widen(w uint, room func(int64) bool) bool {
 	if !room(int64(len(c.chunks)*(size-packedWords(c.w))+size) * 8) {
 		return false
 	}
+	// Chunks from blocks go to new blocks, and the old ones are released
+	// when every chunk is packed again.
+	var nb chunkBlocks
+	blocked := c.blocks != nil && len(c.blocks.maps) > 0
+	if blocked {
+		nb.owner, nb.from = c.blocks.owner, c.blocks.from
+	}
+	yes := func(int64) bool { return true } // the room was asked for above
 	for k := range c.chunks {
-		nc := make([]uint64, size)
+		var nc []uint64
+		if blocked {
+			nc = nb.chunk(size, yes)
+		}
+		if nc == nil {
+			nc = make([]uint64, size)
+		}
 		for j := range min(1<<packedShift, c.n-k<<packedShift) {
 			l, r := c.at(k<<packedShift + j)
 			putPacked(nc, j, w, uint64(l)<<w|uint64(r))
 		}
 		c.chunks[k] = nc
+	}
+	if blocked {
+		c.blocks.free()
+		*c.blocks = nb
 	}
 	c.w, c.mask = w, ^uint64(0)>>(64-2*w)
 	return true

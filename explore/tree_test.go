@@ -485,3 +485,125 @@ func TestCompressedBatchLooksUpChangedPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressedBatchAgrees: successors prepared a batch at a time are
+// stored as when inserted one at a time and as in a plain store, and every
+// node is one of a stored state's; in batches that mix successors of kept Gets, of states the store
+// does not know (another worker's) and of other lengths, some of more than
+// 64 words.
+func TestCompressedBatchAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	s, one, plain := NewCompressedStore(0), NewCompressedStore(0), NewStore(0)
+	defer s.Free()
+	defer one.Free()
+	defer plain.Free()
+	lengths := []int{8, 66, 67, 300}
+	for _, n := range lengths {
+		v := make([]byte, n)
+		s.Insert(v)
+		one.Insert(v)
+		plain.Insert(v)
+	}
+	for round := range 300 {
+		var b batch
+		for range batchStates {
+			from := Index(rng.IntN(s.Len()))
+			v := append([]byte(nil), s.Get(from)...)
+			foreign := rng.IntN(3) == 0
+			if foreign {
+				from = Index(rng.IntN(4))
+			}
+			for range 1 + rng.IntN(12) {
+				w := append([]byte(nil), v...)
+				switch rng.IntN(20) {
+				case 0:
+					w = make([]byte, lengths[rng.IntN(len(lengths))])
+					copy(w, v)
+				case 1:
+					w = append(w, 1, 2, 3, 4)
+				}
+				for range 1 + rng.IntN(3) {
+					w[rng.IntN(len(w))] = byte(rng.IntN(4))
+				}
+				b.succ(from, w)
+				b.events[len(b.events)-1].foreign = foreign
+			}
+		}
+		s.tree.prefetch(&b)
+		for _, e := range b.events {
+			v := b.data[e.off : e.off+e.len]
+			i, isNew := s.Insert(v)
+			j, oneNew := one.Insert(v)
+			k, plainNew := plain.Insert(v)
+			if i != j || i != k || isNew != oneNew || isNew != plainNew {
+				t.Fatalf("round %d: Insert = (%d, %v), one at a time (%d, %v), plain (%d, %v)", round, i, isNew, j, oneNew, k, plainNew)
+			}
+			if !s.tree.ready[s.tree.next-1].ok {
+				t.Fatalf("round %d: the insertion did not use the prepared root", round)
+			}
+		}
+	}
+	if s.Len() < 20000 {
+		t.Fatalf("%d states: the batches found too few new ones", s.Len())
+	}
+	used := make([]bool, s.tree.nodes.n)
+	var walk func(v uint32, lo, hi int)
+	walk = func(v uint32, lo, hi int) {
+		if hi-lo == 1 {
+			return
+		}
+		used[v] = true
+		p := s.tree.nodes.pair(v)
+		mid := lo + (hi-lo+1)/2
+		walk(uint32(p>>32), lo, mid)
+		walk(uint32(p), mid, hi)
+	}
+	for i := range s.Len() {
+		if string(s.Get(Index(i))) != string(plain.Get(Index(i))) {
+			t.Fatalf("Get(%d) = %x, want %x", i, s.Get(Index(i)), plain.Get(Index(i)))
+		}
+		m := treeWords(s.tree.lens.of(Index(i)))
+		l, r := s.tree.roots.pair(Index(i))
+		walk(l, 0, (m+1)/2)
+		walk(r, (m+1)/2, m)
+	}
+	for n, u := range used {
+		if !u {
+			t.Fatalf("node %d (%x) is no stored state's", n, s.tree.nodes.pair(uint32(n)))
+		}
+	}
+}
+
+// TestCompressedStoreChunkBlocks: with the pairs' chunks taken from
+// mapped blocks from the start, the store keeps its states as a plain one
+// does across the roots' widenings, each widening releases the old blocks
+// (the roots' blocks never hold more than their pairs and one block), and
+// the blocks count as mapped memory.
+func TestCompressedStoreChunkBlocks(t *testing.T) {
+	s := NewCompressedStore(0)
+	defer s.Free()
+	tr := s.tree
+	tr.nodeBlocks.from, tr.rootBlocks.from = 0, 0
+	widths := map[uint]bool{}
+	gen := neighbours(13, 1000)
+	checkAgainstMap(t, s, 300_000, func(i int) []byte {
+		widths[tr.roots.pairs.w] = true
+		if rb := &tr.rootBlocks; rb.mapped() > tr.roots.pairs.bytes()+blockWords*8 {
+			t.Fatalf("after %d insertions: the roots' blocks map %d bytes for %d bytes of pairs", i, rb.mapped(), tr.roots.pairs.bytes())
+		}
+		return gen(i)
+	})
+	if len(tr.nodeBlocks.maps) == 0 || len(tr.rootBlocks.maps) == 0 || len(widths) < 5 {
+		t.Fatalf("%d node blocks, %d root blocks, %d widths of the roots' pairs", len(tr.nodeBlocks.maps), len(tr.rootBlocks.maps), len(widths))
+	}
+	if got, want := tr.mapped(), tr.nodes.mapped()+tr.roots.mapped()+int64(len(tr.nodeBlocks.maps)+len(tr.rootBlocks.maps))*blockWords*8; got != want {
+		t.Errorf("mapped %d bytes, want %d", got, want)
+	}
+	if got, want := tr.bytes(), tr.nodes.bytes()+tr.roots.bytes()+tr.lens.bytes()+tr.nodeBlocks.unused()+tr.rootBlocks.unused(); got != want {
+		t.Errorf("%d bytes, want %d", got, want)
+	}
+	s.Free()
+	if tr.nodeBlocks.maps != nil || tr.rootBlocks.maps != nil {
+		t.Error("Free kept the blocks")
+	}
+}
