@@ -25,6 +25,15 @@ import (
 // A state's global index is its index in its owner's store shifted left by
 // workerBits, or'ed with the owner's number; parent indices are global.
 //
+// A level's states are expanded by whichever worker is free: as an owner
+// stores the new states, it copies them, in chunks of chunkStates, into its
+// share of the next level, and in the next level each worker takes its own
+// chunks first, then the others'. So a worker that finishes its share
+// early, or one held up by the system, does not leave the other idle at
+// the level's end. A worker whose store is compressed keeps its chunks'
+// vectors in the store only, and expands those chunks itself: the copies
+// would undo the compression.
+//
 // Partial-order reduction needs the breadth-first cycle proviso (reduce.go):
 // every successor of an ample set is new or in the next level. Only the
 // successors' owners know, so a worker sends an ample set's successors on
@@ -45,9 +54,28 @@ const (
 	// bits and never equal NoIndex.
 	maxLocal = 1<<(32-workerBits) - 1
 
-	msgEntries = 256 // successors per message
-	inboxCap   = 64  // messages waiting per worker
+	msgEntries  = 256 // successors per message
+	inboxCap    = 64  // messages waiting per worker
+	chunkStates = 256 // states per chunk of a level's work
+	maxFree     = 64  // chunks a worker keeps for reuse
 )
+
+// chunk is a run of states a worker stored, consecutive in its store, for
+// the next level to expand.
+type chunk struct {
+	owner, lo, n int
+	data         []byte   // the vectors back to back; nil: read them from the owner's store
+	ends         []uint32 // where each vector ends in data
+}
+
+// levelWork is a worker's share of a level: its chunks, taken in order by
+// any worker, the first stealable of them by others than the owner too.
+type levelWork struct {
+	chunks    []*chunk
+	stealable int
+	taken     atomic.Int64
+	_         [56]byte // the workers' counters on cache lines of their own
+}
 
 // message carries successors from one worker to their owner, or says that
 // the sender has finished the level (done): FIFO channels then guarantee
@@ -58,12 +86,20 @@ type message struct {
 	data []byte
 }
 
+// msgEntry is a successor in a message; its vector follows the previous
+// entry's in the message's data. It carries the top half of the vector's
+// hash, all that the owner's table reads (the owner is chosen by the bottom
+// half): 16 bytes an entry, as the messages' bytes go from one core to
+// another.
 type msgEntry struct {
-	parent   Index // global index of the expanded state
-	h        uint64
-	off, len uint32
-	ample    int32 // the process of parent's ample set this successor is of, or -1
+	parent Index  // global index of the expanded state
+	hi     uint32 // the top 32 bits of the vector's Hash
+	len    uint32
+	ample  int32 // the process of parent's ample set this successor is of, or -1
 }
+
+// hash is the vector's hash as far as the owner's table reads it.
+func (e *msgEntry) hash() uint64 { return uint64(e.hi) << 32 }
 
 // redo is a state (global index) whose ample set of process proc did not
 // meet the proviso: it must be expanded fully.
@@ -96,8 +132,9 @@ type parallel struct {
 	truncated bool
 
 	barrier     barrier
-	storeBudget atomic.Int64 // memory each worker's store may hold (0: no limit)
-	pool        sync.Pool    // *message
+	work        [2][]levelWork // by level parity, per worker
+	storeBudget atomic.Int64   // memory each worker's store may hold (0: no limit)
+	pool        sync.Pool      // *message
 	memoryPeak  int64
 }
 
@@ -131,7 +168,11 @@ type pworker struct {
 	compressedAt                   int64 // as search.compressedAt
 	// published for the coordinator (progress, memory)
 	pubStates, pubTransitions, pubMatched, pubStoreBytes, pubTableBytes, pubQueue atomic.Int64
-	next, levelEnd                                                                int // the level being expanded
+	levelEnd                                                                      int        // the level being expanded (local)
+	level                                                                         *levelWork // this worker's share of it
+	fresh                                                                         []*chunk   // the next level's chunks
+	free                                                                          []*chunk   // chunks expanded, for reuse
+	queueBytes                                                                    int64      // held by chunks
 }
 
 type pendingMsg struct {
@@ -195,10 +236,35 @@ func (p *parallel) states() int64 {
 
 // runParallel is Run for opts.Workers > 1 breadth-first.
 func runParallel(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
+	p := newParallel(ctx, m, opts)
+	defer func() {
+		for _, w := range p.workers {
+			w.store.Free()
+		}
+	}()
+	// A search whose time (counted from Since) is spent, whose context is
+	// done or whose memory is over the limit stops before it starts, as
+	// the sequential one does.
+	var sampler MemorySampler
+	if p.check(time.Now(), &sampler); p.stop.Load() {
+		return p.result(), p.stats(), nil
+	}
+	if err := p.initial(); err != nil {
+		return trace.Result{Property: propertyName(opts), Verdict: trace.Unknown, Reason: err.Error()}, p.stats(), err
+	}
+	if !p.stop.Load() {
+		p.run(&sampler)
+	}
+	return p.result(), p.stats(), nil
+}
+
+// newParallel sets up the workers of a parallel search of m.
+func newParallel(ctx context.Context, m state.Model, opts Options) *parallel {
 	n := min(opts.Workers, MaxWorkers)
 	p := &parallel{ctx: ctx, m: m, opts: opts, start: time.Now()}
 	p.pool.New = func() any { return &message{} }
 	p.barrier.n = n
+	p.work[0], p.work[1] = make([]levelWork, n), make([]levelWork, n)
 	for i := range n {
 		wm := m
 		if i > 0 {
@@ -222,25 +288,7 @@ func runParallel(ctx context.Context, m state.Model, opts Options) (trace.Result
 			break
 		}
 	}
-	defer func() {
-		for _, w := range p.workers {
-			w.store.Free()
-		}
-	}()
-	// A search whose time (counted from Since) is spent, whose context is
-	// done or whose memory is over the limit stops before it starts, as
-	// the sequential one does.
-	var sampler MemorySampler
-	if p.check(time.Now(), &sampler); p.stop.Load() {
-		return p.result(), p.stats(), nil
-	}
-	if err := p.initial(); err != nil {
-		return trace.Result{Property: propertyName(opts), Verdict: trace.Unknown, Reason: err.Error()}, p.stats(), err
-	}
-	if !p.stop.Load() {
-		p.run(&sampler)
-	}
-	return p.result(), p.stats(), nil
+	return p
 }
 
 func (p *parallel) initial() error {
@@ -259,6 +307,7 @@ func (p *parallel) initial() error {
 		return err
 	}
 	for _, w := range p.workers {
+		w.shareLevel(0)
 		w.publish()
 	}
 	if count == 0 && !p.stop.Load() {
@@ -359,14 +408,9 @@ func (w *pworker) run() {
 			atomic.StoreInt64(&p.depth, depth)
 		}
 		w.levelEnd = levelEnd
-		for i := levelStart; i < levelEnd && !p.stop.Load(); i++ {
-			if p.opts.MaxDepth > 0 && depth >= int64(p.opts.MaxDepth) {
-				break
-			}
-			w.next = i
-			w.expand(i)
-			w.trySend()
-			w.drain(false)
+		w.level = &p.work[depth&1][w.id]
+		if p.opts.MaxDepth <= 0 || depth < int64(p.opts.MaxDepth) {
+			w.expandLevel(p.work[depth&1])
 		}
 		w.endLevel()
 		if w.reduce != nil {
@@ -382,6 +426,7 @@ func (w *pworker) run() {
 			}
 		}
 		levelStart, levelEnd = levelEnd, w.store.Len()
+		w.shareLevel(depth + 1)
 		// Every worker must take the same decision here: one that went on
 		// alone would wait for the others' done marks forever.
 		more, stop := p.barrier.wait(int64(levelEnd-levelStart), &p.stop)
@@ -401,9 +446,104 @@ func (w *pworker) run() {
 	}
 }
 
-func (w *pworker) expand(local int) {
-	w.cur = gid(local, w.id)
-	w.scratch = append(w.scratch[:0], w.store.Get(Index(local))...)
+// expandLevel expands the chunks of the level, its own first, then those
+// the others have not taken yet.
+func (w *pworker) expandLevel(work []levelWork) {
+	p := w.p
+	for k := range work {
+		o := (w.id + k) % len(work)
+		lw := &work[o]
+		limit := int64(len(lw.chunks))
+		if o != w.id {
+			limit = int64(lw.stealable)
+		}
+		for !p.stop.Load() {
+			c := lw.taken.Load()
+			if c >= limit {
+				break
+			}
+			if !lw.taken.CompareAndSwap(c, c+1) {
+				continue
+			}
+			ch := lw.chunks[c]
+			for i := 0; i < ch.n && !p.stop.Load(); i++ {
+				if ch.data != nil {
+					from := uint32(0)
+					if i > 0 {
+						from = ch.ends[i-1]
+					}
+					w.scratch = append(w.scratch[:0], ch.data[from:ch.ends[i]]...)
+				} else {
+					w.scratch = append(w.scratch[:0], w.store.Get(Index(ch.lo+i))...)
+				}
+				w.expand(gid(ch.lo+i, ch.owner))
+				w.trySend()
+				w.drain(false)
+			}
+			if len(w.free) < maxFree {
+				w.free = append(w.free, ch)
+			}
+		}
+	}
+}
+
+// shareLevel makes the chunks of the states this worker stored in the
+// level that ends its share of level depth. The level's barrier (or the
+// start of the workers) publishes it.
+func (w *pworker) shareLevel(depth int64) {
+	lw := &w.p.work[depth&1][w.id]
+	lw.chunks, lw.stealable = append(lw.chunks[:0], w.fresh...), len(w.fresh)
+	for k, ch := range w.fresh {
+		if ch.data == nil {
+			lw.stealable = k
+			break
+		}
+	}
+	lw.taken.Store(0)
+	w.fresh = w.fresh[:0]
+	w.queueBytes = 0
+	for _, ch := range lw.chunks {
+		w.queueBytes += int64(cap(ch.data) + 4*cap(ch.ends))
+	}
+}
+
+// queue adds the new state local, whose vector is v, to the next level.
+func (w *pworker) queue(local int, v []byte) {
+	copies := w.store.tree == nil && w.store.lossy == nil
+	if !copies && w.free != nil {
+		w.free = nil // their vectors' memory goes back
+	}
+	var ch *chunk
+	if k := len(w.fresh) - 1; k >= 0 && w.fresh[k].n < chunkStates && (w.fresh[k].data != nil) == copies {
+		ch = w.fresh[k]
+	} else {
+		if k := len(w.free) - 1; k >= 0 {
+			ch, w.free = w.free[k], w.free[:k]
+			ch.data, ch.ends = ch.data[:0], ch.ends[:0]
+		} else {
+			ch = &chunk{}
+		}
+		ch.owner, ch.lo, ch.n = w.id, local, 0
+		if !copies {
+			ch.data, ch.ends = nil, nil
+		} else if ch.data == nil {
+			ch.data = make([]byte, 0, chunkStates*len(v))
+			ch.ends = make([]uint32, 0, chunkStates)
+		}
+		w.fresh = append(w.fresh, ch)
+	}
+	if copies {
+		before := cap(ch.data) + 4*cap(ch.ends)
+		ch.data = append(ch.data, v...)
+		ch.ends = append(ch.ends, uint32(len(ch.data)))
+		w.queueBytes += int64(cap(ch.data) + 4*cap(ch.ends) - before)
+	}
+	ch.n++
+}
+
+// expand generates the successors of state g, whose vector is in w.scratch.
+func (w *pworker) expand(g Index) {
+	w.cur = g
 	w.nsucc = 0
 	w.expanded++
 	if w.reduce != nil {
@@ -511,7 +651,7 @@ func (w *pworker) Succ(t state.Trans, v []byte) {
 		msg = w.p.pool.Get().(*message)
 		w.out[to] = msg
 	}
-	msg.ents = append(msg.ents, msgEntry{parent: w.cur, h: h, off: uint32(len(msg.data)), len: uint32(len(v)), ample: w.ample})
+	msg.ents = append(msg.ents, msgEntry{parent: w.cur, hi: uint32(h >> 32), len: uint32(len(v)), ample: w.ample})
 	msg.data = append(msg.data, v...)
 	if len(msg.ents) >= msgEntries {
 		w.out[to] = nil
@@ -616,8 +756,11 @@ func (w *pworker) process(msg *message) {
 		w.dones++
 	} else if !w.p.stop.Load() {
 		w.touched += w.prefetch(msg)
+		off := uint32(0)
 		for _, e := range msg.ents {
-			i, isNew := w.insert(msg.data[e.off:e.off+e.len], e.h, e.parent)
+			v := msg.data[off : off+e.len]
+			off += e.len
+			i, isNew := w.insert(v, e.hash(), e.parent)
 			if e.ample >= 0 && !isNew && i != NoIndex && int(i) < w.levelEnd {
 				// An ample successor in this level or an earlier one.
 				from := int(e.parent & (MaxWorkers - 1))
@@ -642,15 +785,17 @@ func (w *pworker) prefetch(msg *message) uint64 {
 	if st.tree != nil {
 		b := &w.tbatch
 		b.reset()
+		off := uint32(0)
 		for _, e := range msg.ents {
 			// A successor of a state this worker stores is diffed against
 			// the state's Get, kept from its expansion; the others against
 			// the previous insertion, usually a sibling.
-			ev := event{kind: evSucc, off: e.off, len: e.len, from: e.parent, foreign: true}
+			ev := event{kind: evSucc, off: off, len: e.len, from: e.parent, foreign: true}
 			if e.parent != NoIndex && int(e.parent&(MaxWorkers-1)) == w.id {
 				ev.from, ev.foreign = e.parent>>workerBits, false
 			}
 			b.events = append(b.events, ev)
+			off += e.len
 		}
 		b.data = msg.data
 		return st.tree.prefetch(b)
@@ -658,11 +803,11 @@ func (w *pworker) prefetch(msg *message) uint64 {
 	var touch uint64
 	shift, table := st.shift, st.table
 	for k := range msg.ents {
-		touch += table[msg.ents[k].h>>shift]
+		touch += table[msg.ents[k].hash()>>shift]
 	}
 	if f := &st.fixed; st.width > 0 {
 		for k := range msg.ents {
-			h := msg.ents[k].h
+			h := msg.ents[k].hash()
 			if e := table[h>>shift]; e != 0 && e>>32 == h>>32 {
 				if i := Index(e) - 1; st.nexc == 0 || !st.isExc(i) {
 					touch += uint64(f.chunks[i>>f.shift][int(i&f.mask)*f.width])
@@ -698,6 +843,7 @@ func (w *pworker) insert(v []byte, h uint64, parent Index) (Index, bool) {
 		return i, false
 	}
 	w.parents.append(parent)
+	w.queue(int(i), v)
 	if w.checker != nil {
 		if kind, msg, bad := w.checker.Check(v); bad {
 			w.p.violate(&pviolation{kind: kind, msg: msg, at: gid(int(i), w.id)})
@@ -709,10 +855,10 @@ func (w *pworker) insert(v []byte, h uint64, parent Index) (Index, bool) {
 func (w *pworker) poll() {
 	w.budget = pollEvery
 	w.publish()
-	// The budget covers the worker's parent indices too, which grow
-	// beside the store.
+	// The budget covers the worker's parent indices and level chunks too,
+	// which grow beside the store.
 	if b := w.p.storeBudget.Load(); b > 0 {
-		w.store.SetLimit(max(1, b-w.parents.bytes()))
+		w.store.SetLimit(max(1, b-w.parents.bytes()-w.queueBytes))
 	}
 	if w.p.opts.AutoCompress && w.store.compressAtHalf() {
 		w.compressedAt = int64(w.store.Len())
@@ -724,9 +870,13 @@ func (w *pworker) publish() {
 	w.pubStates.Store(int64(w.store.Len()))
 	w.pubTransitions.Store(w.transitions)
 	w.pubMatched.Store(w.matched)
-	w.pubStoreBytes.Store(w.store.Bytes() + w.parents.bytes())
+	w.pubStoreBytes.Store(w.store.Bytes() + w.parents.bytes() + w.queueBytes)
 	w.pubTableBytes.Store(w.store.tableBytes())
-	w.pubQueue.Store(int64(w.store.Len() - w.next))
+	queue := w.store.Len() - w.levelEnd
+	if lw := w.level; lw != nil {
+		queue += max(0, len(lw.chunks)-int(lw.taken.Load())) * chunkStates
+	}
+	w.pubQueue.Store(int64(queue))
 }
 
 func (p *parallel) result() trace.Result {

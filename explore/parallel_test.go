@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"ftmc/state"
 	"ftmc/trace"
@@ -46,6 +47,10 @@ func TestParallelSameAsSequential(t *testing.T) {
 						t.Errorf("%d workers: %d states %d transitions %d matched depth %d; want %d %d %d %d",
 							workers, gst.States, gst.Transitions, gst.Matched, gst.Depth, wst.States, wst.Transitions, wst.Matched, wst.Depth)
 					}
+					// Each state is expanded once, by whichever worker took it.
+					if gst.Expanded != wst.Expanded {
+						t.Errorf("%d workers: %d states expanded, want %d", workers, gst.Expanded, wst.Expanded)
+					}
 					continue
 				}
 				c := checkViolation(t, got, want.Kind)
@@ -57,6 +62,50 @@ func TestParallelSameAsSequential(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A worker that has expanded its own share of a level goes on with the
+// chunks the others have not taken yet, but not with those of a worker
+// whose store is compressed, whose chunks hold no vectors: that worker
+// expands them itself. Each state is expanded once, and a worker keeps
+// no more than maxFree chunks for reuse.
+func TestParallelSharesLevel(t *testing.T) {
+	for _, compress := range []bool{false, true} {
+		// Counters over 0..0: no state has a successor, so no chunk is reused.
+		p := newParallel(context.Background(), &counters{k: 4, n: 1, endOK: true}, Options{Workers: 2, Compress: compress})
+		w0, w1 := p.workers[0], p.workers[1]
+		const chunks = maxFree + 2
+		const n = (chunks-1)*chunkStates + 1
+		for i := range n {
+			v := []byte{byte(i % 20), byte(i / 20 % 20), byte(i / 400), 0}
+			if _, isNew := w1.insert(v, Hash(v), NoIndex); !isNew {
+				t.Fatalf("state %v not new", v)
+			}
+		}
+		w0.shareLevel(0)
+		w1.shareLevel(0)
+		if got := len(p.work[0][1].chunks); got != chunks {
+			t.Fatalf("compress %v: %d chunks, want %d", compress, got, chunks)
+		}
+		w0.expandLevel(p.work[0])
+		want := int64(n)
+		if compress {
+			want = 0
+		}
+		if w0.expanded != want || w1.expanded != 0 {
+			t.Errorf("compress %v: the idle worker expanded %d states, want %d", compress, w0.expanded, want)
+		}
+		w1.expandLevel(p.work[0])
+		if w0.expanded+w1.expanded != n {
+			t.Errorf("compress %v: %d+%d states expanded, want %d", compress, w0.expanded, w1.expanded, n)
+		}
+		if len(w0.free) > maxFree || len(w1.free) > maxFree {
+			t.Errorf("compress %v: %d and %d chunks kept for reuse, want at most %d", compress, len(w0.free), len(w1.free), maxFree)
+		}
+		for _, w := range p.workers {
+			w.store.Free()
+		}
 	}
 }
 
@@ -103,16 +152,28 @@ func TestParallelLimits(t *testing.T) {
 }
 
 func TestParallelProgress(t *testing.T) {
-	var reports int
+	var reports, queued int
 	r, _ := run(t, &counters{k: 8, n: 16, wrap: true}, Options{Workers: 2, TimeLimit: 300 * time.Millisecond,
 		ProgressInterval: time.Millisecond, Progress: func(p Progress) {
 			reports++
-			if p.States <= 0 || p.Elapsed <= 0 {
+			if p.States <= 0 || p.Elapsed <= 0 || p.Queue < 0 || p.Queue > p.States {
 				t.Errorf("progress %+v", p)
 			}
+			if p.Queue > 0 {
+				queued++
+			}
 		}})
-	if r.Verdict != trace.Unknown || reports == 0 {
-		t.Errorf("%+v after %d reports", r, reports)
+	// The search is cut short in the middle of a level: states wait.
+	if r.Verdict != trace.Unknown || reports == 0 || queued == 0 {
+		t.Errorf("%+v after %d reports, %d with states queued", r, reports, queued)
+	}
+}
+
+// A message's entry is 16 bytes: the messages' bytes are what goes from
+// one core to another.
+func TestParallelMessageEntry(t *testing.T) {
+	if n := unsafe.Sizeof(msgEntry{}); n != 16 {
+		t.Errorf("a message entry takes %d bytes, want 16", n)
 	}
 }
 
@@ -137,15 +198,17 @@ func TestCompressedParallelDiffsAgainstParents(t *testing.T) {
 	succ := func(msg *message, parent Index, v []byte) {
 		u := append([]byte(nil), v...)
 		binary.LittleEndian.PutUint32(u[4*rng.IntN(16):], 100+rng.Uint32N(1000))
-		msg.ents = append(msg.ents, msgEntry{parent: parent, off: uint32(len(msg.data)), len: uint32(len(u)), ample: -1})
+		msg.ents = append(msg.ents, msgEntry{parent: parent, len: uint32(len(u)), ample: -1})
 		msg.data = append(msg.data, u...)
 	}
 	lookups := func(msg *message) int {
 		before := w.store.tree.nodes.lookups
 		w.prefetch(msg)
 		n := w.store.tree.nodes.lookups - before
+		off := uint32(0)
 		for _, e := range msg.ents {
-			w.store.Insert(msg.data[e.off : e.off+e.len])
+			w.store.Insert(msg.data[off : off+e.len])
+			off += e.len
 		}
 		return n
 	}
