@@ -131,21 +131,28 @@ func TestChainLikeGeneral(t *testing.T) {
 			if mc.limit == 0 && s.kind == "" && len(s.seen) < 2 {
 				t.Fatalf("%d states", len(s.seen))
 			}
-			var vs [][]byte
-			for v := range s.seen {
-				vs = append(vs, []byte(v))
-			}
-			sort.Slice(vs, func(i, j int) bool { return bytes.Compare(vs[i], vs[j]) < 0 })
-			for _, v := range vs {
-				var f, g succList
-				fast.Next(v, &f)
-				slow.Next(v, &g)
-				sort.Strings(f.out)
-				sort.Strings(g.out)
-				if fmt.Sprint(f.out) != fmt.Sprint(g.out) {
-					t.Fatalf("state %x:\nfast:    %q\ngeneral: %q", v, f.out, g.out)
-				}
-			}
+			sameSuccessors(t, s.seen, fast, slow, "fast", "general")
 		})
+	}
+}
+
+// sameSuccessors fails t unless models a and b (named na and nb in the
+// message) give every state of seen the same successors and failures.
+func sameSuccessors(t *testing.T, seen map[string]bool, a, b state.Model, na, nb string) {
+	t.Helper()
+	var vs [][]byte
+	for v := range seen {
+		vs = append(vs, []byte(v))
+	}
+	sort.Slice(vs, func(i, j int) bool { return bytes.Compare(vs[i], vs[j]) < 0 })
+	for _, v := range vs {
+		var f, g succList
+		a.Next(v, &f)
+		b.Next(v, &g)
+		sort.Strings(f.out)
+		sort.Strings(g.out)
+		if fmt.Sprint(f.out) != fmt.Sprint(g.out) {
+			t.Fatalf("state %x:\n%s: %q\n%s: %q", v, na, f.out, nb, g.out)
+		}
 	}
 }

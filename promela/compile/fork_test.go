@@ -17,9 +17,15 @@ func TestForkConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := compileNamed(t, "m.pml", src, promela.Options{})
-	want := explore(m, 0).states
+	forksFind(t, m, 4, explore(m, 0).states)
+}
+
+// forksFind explores n forks of m at once and fails t unless each finds
+// want states.
+func forksFind(t *testing.T, m state.Model, n, want int) {
+	t.Helper()
 	var wg sync.WaitGroup
-	counts := make([]int, 4)
+	counts := make([]int, n)
 	for w := range counts {
 		wg.Add(1)
 		go func(f state.Model) {
@@ -28,9 +34,9 @@ func TestForkConcurrent(t *testing.T) {
 		}(m.Fork())
 	}
 	wg.Wait()
-	for w, n := range counts {
-		if n != want {
-			t.Errorf("fork %d: %d states, want %d", w, n, want)
+	for w, c := range counts {
+		if c != want {
+			t.Errorf("fork %d: %d states, want %d", w, c, want)
 		}
 	}
 }

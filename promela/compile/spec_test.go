@@ -1,14 +1,9 @@
 package compile
 
 import (
-	"bytes"
-	"fmt"
-	"sort"
-	"sync"
 	"testing"
 
 	"ftmc/promela"
-	"ftmc/state"
 )
 
 // specCases are models whose proctypes have parameters to specialise on
@@ -149,21 +144,7 @@ func TestSpecialisedLikePlain(t *testing.T) {
 			if len(s.seen) < 4 {
 				t.Fatalf("only %d states", len(s.seen))
 			}
-			var vs [][]byte
-			for v := range s.seen {
-				vs = append(vs, []byte(v))
-			}
-			sort.Slice(vs, func(i, j int) bool { return bytes.Compare(vs[i], vs[j]) < 0 })
-			for _, v := range vs {
-				var f, g succList
-				md.Next(v, &f)
-				plain.Next(v, &g)
-				sort.Strings(f.out)
-				sort.Strings(g.out)
-				if fmt.Sprint(f.out) != fmt.Sprint(g.out) {
-					t.Fatalf("state %x:\nspecialised: %q\nplain:       %q", v, f.out, g.out)
-				}
-			}
+			sameSuccessors(t, s.seen, md, plain, "specialised", "plain")
 		})
 	}
 }
@@ -175,21 +156,7 @@ func TestVariantsConcurrent(t *testing.T) {
 	src := specCases[0].src
 	want := explore(compilePlain(t, src), 0).states
 	m := compileSrc(t, src, nil)
-	var wg sync.WaitGroup
-	counts := make([]int, 4)
-	for w := range counts {
-		wg.Add(1)
-		go func(f state.Model) {
-			defer wg.Done()
-			counts[w] = explore(f, 0).states
-		}(m.Fork())
-	}
-	wg.Wait()
-	for w, n := range counts {
-		if n != want {
-			t.Errorf("fork %d: %d states, want %d", w, n, want)
-		}
-	}
+	forksFind(t, m, 4, want)
 	pt := m.p.procs[0]
 	if pt.name != "P" || pt.variants == nil || pt.variants.by[0].Load() == nil || pt.variants.by[2].Load() == nil || pt.variants.by[1].Load() != nil {
 		t.Errorf("variants of P: want those for 0 and 2 only")
