@@ -71,7 +71,9 @@ func (s *search) flush() {
 	b := &s.batch
 	evs := b.events
 	st := s.store
-	if st.lossy != nil {
+	if s.shared != nil {
+		// Its shards' reads are behind their locks.
+	} else if st.lossy != nil {
 		s.touched += st.lossy.prefetch(b)
 	} else if st.tree == nil {
 		s.touched += st.prefetch(b) // keeps the reads
@@ -85,7 +87,13 @@ func (s *search) flush() {
 		case evSucc:
 			v := b.data[e.off : e.off+e.len]
 			s.transitions++
-			i, isNew := st.InsertHash(v, e.h)
+			var i Index
+			var isNew bool
+			if s.shared != nil {
+				i, isNew = s.shared.InsertFrom(v, e.from)
+			} else {
+				i, isNew = st.InsertHash(v, e.h)
+			}
 			if !isNew {
 				if i == NoIndex {
 					s.stopFull()

@@ -16,10 +16,11 @@ import "ftmc/state"
 //   - depth-first: every successor is new or done (its frame was popped
 //     before), so that a reduced step always goes to a state that finishes
 //     before the one expanded.
-//   - depth-first with lossy storage (lossy.go), whose indices are reused
-//     and which therefore cannot tell a done state: every successor is new
-//     (looks unvisited), so that a reduced step always goes to a state
-//     stored after the one expanded. It expands fully more often.
+//   - depth-first with lossy storage (lossy.go), whose indices are reused,
+//     and on several workers (pdfs.go), each of which sees its own stack
+//     only: neither can tell a done state, so every successor must be new
+//     (look unvisited), and a reduced step always goes to a state stored
+//     after the one expanded. It expands fully more often.
 //
 // Either way a cycle of reduced steps would go deeper, or finish earlier,
 // at every step, which it cannot. When no candidate meets the proviso the
@@ -108,6 +109,15 @@ func (s *search) provisoHolds(pid int32) bool {
 		}
 		n++
 		v := r.data[p.off : p.off+p.len]
+		if s.shared != nil {
+			// Other workers' states are neither on this one's stack nor
+			// known done: every successor must be new (stored after the
+			// state expanded, whoever stores it).
+			if s.shared.Lookup(v) != NoIndex {
+				return false
+			}
+			continue
+		}
 		if l := s.store.lossy; l != nil {
 			// Indices are reused: no state is known done, and every
 			// successor must be new.

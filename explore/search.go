@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"ftmc/state"
@@ -61,8 +62,9 @@ type Options struct {
 	// ExpectedStates sizes the hash table up front (like Spin's -w); the
 	// table doubles as needed anyway.
 	ExpectedStates int
-	// Workers is the number of goroutines of a breadth-first search (at
-	// most MaxWorkers; 0 or 1: one). A depth-first search has one.
+	// Workers is the number of goroutines of the search (at most
+	// MaxWorkers; 0 or 1: one). A depth-first search with MaxDepth runs on
+	// one.
 	Workers int
 	// Progress, when set, is called about every ProgressInterval (default
 	// one second), always from the same goroutine.
@@ -133,8 +135,13 @@ func Run(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.
 		}
 		opts.Order = DepthFirst
 	}
-	if opts.Workers > 1 && opts.Order == BreadthFirst && opts.MaxStates <= 0 && opts.Visit == nil {
-		return runParallel(ctx, m, opts)
+	if opts.Workers > 1 && opts.MaxStates <= 0 && opts.Visit == nil {
+		if opts.Order == BreadthFirst {
+			return runParallel(ctx, m, opts)
+		}
+		if opts.MaxDepth <= 0 {
+			return runParallelDFS(ctx, m, opts)
+		}
 	}
 	s := newSearch(ctx, m, opts)
 	defer s.store.Free()
@@ -180,6 +187,13 @@ type search struct {
 	checker state.Checker
 	store   *Store
 	parents column[uint32] // breadth-first: parent index per state (NoIndex for initial states)
+
+	// shared, when set, is the store of a parallel depth-first search
+	// (pdfs.go) instead of store; it keeps the parents.
+	shared *SharedStore
+	pd     *pdfs
+	pc     *pcount
+	stack  []pitem // the parallel depth-first search's states to expand
 
 	scratch []byte // the state being expanded, copied out of the store
 	cur     Index
@@ -263,7 +277,7 @@ func (s *search) initial() error {
 		return err
 	}
 	if s.store.Len() == 0 && s.viol == nil && s.stop == "" {
-		return errors.New(s.m.Name() + ": the model has no initial state")
+		return errNoInitial(s.m)
 	}
 	if s.opts.Order == DepthFirst {
 		for k := len(inits) - 1; k >= 0; k-- {
@@ -271,6 +285,10 @@ func (s *search) initial() error {
 		}
 	}
 	return nil
+}
+
+func errNoInitial(m state.Model) error {
+	return errors.New(m.Name() + ": the model has no initial state")
 }
 
 // checkState evaluates the model's state properties on the new state i, a
@@ -308,6 +326,14 @@ func (s *search) overLimit() bool {
 func (s *search) pathTo(i Index) []Index {
 	if i == NoIndex {
 		return nil
+	}
+	if s.shared != nil {
+		var rev []Index
+		for ; i != NoIndex; i = s.shared.Parent(i) {
+			rev = append(rev, i)
+		}
+		slices.Reverse(rev)
+		return rev
 	}
 	if s.opts.Order == DepthFirst {
 		// The stack is the path; frame 0 is the root, below the initial states.
@@ -348,7 +374,11 @@ func (s *search) Fail(t state.Trans, kind, msg string) {
 // expand generates the successors of state i into the batch.
 func (s *search) expand(i Index) {
 	s.cur = i
-	s.scratch = append(s.scratch[:0], s.store.Get(i)...)
+	if s.shared != nil {
+		s.scratch = s.shared.Get(s.scratch, i)
+	} else {
+		s.scratch = append(s.scratch[:0], s.store.Get(i)...)
+	}
 	s.nsucc = 0
 	if s.reduce != nil {
 		s.expandReduced()

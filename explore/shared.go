@@ -2,7 +2,9 @@ package explore
 
 import (
 	"context"
+	"runtime/debug"
 	"sync"
+	"sync/atomic"
 )
 
 // A SharedStore is a set of state vectors that several goroutines insert
@@ -15,6 +17,9 @@ import (
 // states stored, and per-state arrays indexed by them stay small.
 type SharedStore struct {
 	shards [sharedShards]sharedShard
+	limit  atomic.Int64 // SetLimit's
+	// compressed: compressAtHalf has compressed the shards, or failed to
+	compressed atomic.Bool
 }
 
 const (
@@ -26,9 +31,10 @@ const (
 )
 
 type sharedShard struct {
-	mu sync.Mutex
-	s  *Store
-	_  [64]byte
+	mu      sync.Mutex
+	s       *Store
+	parents column[uint32] // InsertFrom's: a state's parent, by its index in the shard
+	_       [64]byte
 }
 
 // NewSharedStore returns an empty shared store with room for about
@@ -60,6 +66,18 @@ func (s *SharedStore) Free() {
 // whether it is new; as Store.Insert it returns NoIndex when the store is
 // full.
 func (s *SharedStore) Insert(vec []byte) (Index, bool) {
+	return s.insert(vec, NoIndex, false)
+}
+
+// InsertFrom is Insert for a state reached from state parent (NoIndex for
+// an initial state), which Parent gives back when vec is new. A store
+// keeps parents only for the states InsertFrom adds: its callers use it
+// for all or none.
+func (s *SharedStore) InsertFrom(vec []byte, parent Index) (Index, bool) {
+	return s.insert(vec, parent, true)
+}
+
+func (s *SharedStore) insert(vec []byte, parent Index, keep bool) (Index, bool) {
 	h := Hash(vec)
 	k := int(h & (sharedShards - 1))
 	sh := &s.shards[k]
@@ -68,6 +86,9 @@ func (s *SharedStore) Insert(vec []byte) (Index, bool) {
 	var isNew bool
 	if sh.s.Len() < maxShard {
 		i, isNew = sh.s.InsertHash(vec, h)
+		if isNew && keep {
+			sh.parents.append(parent)
+		}
 	} else if i = sh.s.Lookup(vec, h); i == NoIndex {
 		sh.s.full = true
 	}
@@ -76,6 +97,55 @@ func (s *SharedStore) Insert(vec []byte) (Index, bool) {
 		return NoIndex, false
 	}
 	return i<<sharedBits | Index(k), isNew
+}
+
+// Lookup returns the index of vec, or NoIndex when it is not stored.
+func (s *SharedStore) Lookup(vec []byte) Index {
+	h := Hash(vec)
+	k := int(h & (sharedShards - 1))
+	sh := &s.shards[k]
+	sh.mu.Lock()
+	i := sh.s.Lookup(vec, h)
+	sh.mu.Unlock()
+	if i == NoIndex {
+		return NoIndex
+	}
+	return i<<sharedBits | Index(k)
+}
+
+// Parent is the parent InsertFrom recorded for state i.
+func (s *SharedStore) Parent(i Index) Index {
+	sh := &s.shards[i&(sharedShards-1)]
+	sh.mu.Lock()
+	p := sh.parents.at(int(i >> sharedBits))
+	sh.mu.Unlock()
+	return p
+}
+
+// compressAtHalf compresses every shard (Store.Compress) once the shards
+// hold half of their limit together (SetLimit): it reports whether it did.
+// Shards that cannot compress stay plain.
+func (s *SharedStore) compressAtHalf() bool {
+	limit := s.limit.Load()
+	if s.compressed.Load() || limit <= 0 || s.Len() < autoCompressMin {
+		return false
+	}
+	if b := s.Bytes(); b <= limit/2 && b+4*s.tableBytes() <= limit {
+		return false
+	}
+	s.compressed.Store(true)
+	any := false
+	s.each(func(st *Store) {
+		if st.Compress() {
+			any = true
+		} else {
+			st.noCompress = true
+		}
+	})
+	if any {
+		debug.FreeOSMemory()
+	}
+	return any
 }
 
 // Get appends the vector of state i to dst[:0].
@@ -114,7 +184,12 @@ func (s *SharedStore) MaxVector() int {
 // Bytes is the memory the shards hold.
 func (s *SharedStore) Bytes() int64 {
 	var n int64
-	s.each(func(st *Store) { n += st.Bytes() })
+	for k := range s.shards {
+		sh := &s.shards[k]
+		sh.mu.Lock()
+		n += sh.s.Bytes() + sh.parents.bytes()
+		sh.mu.Unlock()
+	}
 	return n
 }
 
@@ -127,6 +202,7 @@ func (s *SharedStore) tableBytes() int64 {
 // SetLimit bounds the memory the shards hold together (0: no bound): each
 // shard may grow by what the others leave of it.
 func (s *SharedStore) SetLimit(bytes int64) {
+	s.limit.Store(bytes)
 	if bytes <= 0 {
 		s.each(func(st *Store) { st.SetLimit(0) })
 		return

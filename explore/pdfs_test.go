@@ -1,0 +1,143 @@
+package explore
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ftmc/state"
+	"ftmc/trace"
+)
+
+// The depth-first search on several workers stores, counts and expands
+// the same states as on one, whatever the race, with plain and compressed
+// stores; its counterexamples are paths from an initial state to a state
+// with the violation the one-worker search finds.
+func TestParallelDFSSameAsSequential(t *testing.T) {
+	models := []struct {
+		name string
+		m    func() state.Model
+	}{
+		{"counters", func() state.Model { return &counters{k: 4, n: 10, endOK: true} }},
+		{"counters-wrap", func() state.Model { return &counters{k: 3, n: 20, wrap: true} }},
+		{"spawner", func() state.Model { return &spawner{p: 5, c: 6} }},
+		{"philosophers", func() state.Model { return &philosophers{n: 6} }},
+		{"ring", func() state.Model { return &ring{m: 7, target: 3, laps: 2} }},
+		{"invariant", func() state.Model {
+			return &checkedCounters{counters{k: 3, n: 9, endOK: true, bad: []byte{5, 0, 7}}}
+		}},
+	}
+	for _, mc := range models {
+		t.Run(mc.name, func(t *testing.T) {
+			want, wst := run(t, mc.m(), Options{Order: DepthFirst})
+			for _, c := range []struct {
+				workers  int
+				compress bool
+			}{{2, false}, {3, false}, {4, false}, {2, true}, {3, true}} {
+				got, gst := run(t, mc.m(), Options{Order: DepthFirst, Workers: c.workers, Compress: c.compress})
+				if got.Verdict != want.Verdict || got.Kind != want.Kind {
+					t.Fatalf("%d workers: %s (%s), want %s (%s)", c.workers, got.Verdict, got.Kind, want.Verdict, want.Kind)
+				}
+				if want.Verdict == trace.Holds {
+					if gst.States != wst.States || gst.Transitions != wst.Transitions || gst.Matched != wst.Matched || gst.Expanded != wst.Expanded || !gst.Complete {
+						t.Errorf("%d workers: %d states %d transitions %d matched %d expanded complete %v; want %d %d %d %d",
+							c.workers, gst.States, gst.Transitions, gst.Matched, gst.Expanded, gst.Complete, wst.States, wst.Transitions, wst.Matched, wst.Expanded)
+					}
+					continue
+				}
+				checkViolation(t, got, want.Kind)
+				if gst.Complete {
+					t.Errorf("%d workers: a search that found a violation says it is complete", c.workers)
+				}
+			}
+		})
+	}
+}
+
+// A hungry worker gets the bottom half of the next busy worker's stack,
+// and the search is over when every worker waits with nothing given.
+func TestParallelDFSGivesAndEnds(t *testing.T) {
+	p := &pdfs{}
+	p.cond = sync.NewCond(&p.mu)
+	w0, w1 := &search{pd: p}, &search{pd: p}
+	p.workers = []*search{w0, w1}
+	w0.stack = []pitem{{i: 1}, {i: 2}, {i: 3}, {i: 4}, {i: 5}}
+	took := make(chan bool)
+	go func() { took <- p.take(w1) }()
+	for p.hungry.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	p.give(w0)
+	if !<-took {
+		t.Fatal("the hungry worker got nothing")
+	}
+	if len(w1.stack) != 2 || w1.stack[0].i != 1 || w1.stack[1].i != 2 || len(w0.stack) != 3 || w0.stack[0].i != 3 {
+		t.Fatalf("stacks %v and %v, want [1 2] given and [3 4 5] kept", w1.stack, w0.stack)
+	}
+	// Nobody hungry: nothing is given.
+	p.give(w0)
+	if len(w0.stack) != 3 || len(p.pool) != 0 {
+		t.Fatalf("gave %v without a hungry worker", p.pool)
+	}
+	go func() { took <- p.take(w1) }()
+	if p.take(w0) || <-took || !p.over {
+		t.Fatal("two workers waiting with nothing given: the search should be over")
+	}
+}
+
+// The reduction keeps the deadlock and the assertion that only its proviso
+// reaches, on several workers.
+func TestParallelDFSReduction(t *testing.T) {
+	for _, workers := range []int{2, 3} {
+		r, st, err := Run(context.Background(), &toggler{}, Options{Order: DepthFirst, Workers: workers, Reduce: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Violated || r.Kind != state.KindAssertion || st.Reduction != "partial-order" || st.AmpleStates == 0 {
+			t.Errorf("%d workers: toggler %s (%s), reduction %q with %d ample states; want the assertion violated, reduced", workers, r.Verdict, r.Kind, st.Reduction, st.AmpleStates)
+		}
+		m := &reducedCounters{counters{k: 3, n: 4, endOK: true}}
+		r, st, err = Run(context.Background(), m, Options{Order: DepthFirst, Workers: workers, Reduce: true})
+		if err != nil || r.Verdict != trace.Holds || st.States >= 64 || st.AmpleStates == 0 {
+			t.Errorf("%d workers: counters %s, %d states, %d ample states, %v; want holds, fewer than 64, reduced", workers, r.Verdict, st.States, st.AmpleStates, err)
+		}
+		m.endOK = false
+		r, _, _ = Run(context.Background(), m, Options{Order: DepthFirst, Workers: workers, Reduce: true})
+		if r.Verdict != trace.Violated || r.Kind != state.KindInvalidEnd {
+			t.Errorf("%d workers: counters %s (%s), want the invalid end state", workers, r.Verdict, r.Kind)
+		}
+		r, st, _ = Run(context.Background(), &plainFork{reducedCounters{counters{k: 3, n: 4, endOK: true}}}, Options{Order: DepthFirst, Workers: workers, Reduce: true})
+		if r.Verdict != trace.Holds || st.States != 64 || st.Reduction != "none" {
+			t.Errorf("%d workers, forks that do not reduce: %s, %d states, reduction %q; want holds, 64, none", workers, r.Verdict, st.States, st.Reduction)
+		}
+	}
+}
+
+// A search cut short by its time, its memory or its context says unknown
+// and why.
+func TestParallelDFSLimits(t *testing.T) {
+	big := func() state.Model { return &counters{k: 8, n: 200, endOK: true} }
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		opts Options
+		want string
+	}{
+		{"time", context.Background(), Options{TimeLimit: 50 * time.Millisecond}, "time limit"},
+		{"memory", context.Background(), Options{MemoryLimit: 1 << 20}, "memory limit"},
+		{"cancelled", ctx, Options{}, "after"},
+	} {
+		c.opts.Order, c.opts.Workers = DepthFirst, 2
+		r, st, err := Run(c.ctx, big(), c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Unknown || !strings.Contains(r.Reason, c.want) || st.Complete {
+			t.Errorf("%s: %s (%q), complete %v; want unknown with %q", c.name, r.Verdict, r.Reason, st.Complete, c.want)
+		}
+	}
+}
