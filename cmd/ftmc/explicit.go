@@ -82,7 +82,7 @@ func (o *explicitOptions) register(fs *flag.FlagSet) {
 	if f := fs.Lookup("j"); f != nil {
 		o.limits.jobs = defaultWorkers()
 		f.DefValue = strconv.Itoa(o.limits.jobs)
-		f.Usage = "workers of the breadth-first safety search, by default as many as there are cores (the depth-first search runs on one); given, also of the LTL cycle search without partial-order reduction (CNDFS; without -j it runs on one)"
+		f.Usage = "workers of the breadth-first safety search, by default as many as there are cores (the depth-first search runs on one without -j); given, also of the depth-first search and of the LTL cycle search without partial-order reduction (CNDFS; without -j it runs on one)"
 	}
 	if f := fs.Lookup("memory"); f != nil {
 		f.Usage = fmt.Sprintf("stop when the process's memory reaches this with verdict unknown (e.g. 8GB; default: %.0f%% of the machine's memory; 0: no limit)", explore.DefaultMemoryShare*100)
@@ -120,6 +120,12 @@ func (o *explicitOptions) searchOptions() (explore.Options, error) {
 	}
 	so.MaxDepth = o.depth
 	so.Workers = o.limits.jobs
+	if so.Order == explore.DepthFirst && (o.flags == nil || !flagGiven(o.flags, "j")) {
+		// Depth-first on several workers only when -j asks for them: it
+		// keeps a parent per state, and its reduction's proviso is
+		// weaker (explore/pdfs.go), so one worker may do better.
+		so.Workers = 1
+	}
 	so.Compress = o.compress
 	// A store that would not fit the memory limit plain goes on
 	// compressed; one that fits is not slowed.
@@ -204,8 +210,8 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 		fmt.Fprintf(e.stderr, "ftmc check: %v\n", err)
 		return trace.ExitUsage
 	}
-	if opts.limits.jobs > 1 && so.Order == explore.DepthFirst && flagGiven(opts.flags, "j") {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the depth-first search runs on one worker", opts.limits.jobs))
+	if so.Workers > 1 && so.Order == explore.DepthFirst && so.MaxDepth > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("-j %d: the depth-first search with --depth runs on one worker", opts.limits.jobs))
 	}
 	var bar *progressLine
 	switch {
@@ -229,6 +235,9 @@ func runExplicit(e *env, m state.Model, opts explicitOptions, rep *trace.Report)
 		return trace.ExitUsage
 	}
 	rep.Engine = "explicit " + map[explore.Order]string{explore.BreadthFirst: "bfs", explore.DepthFirst: "dfs"}[so.Order]
+	if so.Order == explore.DepthFirst && so.Workers > 1 && so.MaxDepth <= 0 {
+		rep.Engine += fmt.Sprintf(" on %d workers", so.Workers)
+	}
 	rep.Verdicts = append(rep.Verdicts, res)
 	rep.Stats = st
 	if mm, ok := m.(interface{ Merging() bool }); ok {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -922,5 +923,45 @@ ltl p { <>[] (x == 1) }
 		if cx := rep.Verdicts[0].Counterexample; cx.LoopStart < 0 || cx.LoopStart >= len(cx.Steps) {
 			t.Errorf("%v: loop start %d with %d steps", c.args, cx.LoopStart, len(cx.Steps))
 		}
+	}
+}
+
+// TestParallelDFSVerdicts runs every Promela check run of the corpus, of
+// examples/ and of the explicit benchmarks depth-first on one worker and,
+// with -j 2, on two, with partial-order reduction and without: the
+// verdicts are the same, and without reduction a complete search on two
+// workers stores and counts the same states as on one.
+func TestParallelDFSVerdicts(t *testing.T) {
+	parallel := 0
+	for _, j := range promelaCheckRuns(t) {
+		if hasOrder(j.args) || slices.Contains(j.args, "--bitstate") || slices.Contains(j.args, "--hash-compact") {
+			continue
+		}
+		t.Run(j.where, func(t *testing.T) {
+			budget := runBudget(t)
+			ctx, cancel := context.WithTimeout(context.Background(), budget)
+			defer cancel()
+			base := append(append([]string(nil), j.args...), "--dfs")
+			var runs [3]ftmcRun
+			for k, extra := range [][]string{{"-j", "1", "--no-reduce"}, {"-j", "2", "--no-reduce"}, {"-j", "2"}} {
+				rep, code, stderr := runFtmc(ctx, append(append([]string(nil), base...), extra...))
+				runs[k] = ftmcRun{rep, code, stderr}
+			}
+			if ctx.Err() != nil {
+				t.Fatal(overBudget(j.where, budget))
+			}
+			sameOutcome(t, j.where, "two workers", runs[1], runs[0])
+			sameOutcome(t, j.where, "two workers and reduction", runs[2], runs[1])
+			one, two := runs[0].rep.Stats, runs[1].rep.Stats
+			if one.Complete && two.Complete && (one.States != two.States || one.Transitions != two.Transitions) {
+				t.Errorf("%s: %d states and %d transitions on two workers, %d and %d on one", j.where, two.States, two.Transitions, one.States, one.Transitions)
+			}
+			if strings.Contains(runs[1].rep.Engine, "on 2 workers") {
+				parallel++
+			}
+		})
+	}
+	if parallel < 40 {
+		t.Errorf("the depth-first search ran on two workers in %d runs, want at least 40", parallel)
 	}
 }

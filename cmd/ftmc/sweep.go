@@ -357,7 +357,8 @@ func (o *sweepOptions) checkArgs(c combination) []string {
 			args = append(args, "-D", d.name+"="+d.value)
 		}
 	}
-	if o.checkWorkers > 0 && o.lossy.lossyFlag() == "" { // a lossy search has one worker
+	// A lossy search has one worker; so has a depth-first one without -j.
+	if o.checkWorkers > 0 && o.lossy.lossyFlag() == "" && !o.dfs {
 		args = append(args, "-j", strconv.Itoa(o.checkWorkers))
 	}
 	if o.time > 0 {
