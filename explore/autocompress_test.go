@@ -57,7 +57,7 @@ func TestStoreCompress(t *testing.T) {
 // is not compressed.
 func TestAutoCompress(t *testing.T) {
 	m := func() *counters { return &counters{k: 6, n: 9, endOK: true} }
-	for _, o := range []Options{{}, {Order: DepthFirst}, {Workers: 2}} {
+	for _, o := range []Options{{}, {Order: DepthFirst}, {Workers: 2}, {Order: DepthFirst, Workers: 2}} {
 		r0, st0 := run(t, m(), o)
 		c := o
 		c.Compress = true
