@@ -4,7 +4,9 @@ package compile
 // atomic sequence, a location whose one transition is a skip (a printf, a
 // goto, a break, the end of an if) that keeps the process in the sequence
 // is never stored and changes nothing but the program counter: an atomic
-// sequence that reaches it goes on at once from where the skip leads. So
+// sequence that reaches it goes on at once from where the skip leads; so
+// does a choice whose options lead to the same place, one and only one of
+// them executable (passOver: if :: x == 1 -> printf(...) :: else fi). So
 // the successor computation (Model.chain) jumps over such locations
 // instead of taking a step at each. A proctype with a provided clause,
 // which is evaluated at every step, does not jump; nor does a run that
@@ -16,7 +18,7 @@ func (p *program) chainTable() {
 				t := &pt.trans[pc][k]
 				t.jump = t.to
 				if t.atomic && pt.provided == nil {
-					t.jump = pastSkips(pt.trans, t.to)
+					t.jump = pastSkips(pt.trans, t.to, pt.decl.D)
 				}
 			}
 		}
@@ -59,20 +61,101 @@ func fuseAssignments(trs [][]trans) {
 }
 
 // pastSkips follows, from location pc inside an atomic sequence, the
-// locations whose one transition is a skip inside the sequence, and
+// locations that change nothing but the program counter (passOver), and
 // returns the first location that is not one (a location on a cycle of
 // them when there is no such location: the sequence does not end, which
-// Model.chain reports).
-func pastSkips(trs [][]trans, pc int) int {
+// Model.chain reports). d says whether the proctype is a D_proctype.
+func pastSkips(trs [][]trans, pc int, d bool) int {
+	return pastSkipsDepth(trs, pc, d, maxBranchDepth)
+}
+
+// maxBranchDepth bounds the nesting of choices passOver looks through.
+const maxBranchDepth = 4
+
+func pastSkipsDepth(trs [][]trans, pc int, d bool, depth int) int {
 	for steps := 0; steps < len(trs); steps++ {
-		if pc <= 0 || pc >= len(trs) || len(trs[pc]) != 1 {
+		next, ok := passOver(trs, pc, d, depth)
+		if !ok {
 			return pc
 		}
-		u := &trs[pc][0]
-		if u.kind != tSkip || !u.atomic || u.etrans != 0 || u.to <= 0 {
-			return pc
-		}
-		pc = u.to
+		pc = next
 	}
 	return pc
+}
+
+// passOver reports where an atomic sequence at location pc goes on when
+// the location changes nothing but the program counter and lets the
+// sequence go on, in exactly one way, to the same location: its one
+// transition is a skip inside the sequence, or it is a choice (if, do) of
+// conditions that cannot fail (code.safe) and of which at most one holds
+// in any state (exclusive), with an else last, whose options all lead,
+// past skips, to the same location inside the sequence (if :: x == 1 ->
+// printf(...) :: else -> skip fi). Whichever option is executable, the
+// successor computation would reach that location with the same vector,
+// in one step. Not in a D_proctype.
+func passOver(trs [][]trans, pc int, d bool, depth int) (int, bool) {
+	if pc <= 0 || pc >= len(trs) || len(trs[pc]) == 0 {
+		return pc, false
+	}
+	ts := trs[pc]
+	if len(ts) == 1 {
+		u := &ts[0]
+		if u.kind != tSkip || !u.atomic || u.etrans != 0 || u.to <= 0 {
+			return pc, false
+		}
+		return u.to, true
+	}
+	if d || depth <= 0 || ts[len(ts)-1].kind != tElse {
+		return pc, false
+	}
+	dest := -1
+	for k := range ts {
+		u := &ts[k]
+		if !u.atomic || u.etrans != 0 || u.to <= 0 {
+			return pc, false
+		}
+		if k < len(ts)-1 {
+			if u.kind != tCond || u.code == nil || !u.code.safe {
+				return pc, false
+			}
+			for j := range k {
+				if !exclusive(ts[j].code, u.code) {
+					return pc, false
+				}
+			}
+		}
+		to := pastSkipsDepth(trs, u.to, d, depth-1)
+		if to == pc || dest >= 0 && to != dest {
+			return pc, false
+		}
+		dest = to
+	}
+	return dest, true
+}
+
+// exclusive reports whether conditions a and b never hold together: one
+// of them has a conjunct that is always false, or each has a conjunct
+// that is a test of the same variable, and no value passes both tests.
+func exclusive(a, b *code) bool {
+	if a.never || b.never {
+		return true
+	}
+	for _, s := range a.tests {
+		for _, t := range b.tests {
+			if s.off != t.off || s.local != t.local {
+				continue
+			}
+			both := false
+			for v := range 256 {
+				if s.admits(byte(v)) && t.admits(byte(v)) {
+					both = true
+					break
+				}
+			}
+			if !both {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -68,6 +68,11 @@ type code struct {
 	text   string           // the statement as written
 	pos    promela.Pos      // where it is written
 	assign []promela.Expr   // assigned variables, for traces
+	safe   bool             // tCond: evaluating it cannot fail (failsafe)
+	// tCond: the conjuncts that are byte tests, and whether one is
+	// always false (conjunctTests).
+	tests []byteTest
+	never bool
 }
 
 // compileTrans compiles the statement of a transition (once per element).
@@ -140,6 +145,8 @@ func (c *comp) compileElem(e *element) *code {
 		}
 		cd.kind = tCond
 		cd.cond = c.expr(s.X)
+		cd.safe = c.failsafe(s.X)
+		cd.tests, cd.never = c.conjunctTests(s.X)
 	case *promela.AssignStmt:
 		cd.kind = tAssign
 		cd.assign = []promela.Expr{s.LHS}
