@@ -24,7 +24,101 @@ func (p *program) chainTable() {
 		}
 		if pt.provided == nil {
 			fuseAssignments(pt.trans)
+			chooseTable(pt.trans)
 		}
+	}
+}
+
+// chooseTable sets the choose of the first transition of every location
+// whose options are conditions that cannot fail (code.safe), with an else
+// last or not: Model.chain evaluates them without taking the general
+// path. The choice returns the index of the one executable option, -1
+// when none is, and -2 when more than one is (the general path takes
+// each). Conditions of which no two hold together (exclusive) are tried
+// in order until one holds.
+func chooseTable(trs [][]trans) {
+	for _, ts := range trs {
+		if len(ts) > 0 {
+			ts[0].choose = chooser(ts)
+		}
+	}
+}
+
+func chooser(ts []trans) func(m *machine) int {
+	n := len(ts)
+	hasElse := n > 1 && ts[n-1].kind == tElse
+	var conds []evalFn
+	var codes []*code
+	for k := range ts {
+		t := &ts[k]
+		if t.etrans != 0 {
+			return nil
+		}
+		if k == n-1 && hasElse {
+			continue
+		}
+		if t.kind != tCond || t.code == nil || !t.code.safe {
+			return nil
+		}
+		conds = append(conds, t.cond)
+		codes = append(codes, t.code)
+	}
+	none := -1
+	if hasElse {
+		none = n - 1
+	}
+	excl := true
+	for i := range codes {
+		for j := range i {
+			if !exclusive(codes[j], codes[i]) {
+				excl = false
+			}
+		}
+	}
+	switch {
+	case len(conds) == 1:
+		c := conds[0]
+		return func(m *machine) int {
+			if c(m) != 0 {
+				return 0
+			}
+			return none
+		}
+	case len(conds) == 2 && excl:
+		c, d := conds[0], conds[1]
+		return func(m *machine) int {
+			if c(m) != 0 {
+				return 0
+			}
+			if d(m) != 0 {
+				return 1
+			}
+			return none
+		}
+	case excl:
+		return func(m *machine) int {
+			for k, c := range conds {
+				if c(m) != 0 {
+					return k
+				}
+			}
+			return none
+		}
+	}
+	return func(m *machine) int {
+		found := -1
+		for k, c := range conds {
+			if c(m) != 0 {
+				if found >= 0 {
+					return -2
+				}
+				found = k
+			}
+		}
+		if found < 0 {
+			return none
+		}
+		return found
 	}
 }
 

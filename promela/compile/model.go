@@ -396,6 +396,33 @@ func (md *Model) chain(L, pid int) {
 				continue
 			}
 		}
+		if len(ts) > 0 && ts[0].choose != nil && !general {
+			ch := ts[0].choose
+			// A choice of conditions that cannot fail: as the loop
+			// below when one option or none is executable.
+			k := ch(m)
+			if k == -1 {
+				m.save()
+				md.emit(L)
+				return
+			}
+			if k >= 0 {
+				t := &ts[k]
+				if t.to > 0 {
+					m.setPC(off, pt, t.jump)
+				}
+				if md.p.usesLast {
+					m.vec[md.p.lastOff] = byte(pid)
+				}
+				if !t.atomic {
+					m.save()
+					md.emit(L)
+					return
+				}
+				pc = t.jump
+				continue
+			}
+		}
 		failedBefore := m.assumeFailed
 		en := buf[:0]
 		executed, estate := false, 0

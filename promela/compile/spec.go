@@ -183,6 +183,7 @@ func (p *program) variant(pt *procType, v byte) *variant {
 			}
 		}
 		fuseAssignments(vr.trans)
+		chooseTable(vr.trans)
 		if gain == 0 {
 			gain = newJumps(vr.trans, pt.trans)
 		}

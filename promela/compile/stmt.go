@@ -38,7 +38,12 @@ type trans struct {
 	// (an assignment) in the same step when it runs without a recorder:
 	// each the one statement of the location the previous one jumps to
 	// (chainTable). The last one's jump and atomic hold for the step.
-	then   []*trans
+	then []*trans
+	// choose, in the first transition of a location, picks its
+	// executable option when an atomic sequence reaches it and runs
+	// without a recorder (chooseTable); nil when the location is not a
+	// choice of safe conditions.
+	choose func(m *machine) int
 	cond   evalFn
 	effect func(m *machine)
 	send   *sendOp
