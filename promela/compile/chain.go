@@ -30,12 +30,14 @@ func (p *program) chainTable() {
 }
 
 // chooseTable sets the choose of the first transition of every location
-// whose options are conditions that cannot fail (code.safe), with an else
-// last or not: Model.chain evaluates them without taking the general
-// path. The choice returns the index of the one executable option, -1
-// when none is, and -2 when more than one is (the general path takes
-// each). Conditions of which no two hold together (exclusive) are tried
-// in order until one holds.
+// whose options are conditions, with an else last or not: Model.chain
+// evaluates them without taking the general path. The choice returns the
+// index of the one executable option, -1 when none is, and -2 when more
+// than one is or a condition failed (the general path then takes each
+// option, or reports the failure, evaluating them again: conditions
+// change nothing but the machine's fault). Conditions that cannot fail
+// (code.safe) and of which no two hold together (exclusive) are tried in
+// order until one holds.
 func chooseTable(trs [][]trans) {
 	for _, ts := range trs {
 		if len(ts) > 0 {
@@ -49,6 +51,7 @@ func chooser(ts []trans) func(m *machine) int {
 	hasElse := n > 1 && ts[n-1].kind == tElse
 	var conds []evalFn
 	var codes []*code
+	safe := true
 	for k := range ts {
 		t := &ts[k]
 		if t.etrans != 0 {
@@ -57,17 +60,18 @@ func chooser(ts []trans) func(m *machine) int {
 		if k == n-1 && hasElse {
 			continue
 		}
-		if t.kind != tCond || t.code == nil || !t.code.safe {
+		if t.kind != tCond || t.code == nil {
 			return nil
 		}
 		conds = append(conds, t.cond)
 		codes = append(codes, t.code)
+		safe = safe && t.code.safe
 	}
 	none := -1
 	if hasElse {
 		none = n - 1
 	}
-	excl := true
+	excl := safe
 	for i := range codes {
 		for j := range i {
 			if !exclusive(codes[j], codes[i]) {
@@ -76,7 +80,7 @@ func chooser(ts []trans) func(m *machine) int {
 		}
 	}
 	switch {
-	case len(conds) == 1:
+	case len(conds) == 1 && safe:
 		c := conds[0]
 		return func(m *machine) int {
 			if c(m) != 0 {
@@ -110,12 +114,17 @@ func chooser(ts []trans) func(m *machine) int {
 		for k, c := range conds {
 			if c(m) != 0 {
 				if found >= 0 {
-					return -2
+					found = -2
+					break
 				}
 				found = k
 			}
 		}
-		if found < 0 {
+		if m.fault != "" {
+			m.fault = ""
+			return -2
+		}
+		if found == -1 {
 			return none
 		}
 		return found
