@@ -103,6 +103,10 @@ var chainCases = []struct{ name, src string }{
 	{"a choice of exclusive conditions without an else", `
 		byte y;
 		active [3] proctype p() { atomic { y++; y++; if :: y == 5 -> skip :: y > 5 fi; y = 0 } }`},
+	{"receives and sends alone at their locations", `
+		chan c = [3] of { byte }; chan d = [1] of { byte }; byte a[2]; byte i;
+		active proctype p() { atomic { c!1; c!2; c!3; i = 1; c?a[i]; d!a[i]; i++; d!i } }
+		active proctype q() { atomic { d?i; c?a[i - 1]; i = 3; c?a[i] } }`},
 	{"rendezvous after skips", `
 		chan c = [0] of { byte };
 		active proctype s() { atomic { skip; c!1; skip; c!2 } }

@@ -395,7 +395,52 @@ func (md *Model) chain(L, pid int) {
 				pc = t.jump
 				continue
 			}
+			// A receive or a send to a buffered channel alone at its
+			// location: as the loop below does with it.
+			if t := &ts[0]; t.kind == tRecv || t.kind == tSend {
+				var ok bool
+				if t.kind == tRecv {
+					ok = m.recvEnabled(t.recv)
+				} else if id, buffered := md.bufferedSend(t); buffered {
+					ok = m.boq == 0 && m.sendEnabledTo(t.send, id)
+				} else {
+					goto loop
+				}
+				if m.fault != "" {
+					md.failFault(pid, t)
+					return
+				}
+				if !ok {
+					m.save()
+					md.emit(L)
+					return
+				}
+				if t.kind == tRecv {
+					m.recv(t.recv)
+				} else {
+					m.send(t.send)
+				}
+				if m.fault != "" {
+					m.save()
+					md.failFault(pid, t)
+					return
+				}
+				if t.to > 0 {
+					m.setPC(off, pt, t.jump)
+				}
+				if md.p.usesLast {
+					m.vec[md.p.lastOff] = byte(pid)
+				}
+				if !t.atomic {
+					m.save()
+					md.emit(L)
+					return
+				}
+				pc = t.jump
+				continue
+			}
 		}
+	loop:
 		if len(ts) > 0 && ts[0].choose != nil && !general {
 			ch := ts[0].choose
 			// A choice of conditions that cannot fail: as the loop
@@ -541,6 +586,15 @@ func (md *Model) chain(L, pid int) {
 			return
 		}
 	}
+}
+
+// bufferedSend returns the channel of send t in the machine's current
+// state, and whether it exists and is buffered (a rendezvous, and a bad channel the
+// general path reports, are not).
+func (md *Model) bufferedSend(t *trans) (int32, bool) {
+	m := &md.m
+	id := t.send.ch(m)
+	return id, m.fault == "" && id > 0 && int(id) <= len(m.chans) && md.p.segAt(m.vec, int(m.chans[id-1])).ch.cap > 0
 }
 
 // fireHavoc executes havoc(x) of process pid from level L: x takes every
