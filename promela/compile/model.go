@@ -312,7 +312,7 @@ func (md *Model) after(L, pid int, t *trans) bool {
 	if t.atomic {
 		saved := m.timeout
 		m.timeout = false
-		md.chain(L, pid)
+		md.chain(L, pid, t)
 		m.timeout = saved
 		return true
 	}
@@ -329,13 +329,18 @@ func (md *Model) after(L, pid int, t *trans) bool {
 // executable transition, it runs in place. It emits the states where the
 // sequence ends, and the state where it blocks (pan stores that state and
 // lets every process move). A false assume inside it discards the run.
-func (md *Model) chain(L, pid int) {
+// from is the transition that brought the process there.
+func (md *Model) chain(L, pid int, from *trans) {
 	m := &md.m
 	var buf [8]*trans
 	m.use(L)
 	off := int(m.procs[pid])
-	pt := md.p.segAt(m.vec, off).proc
-	pc := m.pcAt(off, pt)
+	// The process is where from, its last transition, led.
+	pt, pc := from.pt, from.to
+	if pc <= 0 {
+		pt = md.p.segAt(m.vec, off).proc
+		pc = m.pcAt(off, pt)
+	}
 	m.pid, m.base = pid, off
 	general := md.rec != nil || md.slow
 	vr := md.code(pt, off)
@@ -681,7 +686,7 @@ func (md *Model) handshake(L, sender int) int {
 			}
 			m.boq = 0
 			if t.atomic {
-				md.chain(L+1, pid)
+				md.chain(L+1, pid, t)
 			} else {
 				md.emit(L + 1)
 			}
