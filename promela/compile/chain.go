@@ -1,5 +1,7 @@
 package compile
 
+import "ftmc/promela"
+
 // chainTable computes the jumps of the transitions (trans.jump). Inside an
 // atomic sequence, a location whose one transition is a skip (a printf, a
 // goto, a break, the end of an if) that keeps the process in the sequence
@@ -35,9 +37,10 @@ func (p *program) chainTable() {
 // index of the one executable option, -1 when none is, and -2 when more
 // than one is or a condition failed (the general path then takes each
 // option, or reports the failure, evaluating them again: conditions
-// change nothing but the machine's fault). Conditions that cannot fail
-// (code.safe) and of which no two hold together (exclusive) are tried in
-// order until one holds.
+// change nothing but the machine's fault). Conditions of which no two
+// hold together, and none fails once an earlier one held (safe and
+// exclusive, or complementary: nfull(ch) and full(ch) of a send), are
+// tried in order until one holds.
 func chooseTable(trs [][]trans) {
 	for _, ts := range trs {
 		if len(ts) > 0 {
@@ -71,10 +74,12 @@ func chooser(ts []trans) func(m *machine) int {
 	if hasElse {
 		none = n - 1
 	}
-	excl := safe
+	// excl: once a condition holds, the later ones would not, nor fail.
+	excl := true
 	for i := range codes {
 		for j := range i {
-			if !exclusive(codes[j], codes[i]) {
+			a, b := codes[j], codes[i]
+			if !(a.safe && b.safe && exclusive(a, b)) && !complementary(a, b) {
 				excl = false
 			}
 		}
@@ -88,7 +93,7 @@ func chooser(ts []trans) func(m *machine) int {
 			}
 			return none
 		}
-	case len(conds) == 2 && excl:
+	case len(conds) == 2 && excl && safe:
 		c, d := conds[0], conds[1]
 		return func(m *machine) int {
 			if c(m) != 0 {
@@ -96,6 +101,22 @@ func chooser(ts []trans) func(m *machine) int {
 			}
 			if d(m) != 0 {
 				return 1
+			}
+			return none
+		}
+	case excl && !safe:
+		// The conditions tried until one holds are those the general
+		// path would evaluate before the later ones, which do not fail.
+		return func(m *machine) int {
+			for k, c := range conds {
+				v := c(m)
+				if m.fault != "" {
+					m.fault = ""
+					return -2
+				}
+				if v != 0 {
+					return k
+				}
 			}
 			return none
 		}
@@ -234,6 +255,27 @@ func passOver(trs [][]trans, pc int, d bool, depth int) (int, bool) {
 		dest = to
 	}
 	return dest, true
+}
+
+// complementary reports whether conditions a and b are full(ch) and
+// nfull(ch), or empty(ch) and nempty(ch), of the same channel expression:
+// when one is evaluated without failing, the other holds exactly when it
+// does not, and evaluating it would not fail either.
+func complementary(a, b *code) bool {
+	if a.chanArg == "" || a.chanArg != b.chanArg {
+		return false
+	}
+	switch a.chanFun {
+	case promela.BuiltinFull:
+		return b.chanFun == promela.BuiltinNfull
+	case promela.BuiltinNfull:
+		return b.chanFun == promela.BuiltinFull
+	case promela.BuiltinEmpty:
+		return b.chanFun == promela.BuiltinNempty
+	case promela.BuiltinNempty:
+		return b.chanFun == promela.BuiltinEmpty
+	}
+	return false
 }
 
 // exclusive reports whether conditions a and b never hold together: one

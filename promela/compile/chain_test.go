@@ -107,6 +107,15 @@ var chainCases = []struct{ name, src string }{
 		chan c = [3] of { byte }; chan d = [1] of { byte }; byte a[2]; byte i;
 		active proctype p() { atomic { c!1; c!2; c!3; i = 1; c?a[i]; d!a[i]; i++; d!i } }
 		active proctype q() { atomic { d?i; c?a[i - 1]; i = 3; c?a[i] } }`},
+	{"channel tests, complementary or not", `
+		chan c[2] = [1] of { byte }; byte i;
+		active [2] proctype p() {
+			do
+			:: atomic { i < 3 -> i++; if :: nfull(c[i % 2]) -> c[i % 2]!i :: full(c[i % 2]) -> printf("full\n") fi; if :: empty(c[1]) -> skip :: nempty(c[1]) -> c[1]?_ fi; i = i }
+			:: atomic { i < 2 -> i++; if :: nfull(c[0]) -> skip :: empty(c[0]) -> skip fi; i = i }
+			:: i == 3 -> break
+			od
+		}`},
 	{"rendezvous after skips", `
 		chan c = [0] of { byte };
 		active proctype s() { atomic { skip; c!1; skip; c!2 } }

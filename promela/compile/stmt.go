@@ -78,6 +78,11 @@ type code struct {
 	// always false (conjunctTests).
 	tests []byteTest
 	never bool
+	// tCond: a test of a channel's length, full(ch), nfull(ch),
+	// empty(ch) or nempty(ch), and its argument as written; 0 and ""
+	// otherwise.
+	chanFun promela.Builtin
+	chanArg string
 }
 
 // compileTrans compiles the statement of a transition (once per element).
@@ -152,6 +157,12 @@ func (c *comp) compileElem(e *element) *code {
 		cd.cond = c.expr(s.X)
 		cd.safe = c.failsafe(s.X)
 		cd.tests, cd.never = c.conjunctTests(s.X)
+		if x, ok := s.X.(*promela.CallExpr); ok && len(x.Args) == 1 {
+			switch x.Fun {
+			case promela.BuiltinFull, promela.BuiltinNfull, promela.BuiltinEmpty, promela.BuiltinNempty:
+				cd.chanFun, cd.chanArg = x.Fun, promela.ExprString(x.Args[0])
+			}
+		}
 	case *promela.AssignStmt:
 		cd.kind = tAssign
 		cd.assign = []promela.Expr{s.LHS}
