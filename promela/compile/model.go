@@ -343,6 +343,12 @@ func (md *Model) chain(L, pid int, from *trans) {
 	}
 	m.pid, m.base = pid, off
 	general := md.rec != nil || md.slow
+	if !general && from.to > 0 && from.jump != pc {
+		// As the steps below go on after a transition: past the
+		// locations that change nothing but the program counter.
+		pc = from.jump
+		m.setPC(off, pt, pc)
+	}
 	vr := md.code(pt, off)
 	trs, provided := vr.trans, vr.provided
 	dproc := pt.decl.D
