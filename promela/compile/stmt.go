@@ -27,8 +27,9 @@ const (
 // code its statement compiled to, shared by the copies of one statement.
 type trans struct {
 	kind   tkind
-	atomic bool // after it, the process keeps control (inside atomic)
-	etrans int  // the escape (unless) state it belongs to, or 0
+	atomic bool  // after it, the process keeps control (inside atomic)
+	id     int32 // its index in program.trans
+	etrans int   // the escape (unless) state it belongs to, or 0
 	to     int
 	// jump is where an atomic sequence goes on after the transition when
 	// it runs without a recorder: to, past the locations whose one
@@ -42,13 +43,12 @@ type trans struct {
 	// choose, in the first transition of a location, picks its
 	// executable option when an atomic sequence reaches it and runs
 	// without a recorder (chooseTable); nil when the location is not a
-	// choice of safe conditions.
+	// choice of conditions.
 	choose func(m *machine) int
 	cond   evalFn
 	effect func(m *machine)
 	send   *sendOp
 	recv   *recvOp
-	id     int32
 	from   int
 	pt     *procType
 	elem   *element
