@@ -453,10 +453,10 @@ func (md *Model) chain(L, pid int, from *trans) {
 		}
 	loop:
 		if len(ts) > 0 && ts[0].choose != nil && !general {
-			ch := ts[0].choose
-			// A choice of conditions that cannot fail: as the loop
-			// below when one option or none is executable.
-			k := ch(m)
+			// A choice of conditions (chooseTable): as the loop below
+			// when one option or none is executable; the loop takes
+			// the others (-2).
+			k := ts[0].choose(m)
 			if k == -1 {
 				m.save()
 				md.emit(L)
@@ -600,8 +600,8 @@ func (md *Model) chain(L, pid int, from *trans) {
 }
 
 // bufferedSend returns the channel of send t in the machine's current
-// state, and whether it exists and is buffered (a rendezvous, and a bad channel the
-// general path reports, are not).
+// state, and whether it exists and is buffered (a rendezvous is not, nor
+// a bad channel, which the general path reports).
 func (md *Model) bufferedSend(t *trans) (int32, bool) {
 	m := &md.m
 	id := t.send.ch(m)

@@ -190,8 +190,9 @@ func (p *program) variant(pt *procType, v byte) *variant {
 	}
 	if len(errs) > 0 || gain == 0 {
 		// A variant in which the value decides no condition and
-		// makes no jump saves little and costs its own copy of the transitions in the
-		// processor's caches: the process runs pt's.
+		// makes no jump saves little and costs its own copy of the
+		// transitions in the processor's caches: the process runs
+		// pt's.
 		vr = &pt.plain
 	}
 	tb.by[v].Store(vr)

@@ -32,8 +32,9 @@ type trans struct {
 	etrans int   // the escape (unless) state it belongs to, or 0
 	to     int
 	// jump is where an atomic sequence goes on after the transition when
-	// it runs without a recorder: to, past the locations whose one
-	// statement is a skip inside the sequence (chainTable).
+	// it runs without a recorder: to, past the locations that change
+	// nothing but the program counter inside the sequence (a skip, a
+	// choice whose options lead to one place: chainTable).
 	jump int
 	// then are the assignments an atomic sequence runs after this one
 	// (an assignment) in the same step when it runs without a recorder:
