@@ -23,6 +23,35 @@ func (t *byteTest) holds(m *machine) bool {
 	return (uint32(m.vec[a])-t.lo <= t.span) != t.neg
 }
 
+// admits reports whether the test holds when the variable is v.
+func (t *byteTest) admits(v byte) bool {
+	return (uint32(v)-t.lo <= t.span) != t.neg
+}
+
+// conjunctTests returns the conjuncts of x that are byte tests, and
+// whether one of its conjuncts is always false.
+func (c *comp) conjunctTests(x promela.Expr) (ts []byteTest, never bool) {
+	for _, y := range conjuncts(x, nil) {
+		if v, ok := c.constValue(y); ok {
+			if v == 0 {
+				never = true
+			}
+			continue
+		}
+		t, konst, value, ok := c.byteTestOf(y)
+		switch {
+		case !ok:
+		case konst:
+			if !value {
+				never = true
+			}
+		default:
+			ts = append(ts, t)
+		}
+	}
+	return ts, never
+}
+
 // byteTestOf reports whether x is a byteTest; when the test's outcome does
 // not depend on the variable's value, konst is set and value gives it.
 func (c *comp) byteTestOf(x promela.Expr) (t byteTest, konst bool, value bool, ok bool) {
@@ -173,4 +202,40 @@ func (c *comp) testsThen(ts []byteTest, rest []promela.Expr) evalFn {
 		}
 		return 1
 	}
+}
+
+// failsafe reports whether evaluating x cannot fail in any state: x is
+// built of constants and byte-sized variables at fixed offsets (not
+// indexed at run time) with operators that cannot fail (division and
+// remainder only by a nonzero constant). Such an expression changes
+// nothing either.
+func (c *comp) failsafe(x promela.Expr) bool {
+	if _, ok := c.constValue(x); ok {
+		return true
+	}
+	switch y := x.(type) {
+	case *promela.Ident, *promela.IndexExpr:
+		r, ok := c.byteOperand(y)
+		return ok && !r.indexed
+	case *promela.UnaryExpr:
+		switch y.Op {
+		case promela.SUB, promela.TILDE, promela.NOT:
+			return c.failsafe(y.X)
+		}
+	case *promela.BinaryExpr:
+		switch y.Op {
+		case promela.QUO, promela.REM:
+			if k, ok := c.constValue(y.Y); !ok || int32(k) == 0 {
+				return false
+			}
+		default:
+			if _, known := binary32(y.Op, 1, 1); !known {
+				return false
+			}
+		}
+		return c.failsafe(y.X) && c.failsafe(y.Y)
+	case *promela.CondExpr:
+		return c.failsafe(y.Cond) && c.failsafe(y.Then) && c.failsafe(y.Else)
+	}
+	return false
 }

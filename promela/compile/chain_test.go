@@ -86,6 +86,36 @@ var chainCases = []struct{ name, src string }{
 	{"a loop of assignments inside atomic", `
 		byte x;
 		active proctype p() { atomic { x == 0 -> l: x++; x--; goto l } }`},
+	{"choices of conditions that cannot fail", `
+		byte x, y; byte a[3];
+		active [2] proctype p() {
+			do
+			:: atomic { x < 3 -> y++; if :: x == 1 -> printf("one\n") :: y > 0 && x != 2 -> skip :: else -> skip fi; x++; if :: a[1] == x -> skip :: else fi; y = x }
+			:: atomic { x == 3 -> y = 3; if :: a[x % 3] == 0 -> skip :: else fi; if :: y == 3 :: y != 3 fi; x = 4 }
+			:: atomic { x == 4 -> y = 2 * y; if :: y == 6 -> skip :: y > 6 fi; x = 5; if :: y == 6 -> skip :: y > 6 && x != 9 -> skip :: else fi; if :: x == 5 -> x = 6 :: else fi }
+			:: atomic { x == 5 -> y = 3; if :: y > 1 -> skip :: y != 3 -> skip :: else fi; y = 4; if :: y > 1 -> skip :: y == 4 :: else fi; x = 6 }
+			:: x >= 4 -> break
+			od
+		}`},
+	{"a choice of conditions that can fail", `
+		byte a[2]; byte i;
+		active proctype p() { atomic { i = 1; i++; if :: a[i] == 0 -> skip :: else fi; i = 0 } }`},
+	{"a choice of exclusive conditions without an else", `
+		byte y;
+		active [3] proctype p() { atomic { y++; y++; if :: y == 5 -> skip :: y > 5 fi; y = 0 } }`},
+	{"receives and sends alone at their locations", `
+		chan c = [3] of { byte }; chan d = [1] of { byte }; byte a[2]; byte i;
+		active proctype p() { atomic { c!1; c!2; c!3; i = 1; c?a[i]; d!a[i]; i++; d!i } }
+		active proctype q() { atomic { d?i; c?a[i - 1]; i = 3; c?a[i] } }`},
+	{"channel tests, complementary or not", `
+		chan c[2] = [1] of { byte }; byte i;
+		active [2] proctype p() {
+			do
+			:: atomic { i < 3 -> i++; if :: nfull(c[i % 2]) -> c[i % 2]!i :: full(c[i % 2]) -> printf("full\n") fi; if :: empty(c[1]) -> skip :: nempty(c[1]) -> c[1]?_ fi; i = i }
+			:: atomic { i < 2 -> i++; if :: nfull(c[0]) -> skip :: empty(c[0]) -> skip fi; i = i }
+			:: i == 3 -> break
+			od
+		}`},
 	{"rendezvous after skips", `
 		chan c = [0] of { byte };
 		active proctype s() { atomic { skip; c!1; skip; c!2 } }

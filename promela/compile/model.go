@@ -312,7 +312,7 @@ func (md *Model) after(L, pid int, t *trans) bool {
 	if t.atomic {
 		saved := m.timeout
 		m.timeout = false
-		md.chain(L, pid)
+		md.chain(L, pid, t)
 		m.timeout = saved
 		return true
 	}
@@ -329,15 +329,26 @@ func (md *Model) after(L, pid int, t *trans) bool {
 // executable transition, it runs in place. It emits the states where the
 // sequence ends, and the state where it blocks (pan stores that state and
 // lets every process move). A false assume inside it discards the run.
-func (md *Model) chain(L, pid int) {
+// from is the transition that brought the process there.
+func (md *Model) chain(L, pid int, from *trans) {
 	m := &md.m
 	var buf [8]*trans
 	m.use(L)
 	off := int(m.procs[pid])
-	pt := md.p.segAt(m.vec, off).proc
-	pc := m.pcAt(off, pt)
+	// The process is where from, its last transition, led.
+	pt, pc := from.pt, from.to
+	if pc <= 0 {
+		pt = md.p.segAt(m.vec, off).proc
+		pc = m.pcAt(off, pt)
+	}
 	m.pid, m.base = pid, off
 	general := md.rec != nil || md.slow
+	if !general && from.to > 0 && from.jump != pc {
+		// As the steps below go on after a transition: past the
+		// locations that change nothing but the program counter.
+		pc = from.jump
+		m.setPC(off, pt, pc)
+	}
 	vr := md.code(pt, off)
 	trs, provided := vr.trans, vr.provided
 	dproc := pt.decl.D
@@ -381,6 +392,78 @@ func (md *Model) chain(L, pid int) {
 						t = u
 					}
 				}
+				if t.to > 0 {
+					m.setPC(off, pt, t.jump)
+				}
+				if md.p.usesLast {
+					m.vec[md.p.lastOff] = byte(pid)
+				}
+				if !t.atomic {
+					m.save()
+					md.emit(L)
+					return
+				}
+				pc = t.jump
+				continue
+			}
+			// A receive or a send to a buffered channel alone at its
+			// location: as the loop below does with it.
+			if t := &ts[0]; t.kind == tRecv || t.kind == tSend {
+				var ok bool
+				if t.kind == tRecv {
+					ok = m.recvEnabled(t.recv)
+				} else if id, buffered := md.bufferedSend(t); buffered {
+					ok = m.boq == 0 && m.sendEnabledTo(t.send, id)
+				} else {
+					goto loop
+				}
+				if m.fault != "" {
+					md.failFault(pid, t)
+					return
+				}
+				if !ok {
+					m.save()
+					md.emit(L)
+					return
+				}
+				if t.kind == tRecv {
+					m.recv(t.recv)
+				} else {
+					m.send(t.send)
+				}
+				if m.fault != "" {
+					m.save()
+					md.failFault(pid, t)
+					return
+				}
+				if t.to > 0 {
+					m.setPC(off, pt, t.jump)
+				}
+				if md.p.usesLast {
+					m.vec[md.p.lastOff] = byte(pid)
+				}
+				if !t.atomic {
+					m.save()
+					md.emit(L)
+					return
+				}
+				pc = t.jump
+				continue
+			}
+		}
+	loop:
+		if len(ts) > 0 && ts[0].choose != nil && !general {
+			// A choice of conditions (chooseTable): as the loop below
+			// when one option or none is executable; the loop takes
+			// the others (-2).
+			k := ts[0].choose(m)
+			if k == -1 {
+				m.save()
+				md.emit(L)
+				return
+			}
+			if k >= 0 {
+				t := &ts[k]
 				if t.to > 0 {
 					m.setPC(off, pt, t.jump)
 				}
@@ -516,6 +599,15 @@ func (md *Model) chain(L, pid int) {
 	}
 }
 
+// bufferedSend returns the channel of send t in the machine's current
+// state, and whether it exists and is buffered (a rendezvous is not, nor
+// a bad channel, which the general path reports).
+func (md *Model) bufferedSend(t *trans) (int32, bool) {
+	m := &md.m
+	id := t.send.ch(m)
+	return id, m.fault == "" && id > 0 && int(id) <= len(m.chans) && md.p.segAt(m.vec, int(m.chans[id-1])).ch.cap > 0
+}
+
 // fireHavoc executes havoc(x) of process pid from level L: x takes every
 // value of its domain, each a way to continue.
 func (md *Model) fireHavoc(L, pid int, t *trans) bool {
@@ -600,7 +692,7 @@ func (md *Model) handshake(L, sender int) int {
 			}
 			m.boq = 0
 			if t.atomic {
-				md.chain(L+1, pid)
+				md.chain(L+1, pid, t)
 			} else {
 				md.emit(L + 1)
 			}

@@ -21,7 +21,9 @@ import (
 // started (run with any expression, active, or an initial state given by
 // Initialised). Variants are compiled when a value is first met, by
 // whichever search worker meets it first; a value that decides no
-// condition of the proctype (prune) gets the proctype's own transitions.
+// condition of the proctype (prune) and lets no atomic sequence jump
+// further (its array elements at fixed addresses make conditions that
+// could fail safe: passOver) gets the proctype's own transitions.
 
 // maxSpecValues is the number of values of a byte-sized parameter.
 const maxSpecValues = 256
@@ -176,20 +178,41 @@ func (p *program) variant(pt *procType, v byte) *variant {
 		for _, ts := range vr.trans {
 			for k := range ts {
 				if t := &ts[k]; t.atomic {
-					t.jump = pastSkips(vr.trans, t.to)
+					t.jump = pastSkips(vr.trans, t.to, pt.decl.D)
 				}
 			}
 		}
 		fuseAssignments(vr.trans)
+		chooseTable(vr.trans)
+		if gain == 0 {
+			gain = newJumps(vr.trans, pt.trans)
+		}
 	}
 	if len(errs) > 0 || gain == 0 {
-		// A variant in which the value decides no condition saves
-		// little and costs its own copy of the transitions in the
-		// processor's caches: the process runs pt's.
+		// A variant in which the value decides no condition and
+		// makes no jump saves little and costs its own copy of the
+		// transitions in the processor's caches: the process runs
+		// pt's.
 		vr = &pt.plain
 	}
 	tb.by[v].Store(vr)
 	return vr
+}
+
+// newJumps returns the number of transitions of a variant (trs) whose
+// atomic sequences jump further than pt's (plain): conditions that can
+// fail in pt, where the parameter indexes an array, cannot in the variant
+// (passOver). The variant has pt's transitions (nothing pruned).
+func newJumps(trs, plain [][]trans) int {
+	n := 0
+	for pc := range trs {
+		for k := range trs[pc] {
+			if trs[pc][k].jump != plain[pc][k].jump {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // prune simplifies the transitions of a variant where the parameter made

@@ -68,6 +68,16 @@ var specCases = []struct {
 			od
 		}`,
 		nil, true},
+	{"parameter that decides no condition but makes choices safe", `
+		byte m[3], h[3];
+		proctype P(byte n) {
+			do
+			:: atomic { m[n] == 0 -> m[n] = 1; if :: h[n] == 1 -> printf("x\n") :: else fi; h[n] = 1 - h[n]; m[n] = 0 }
+			:: atomic { h[n] == 1 -> m[(n + 1) % 3]++; if :: m[n] > 0 -> skip :: else fi; m[(n + 1) % 3]-- }
+			od
+		}
+		init { atomic { run P(0); run P(1) } }`,
+		map[string]string{"P": "n"}, false},
 	{"remote reference to a specialised parameter", `
 		byte v[3];
 		proctype P(byte me) {

@@ -27,23 +27,29 @@ const (
 // code its statement compiled to, shared by the copies of one statement.
 type trans struct {
 	kind   tkind
-	atomic bool // after it, the process keeps control (inside atomic)
-	etrans int  // the escape (unless) state it belongs to, or 0
+	atomic bool  // after it, the process keeps control (inside atomic)
+	id     int32 // its index in program.trans
+	etrans int   // the escape (unless) state it belongs to, or 0
 	to     int
 	// jump is where an atomic sequence goes on after the transition when
-	// it runs without a recorder: to, past the locations whose one
-	// statement is a skip inside the sequence (chainTable).
+	// it runs without a recorder: to, past the locations that change
+	// nothing but the program counter inside the sequence (a skip, a
+	// choice whose options lead to one place: chainTable).
 	jump int
 	// then are the assignments an atomic sequence runs after this one
 	// (an assignment) in the same step when it runs without a recorder:
 	// each the one statement of the location the previous one jumps to
 	// (chainTable). The last one's jump and atomic hold for the step.
-	then   []*trans
+	then []*trans
+	// choose, in the first transition of a location, picks its
+	// executable option when an atomic sequence reaches it and runs
+	// without a recorder (chooseTable); nil when the location is not a
+	// choice of conditions.
+	choose func(m *machine) int
 	cond   evalFn
 	effect func(m *machine)
 	send   *sendOp
 	recv   *recvOp
-	id     int32
 	from   int
 	pt     *procType
 	elem   *element
@@ -68,6 +74,16 @@ type code struct {
 	text   string           // the statement as written
 	pos    promela.Pos      // where it is written
 	assign []promela.Expr   // assigned variables, for traces
+	safe   bool             // tCond: evaluating it cannot fail (failsafe)
+	// tCond: the conjuncts that are byte tests, and whether one is
+	// always false (conjunctTests).
+	tests []byteTest
+	never bool
+	// tCond: a test of a channel's length, full(ch), nfull(ch),
+	// empty(ch) or nempty(ch), and its argument as written; 0 and ""
+	// otherwise.
+	chanFun promela.Builtin
+	chanArg string
 }
 
 // compileTrans compiles the statement of a transition (once per element).
@@ -140,6 +156,14 @@ func (c *comp) compileElem(e *element) *code {
 		}
 		cd.kind = tCond
 		cd.cond = c.expr(s.X)
+		cd.safe = c.failsafe(s.X)
+		cd.tests, cd.never = c.conjunctTests(s.X)
+		if x, ok := s.X.(*promela.CallExpr); ok && len(x.Args) == 1 {
+			switch x.Fun {
+			case promela.BuiltinFull, promela.BuiltinNfull, promela.BuiltinEmpty, promela.BuiltinNempty:
+				cd.chanFun, cd.chanArg = x.Fun, promela.ExprString(x.Args[0])
+			}
+		}
 	case *promela.AssignStmt:
 		cd.kind = tAssign
 		cd.assign = []promela.Expr{s.LHS}
