@@ -14,8 +14,9 @@
 // asks for it (parallel.go): each worker owns the states whose hash falls to
 // it, and levels end at a barrier, so the parallel search finds the same
 // states and counterexamples as short as the sequential one. Each worker
-// may compress its own store, and the workers reduce with ample sets, the
-// successors' owners answering the cycle proviso.
+// may compress its own store, and the workers reduce with the ample sets
+// of the sequential search, the successors' owners answering the cycle
+// proviso.
 //
 // The search loop allocates nothing per state: successors are copied into a
 // reused batch, their table slots read together (so that the memory system

@@ -35,16 +35,26 @@ import (
 // would undo the compression.
 //
 // Partial-order reduction needs the breadth-first cycle proviso (reduce.go):
-// every successor of an ample set is new or in the next level. Only the
-// successors' owners know, so a worker sends an ample set's successors on
-// condition, and their owners insert them and answer, at the end of the
-// level, for each state one of whose ample successors was already stored
-// in the current level or an earlier one. Those states are then expanded
-// fully, their other successors sent in a second round of the same level.
-// The successors an ample set did send are the state's successors all the
-// same, so the level below holds, for each state, its ample set's
-// successors when the proviso holds and all its successors when it does
-// not: a cycle of ample steps would go one level deeper at every step.
+// every successor of an ample set is new or in the next level, that is,
+// none is stored in the current level or an earlier one. That depends on
+// the levels so far only, not on the order in which the current level is
+// expanded, so the workers can choose the ample sets the sequential
+// search chooses: the first candidate process with a successor whose
+// successors all meet the proviso. Only the successors' owners know, so
+// the choice takes rounds of a level. In the first round a worker sends a
+// state's first candidate's successors on condition, and their owners
+// answer, at the end of the round, for each state one of whose successors
+// was stored before the level began. In the next round those states try
+// their next candidate, and so on; a state whose every candidate failed
+// is expanded fully. A candidate's successors that fail are never stored:
+// when they all go to one worker they go as a group in one message, which
+// their owner inserts only when every one meets the proviso; otherwise each
+// owner holds them until the round's end, when everybody knows which
+// states failed. So the level below holds exactly what the sequential
+// search stores, whoever expanded which state: the same states,
+// transitions and depth. And it holds, for each state, an ample set's
+// successors only when they are all new or in the next level: a cycle of
+// ample steps would go one level deeper at every step.
 
 const (
 	workerBits = 4
@@ -95,14 +105,25 @@ type msgEntry struct {
 	parent Index  // global index of the expanded state
 	hi     uint32 // the top 32 bits of the vector's Hash
 	len    uint32
-	ample  int32 // the process of parent's ample set this successor is of, or -1
+	// ample is -1 for a successor to insert, or for one of parent's
+	// ample set the process (its low ampleProcBits) and the group: how
+	// many successors of the set follow in this message from here, this
+	// one included, all of them, for the first of a group; 0 for one the
+	// owner holds until the round's end.
+	ample int32
 }
+
+const (
+	ampleProcBits = 20
+	ampleProcMask = 1<<ampleProcBits - 1
+	maxGroup      = 1<<(31-ampleProcBits) - 1
+)
 
 // hash is the vector's hash as far as the owner's table reads it.
 func (e *msgEntry) hash() uint64 { return uint64(e.hi) << 32 }
 
 // redo is a state (global index) whose ample set of process proc did not
-// meet the proviso: it must be expanded fully.
+// meet the proviso: it tries its next candidate, or is expanded fully.
 type redo struct {
 	state Index
 	proc  int32
@@ -151,18 +172,26 @@ type pworker struct {
 	scratch []byte
 	cur     Index // global index of the state being expanded
 	nsucc   int
-	ample   int32 // the process whose successors Succ sends on condition, or -1
 
 	reduce  *reducer // partial-order reduction, or nil
 	holding bool     // Succ holds successors back for the reduction
-	skip    int32    // Succ drops this process's successors (a redo), or -1
-	redoOut [][]redo // redos found, per worker that expanded the state
+	hashes  []uint64 // the hashes of an ample set's successors
+	redoOut [][]redo // redos found, per owner of the state
 	redoMu  sync.Mutex
-	redos   []redo // this worker's states to expand fully (under redoMu)
-	dones   int
-	budget  int
-	touched uint64 // see prefetch
-	tbatch  batch  // a message's successors as a batch, for a compressed store's prefetch
+	redos   []redo // this worker's states to try again (under redoMu)
+	// held are the ample successors this worker owns whose set goes to
+	// several workers, until the round's end; failed, by the round's
+	// parity, the states one of whose held successors failed here: all
+	// workers read them at the round's end.
+	held     []msgEntry
+	heldData []byte
+	failed   [2][]Index
+	failedAt map[Index]struct{}
+	round    int // the rounds of reduction so far, the same for all workers
+	dones    int
+	budget   int
+	touched  uint64 // see prefetch
+	tbatch   batch  // a message's successors as a batch, for a compressed store's prefetch
 
 	transitions, matched, expanded int64
 	compressedAt                   int64 // as search.compressedAt
@@ -276,7 +305,7 @@ func newParallel(ctx context.Context, m state.Model, opts Options) *parallel {
 			inbox: make(chan *message, inboxCap), out: make([]*message, n), budget: pollEvery}
 		w.checker, _ = wm.(state.Checker)
 		w.reduce = newReducer(wm, opts)
-		w.ample, w.skip, w.redoOut = -1, -1, make([][]redo, n)
+		w.redoOut = make([][]redo, n)
 		p.workers = append(p.workers, w)
 	}
 	// The workers reduce all or none: they take the same rounds per level.
@@ -413,17 +442,21 @@ func (w *pworker) run() {
 			w.expandLevel(p.work[depth&1])
 		}
 		w.endLevel()
-		if w.reduce != nil {
-			// The second round of the level: the states whose ample set
-			// did not meet the proviso are expanded fully.
+		for w.reduce != nil {
+			// The end of a round of the level: the held successors of the
+			// ample sets that met the proviso are stored, and the states
+			// whose ample set did not try their next candidate in another
+			// round, until none is left.
 			redos, stop := p.barrier.wait(w.sendRedos(), &p.stop)
 			if stop {
 				return
 			}
-			if redos > 0 {
-				w.redo()
-				w.endLevel()
+			w.commit()
+			if redos == 0 {
+				break
 			}
+			w.redo()
+			w.endLevel()
 		}
 		levelStart, levelEnd = levelEnd, w.store.Len()
 		w.shareLevel(depth + 1)
@@ -570,32 +603,72 @@ func (w *pworker) expandReduced() {
 		return
 	}
 	w.nsucc -= len(r.succs) // counted again as they are sent
-	pid := int32(-1)
-	for _, c := range r.cands {
+	w.sendFrom(0)
+}
+
+// sendFrom sends the successors held in the reducer: on condition those
+// of the first of the candidates from the k-th on that has a successor,
+// all of them when there is none.
+func (w *pworker) sendFrom(k int) {
+	r := w.reduce
+	for _, c := range r.cands[k:] {
+		if c > ampleProcMask {
+			break // not a process a message can name: no ample set
+		}
 		for _, p := range r.succs {
 			if p.proc == c {
-				pid = c
-				break
+				r.ample++
+				w.sendAmple(c)
+				return
 			}
 		}
-		if pid >= 0 {
-			break
-		}
 	}
-	if pid >= 0 {
-		r.ample++
-	}
-	w.ample = pid
 	for _, p := range r.succs {
-		if pid < 0 || p.proc == pid {
-			w.Succ(state.Trans{Proc: p.proc}, r.data[p.off:p.off+p.len])
+		w.Succ(state.Trans{Proc: p.proc}, r.data[p.off:p.off+p.len])
+	}
+}
+
+// sendAmple sends the successors of process pid held in the reducer on
+// condition: as a group in one message when they all go to one worker,
+// each alone for its owner to hold otherwise.
+func (w *pworker) sendAmple(pid int32) {
+	r := w.reduce
+	w.hashes = w.hashes[:0]
+	to := -1
+	for _, p := range r.succs {
+		if p.proc == pid {
+			h := Hash(r.data[p.off : p.off+p.len])
+			if o := w.p.owner(h); len(w.hashes) == 0 {
+				to = o
+			} else if o != to {
+				to = -1
+			}
+			w.hashes = append(w.hashes, h)
 		}
 	}
-	w.ample = -1
+	group := int32(0)
+	if to >= 0 && len(w.hashes) <= maxGroup {
+		group = int32(len(w.hashes))
+	}
+	k := 0
+	for _, p := range r.succs {
+		if p.proc == pid {
+			w.nsucc++
+			h := w.hashes[k]
+			k++
+			w.send(w.p.owner(h), h, r.data[p.off:p.off+p.len], pid|group<<ampleProcBits, group == 0)
+		}
+	}
+	if group > 0 {
+		if msg := w.out[to]; len(msg.ents) >= msgEntries {
+			w.out[to] = nil
+			w.post(to, msg)
+		}
+	}
 }
 
 // sendRedos hands the states whose ample set failed the proviso to the
-// workers that expanded them, and returns how many it handed.
+// workers that own them, and returns how many it handed.
 func (w *pworker) sendRedos() int64 {
 	var n int64
 	for to, rs := range w.redoOut {
@@ -612,48 +685,85 @@ func (w *pworker) sendRedos() int64 {
 	return n
 }
 
-// redo expands fully the states whose ample set failed the proviso: their
-// other processes' successors go to their owners.
+// redo expands again the states whose ample set failed the proviso: they
+// try the candidates after the one that failed, and when none is left
+// send all their successors, none of which a failed ample set stored.
 func (w *pworker) redo() {
 	rs := w.redos
 	slices.SortFunc(rs, func(a, b redo) int { return cmp.Compare(a.state, b.state) })
 	rs = slices.CompactFunc(rs, func(a, b redo) bool { return a.state == b.state })
-	for _, r := range rs {
+	r := w.reduce
+	for _, rd := range rs {
 		if w.p.stop.Load() {
 			break
 		}
-		w.reduce.ample--
-		w.cur = r.state
-		w.scratch = append(w.scratch[:0], w.store.Get(r.state>>workerBits)...)
-		w.skip = r.proc
-		w.m.Next(w.scratch, w)
-		w.skip = -1
+		r.ample--
+		w.cur = rd.state
+		w.scratch = append(w.scratch[:0], w.store.Get(rd.state>>workerBits)...)
+		if r.gather(w.m, w.scratch, w, &w.holding) {
+			k := slices.Index(r.cands, rd.proc)
+			w.sendFrom(k + 1)
+		}
 		w.trySend()
 		w.drain(false)
 	}
 	w.redos = w.redos[:0]
 }
 
+// commit ends a round: it stores the held successors of the states none
+// of whose successors failed the proviso, on any worker.
+func (w *pworker) commit() {
+	par := w.round & 1
+	w.round++
+	// Nobody reads the lists of the next round's parity any more: they
+	// are the previous round's.
+	w.failed[w.round&1] = w.failed[w.round&1][:0]
+	if len(w.held) == 0 {
+		return
+	}
+	if w.failedAt == nil {
+		w.failedAt = make(map[Index]struct{})
+	}
+	clear(w.failedAt)
+	for _, o := range w.p.workers {
+		for _, g := range o.failed[par] {
+			w.failedAt[g] = struct{}{}
+		}
+	}
+	off := uint32(0)
+	for k := range w.held {
+		e := &w.held[k]
+		v := w.heldData[off : off+e.len]
+		off += e.len
+		if _, bad := w.failedAt[e.parent]; !bad && !w.p.stop.Load() {
+			w.insert(v, e.hash(), e.parent)
+		}
+	}
+	w.held, w.heldData = w.held[:0], w.heldData[:0]
+}
+
 // Succ implements state.Sink: the successor goes into the batch for its owner.
 func (w *pworker) Succ(t state.Trans, v []byte) {
 	w.nsucc++
-	switch {
-	case w.holding:
+	if w.holding {
 		w.reduce.hold(t, v)
 		return
-	case w.skip >= 0 && t.Proc == w.skip:
-		return // sent already, as the ample set
 	}
 	h := Hash(v)
-	to := w.p.owner(h)
+	w.send(w.p.owner(h), h, v, -1, true)
+}
+
+// send adds successor v of w.cur, of hash h, to the batch for worker to;
+// with post, it delivers the batch when it is full.
+func (w *pworker) send(to int, h uint64, v []byte, ample int32, post bool) {
 	msg := w.out[to]
 	if msg == nil {
 		msg = w.p.pool.Get().(*message)
 		w.out[to] = msg
 	}
-	msg.ents = append(msg.ents, msgEntry{parent: w.cur, hi: uint32(h >> 32), len: uint32(len(v)), ample: w.ample})
+	msg.ents = append(msg.ents, msgEntry{parent: w.cur, hi: uint32(h >> 32), len: uint32(len(v)), ample: ample})
 	msg.data = append(msg.data, v...)
-	if len(msg.ents) >= msgEntries {
+	if post && len(msg.ents) >= msgEntries {
 		w.out[to] = nil
 		w.post(to, msg)
 	}
@@ -757,22 +867,79 @@ func (w *pworker) process(msg *message) {
 	} else if !w.p.stop.Load() {
 		w.touched += w.prefetch(msg)
 		off := uint32(0)
-		for _, e := range msg.ents {
-			v := msg.data[off : off+e.len]
-			off += e.len
-			i, isNew := w.insert(v, e.hash(), e.parent)
-			if e.ample >= 0 && !isNew && i != NoIndex && int(i) < w.levelEnd {
-				// An ample successor in this level or an earlier one.
-				from := int(e.parent & (MaxWorkers - 1))
-				w.redoOut[from] = append(w.redoOut[from], redo{e.parent, e.ample})
+		for k := 0; k < len(msg.ents) && !w.p.stop.Load(); {
+			e := &msg.ents[k]
+			if e.ample < 0 {
+				w.insert(msg.data[off:off+e.len], e.hash(), e.parent)
+				off += e.len
+				k++
+				continue
 			}
-			if w.p.stop.Load() {
-				break
-			}
+			n := max(1, int(e.ample>>ampleProcBits))
+			off = w.insertAmple(msg.ents[k:k+n], msg.data, off)
+			k += n
 		}
 	}
 	msg.done, msg.ents, msg.data = false, msg.ents[:0], msg.data[:0]
 	w.p.pool.Put(msg)
+}
+
+// insertAmple takes in ample successors, whose vectors start at off in
+// data: a group, inserted only if every one meets the proviso, or one to
+// hold until the round's end. It returns where the next vector starts.
+func (w *pworker) insertAmple(ents []msgEntry, data []byte, off uint32) uint32 {
+	e := &ents[0]
+	if e.ample>>ampleProcBits == 0 {
+		v := data[off : off+e.len]
+		if w.old(v, e.hash()) {
+			w.reject(e)
+			w.failed[w.round&1] = append(w.failed[w.round&1], e.parent)
+		} else {
+			w.held = append(w.held, *e)
+			w.heldData = append(w.heldData, v...)
+		}
+		return off + e.len
+	}
+	if len(ents) == 1 {
+		// Inserted at once: if it was there, nothing changes.
+		v := data[off : off+e.len]
+		if i, isNew := w.add(v, e.hash(), e.parent); !isNew && i != NoIndex && int(i) < w.levelEnd {
+			w.reject(e)
+		} else {
+			w.count(e.parent, i, isNew)
+		}
+		return off + e.len
+	}
+	end := off
+	for k := range ents {
+		v := data[end : end+ents[k].len]
+		end += ents[k].len
+		if w.old(v, ents[k].hash()) {
+			w.reject(e)
+			for _, e := range ents[k+1:] {
+				end += e.len
+			}
+			return end
+		}
+	}
+	for k := range ents {
+		w.insert(data[off:off+ents[k].len], ents[k].hash(), ents[k].parent)
+		off += ents[k].len
+	}
+	return off
+}
+
+// old reports whether v, of hash h, was stored before the level began.
+func (w *pworker) old(v []byte, h uint64) bool {
+	i := w.store.Lookup(v, h)
+	return i != NoIndex && int(i) < w.levelEnd
+}
+
+// reject tells the owner of e's parent that its ample set failed the
+// proviso.
+func (w *pworker) reject(e *msgEntry) {
+	from := int(e.parent & (MaxWorkers - 1))
+	w.redoOut[from] = append(w.redoOut[from], redo{e.parent, e.ample & ampleProcMask})
 }
 
 // prefetch reads what the insertions of msg's successors will read, in
@@ -821,9 +988,14 @@ func (w *pworker) prefetch(msg *message) uint64 {
 // insert stores a state this worker owns; parent is global (NoIndex for an
 // initial state).
 func (w *pworker) insert(v []byte, h uint64, parent Index) (Index, bool) {
-	if parent != NoIndex {
-		w.transitions++
-	}
+	i, isNew := w.add(v, h, parent)
+	w.count(parent, i, isNew)
+	return i, isNew
+}
+
+// add is insert without counting the transition: it returns NoIndex,
+// false when the search stops for want of room.
+func (w *pworker) add(v []byte, h uint64, parent Index) (Index, bool) {
 	if w.store.Len() >= maxLocal {
 		w.p.halt(fmt.Sprintf("state store full after %d states", w.p.states()))
 		return NoIndex, false
@@ -837,9 +1009,7 @@ func (w *pworker) insert(v []byte, h uint64, parent Index) (Index, bool) {
 			} else {
 				w.p.halt(fmt.Sprintf("state store full after %d states", w.p.states()))
 			}
-			return NoIndex, false
 		}
-		w.matched++
 		return i, false
 	}
 	w.parents.append(parent)
@@ -850,6 +1020,16 @@ func (w *pworker) insert(v []byte, h uint64, parent Index) (Index, bool) {
 		}
 	}
 	return i, true
+}
+
+// count counts the transition from parent to i.
+func (w *pworker) count(parent, i Index, isNew bool) {
+	if parent != NoIndex {
+		w.transitions++
+	}
+	if !isNew && i != NoIndex {
+		w.matched++
+	}
 }
 
 func (w *pworker) poll() {

@@ -125,3 +125,106 @@ func TestReductionParallel(t *testing.T) {
 		}
 	}
 }
+
+// turns are k processes that each count from 0 to m in local steps of one
+// or two, then wait for their turn to reset the count and pass the turn
+// on (the last byte of the vector). The candidates of an ample set are the
+// processes, the last first, that can only count or wait: one that waits
+// for a turn that is not its own is a candidate without a successor. A
+// step of two reaches a state that two steps of one reach a level later,
+// so a candidate fails the proviso and the next is tried. With first, Ample
+// returns only the first candidate with a successor: a state whose first
+// candidate fails is expanded fully.
+type turns struct {
+	k, m  int
+	first bool
+	buf   []byte
+}
+
+func (j *turns) Name() string                    { return "turns" }
+func (j *turns) Initial(emit func([]byte)) error { emit(make([]byte, j.k+1)); return nil }
+func (j *turns) ValidEnd([]byte) bool            { return true }
+func (j *turns) Decode([]byte) []trace.Var       { return nil }
+func (j *turns) Fork() state.Model               { d := *j; d.buf = nil; return &d }
+func (j *turns) Explain(t state.Trans, _, _ []byte) trace.Step {
+	return trace.Step{Pid: int(t.Proc)}
+}
+
+func (j *turns) Next(s []byte, sink state.Sink) {
+	turn := int(s[j.k])
+	for i := range j.k {
+		j.buf = append(j.buf[:0], s...)
+		switch {
+		case int(s[i]) < j.m:
+			for d := 1; d <= 2 && int(s[i])+d <= j.m; d++ {
+				j.buf[i] = s[i] + byte(d)
+				sink.Succ(state.Trans{Proc: int32(i), ID: int32(d)}, j.buf)
+			}
+		case turn == i:
+			j.buf[i], j.buf[j.k] = 0, byte((turn+1)%j.k)
+			sink.Succ(state.Trans{Proc: int32(i)}, j.buf)
+		}
+	}
+}
+
+func (j *turns) Ample(s []byte, buf []int32) []int32 {
+	for i := j.k - 1; i >= 0; i-- {
+		switch {
+		case int(s[i]) < j.m:
+			buf = append(buf, int32(i))
+			if j.first {
+				return buf
+			}
+		case int(s[j.k]) != i && !j.first:
+			buf = append(buf, int32(i))
+		}
+	}
+	return buf
+}
+
+// TestReductionParallelSameAsSequential: the parallel search chooses the
+// sequential search's ample sets, trying the candidates in order in rounds
+// of a level: it stores the same states, counts the same transitions and
+// ample sets and reaches the same depth, at every run, with plain and
+// compressed stores, whichever worker expands which state. On turns
+// that is fewer states than expanding fully the states whose first
+// candidate fails.
+func TestReductionParallelSameAsSequential(t *testing.T) {
+	models := []struct {
+		name string
+		m    func() state.Model
+	}{
+		{"turns", func() state.Model { return &turns{k: 4, m: 3} }},
+		{"turns-5", func() state.Model { return &turns{k: 5, m: 4} }},
+		{"counters-wrap", func() state.Model { return &reducedCounters{counters{k: 4, n: 6, wrap: true}} }},
+	}
+	for _, mc := range models {
+		t.Run(mc.name, func(t *testing.T) {
+			want, wst := run(t, mc.m(), Options{Reduce: true})
+			if want.Verdict != trace.Holds || wst.AmpleStates == 0 {
+				t.Fatalf("sequential: %s, %d ample states", want.Verdict, wst.AmpleStates)
+			}
+			if j, ok := mc.m().(*turns); ok {
+				j.first = true
+				_, fst := run(t, j, Options{Reduce: true})
+				if wst.States >= fst.States {
+					t.Errorf("%d states, %d with the first candidate only: want fewer", wst.States, fst.States)
+				}
+				t.Logf("%d states, %d with the first candidate only", wst.States, fst.States)
+			}
+			for _, workers := range []int{2, 3, 4} {
+				for _, compress := range []bool{false, true} {
+					for range 3 {
+						got, gst := run(t, mc.m(), Options{Reduce: true, Workers: workers, Compress: compress})
+						if got.Verdict != want.Verdict || gst.States != wst.States || gst.Transitions != wst.Transitions ||
+							gst.Matched != wst.Matched || gst.Depth != wst.Depth || gst.Expanded != wst.Expanded || gst.AmpleStates != wst.AmpleStates {
+							t.Fatalf("%d workers, compress %v: %s, %d states %d transitions %d matched depth %d, %d expanded, %d ample; want %s, %d %d %d %d, %d, %d",
+								workers, compress, got.Verdict, gst.States, gst.Transitions, gst.Matched, gst.Depth, gst.Expanded, gst.AmpleStates,
+								want.Verdict, wst.States, wst.Transitions, wst.Matched, wst.Depth, wst.Expanded, wst.AmpleStates)
+						}
+					}
+				}
+			}
+		})
+	}
+}

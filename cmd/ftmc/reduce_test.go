@@ -58,6 +58,49 @@ func TestReductionVerdicts(t *testing.T) {
 	}
 }
 
+// TestReductionParallelCounts: on every breadth-first Promela run of
+// promelaCheckRuns that ends with every property holding and uses ample
+// sets, two workers choose the ample sets one worker does: the same
+// states, transitions, matched states, depth and ample states, at every
+// run and with compressed stores, whichever worker expands which state.
+func TestReductionParallelCounts(t *testing.T) {
+	compared := 0
+	for _, j := range promelaCheckRuns(t) {
+		if hasOrder(j.args) {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), runBudget(t))
+		want, _, _ := runFtmc(ctx, append(append([]string(nil), j.args...), "--bfs", "-j", "1"))
+		if want == nil || !want.Stats.Complete || want.Stats.AmpleStates == 0 || overall(want.Verdicts).Verdict != string(trace.Holds) {
+			cancel()
+			continue
+		}
+		compared++
+		w := want.Stats
+		for _, extra := range [][]string{{}, {}, {"--compress"}} {
+			args := append(append(append([]string(nil), j.args...), "--bfs", "-j", "2"), extra...)
+			got, code, errs := runFtmc(ctx, args)
+			if got == nil || code != trace.ExitHolds {
+				t.Errorf("%s -j 2 %v: exit %d: %s", j.where, extra, code, errs)
+				continue
+			}
+			g := got.Stats
+			if g.States != w.States || g.Transitions != w.Transitions || g.Matched != w.Matched || g.Depth != w.Depth || g.AmpleStates != w.AmpleStates {
+				t.Errorf("%s -j 2 %v: %d states %d transitions %d matched depth %d, %d ample; -j 1: %d %d %d %d, %d",
+					j.where, extra, g.States, g.Transitions, g.Matched, g.Depth, g.AmpleStates, w.States, w.Transitions, w.Matched, w.Depth, w.AmpleStates)
+			}
+		}
+		if ctx.Err() != nil {
+			t.Fatal(overBudget(j.where, runBudget(t)))
+		}
+		cancel()
+	}
+	t.Logf("%d runs compared", compared)
+	if compared < 15 {
+		t.Errorf("%d runs compared, want at least 15", compared)
+	}
+}
+
 // TestReductionLTLVerdicts runs every LTL, fairness and non-progress run
 // of the corpus, of examples/ and of ltl/testdata, and the plain check
 // runs of their models with ltl blocks or never claims, with
