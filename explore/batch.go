@@ -72,7 +72,7 @@ func (s *search) flush() {
 	evs := b.events
 	st := s.store
 	if s.shared != nil {
-		// Its shards' reads are behind their locks.
+		s.touched += s.shared.touch(b)
 	} else if st.lossy != nil {
 		s.touched += st.lossy.prefetch(b)
 	} else if st.tree == nil {
@@ -90,7 +90,7 @@ func (s *search) flush() {
 			var i Index
 			var isNew bool
 			if s.shared != nil {
-				i, isNew = s.shared.InsertFrom(v, e.from)
+				i, isNew = s.shared.insertFrom(v, e.h, e.from)
 			} else {
 				i, isNew = st.InsertHash(v, e.h)
 			}

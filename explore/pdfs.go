@@ -11,8 +11,12 @@ import (
 )
 
 // The depth-first search on several workers is LTSmin's multi-core
-// reachability: the workers share one SharedStore, and each expands the
-// states it stored, depth-first, from a stack of its own. A state is
+// reachability: the workers share one store, and each expands the states
+// it stored, depth-first, from a stack of its own. The store is an lfStore
+// (lockfree.go), which the workers fill without locks, or with Compress a
+// SharedStore of compressed shards behind locks. An lfStore does not turn
+// compressed by itself (AutoCompress): a search that reaches the memory
+// limit stops. A state is
 // stored once, by one worker, which then expands it, so every reachable
 // state is expanded exactly once whatever the workers' race. A worker
 // whose stack runs dry says it is hungry; the next worker to expand a
@@ -44,7 +48,9 @@ type pdfs struct {
 	ctx     context.Context
 	m       state.Model
 	opts    Options
-	store   *SharedStore
+	store   stored
+	shared  *SharedStore // the store when compressed, else nil
+	lf      *lfStore     // the store when plain, else nil
 	watch   *Watch
 	workers []*search
 	counts  []pcount
@@ -57,6 +63,9 @@ type pdfs struct {
 	pool   []pitem // states given to the hungry
 	idle   int     // workers waiting
 	over   bool    // every worker waited with nothing given: all expanded
+	parked int     // workers waiting for the lfStore to grow
+	grown  int     // how many times it grew
+	exited int     // workers that returned
 	viol   *violation
 	reason string
 
@@ -72,9 +81,15 @@ func runParallelDFS(ctx context.Context, m state.Model, opts Options) (trace.Res
 	n := min(opts.Workers, MaxWorkers)
 	p := &pdfs{ctx: ctx, m: m, opts: opts, counts: make([]pcount, n)}
 	p.cond = sync.NewCond(&p.mu)
-	p.store = NewSharedStore(opts.ExpectedStates, opts.Compress)
+	if opts.Compress {
+		p.shared = NewSharedStore(opts.ExpectedStates, true)
+		p.store = p.shared
+		defer p.shared.Free()
+	} else {
+		p.lf = newLFStore(n, opts.ExpectedStates)
+		p.store = p.lf
+	}
 	p.watch = newWatch(ctx, p.store, opts)
-	defer p.store.Free()
 	defer p.watch.Close()
 	p.watch.Start()
 	for id := range n {
@@ -82,7 +97,12 @@ func runParallelDFS(ctx context.Context, m state.Model, opts Options) (trace.Res
 		if id > 0 {
 			wm = m.Fork()
 		}
-		w := &search{ctx: ctx, m: wm, opts: opts, shared: p.store, pd: p, pc: &p.counts[id], watch: p.watch, budget: pollEvery}
+		w := &search{ctx: ctx, m: wm, opts: opts, pd: p, pc: &p.counts[id], wid: id, watch: p.watch, budget: pollEvery}
+		if p.lf != nil {
+			w.shared = lfView{p.lf, id, p}
+		} else {
+			w.shared = p.shared
+		}
 		w.checker, _ = wm.(state.Checker)
 		w.reduce = newReducer(wm, opts)
 		p.workers = append(p.workers, w)
@@ -118,7 +138,7 @@ func (p *pdfs) initial() error {
 		if w.viol != nil || w.stop != "" {
 			return
 		}
-		i, isNew := p.store.InsertFrom(v, NoIndex)
+		i, isNew := w.shared.insertFrom(v, 0, NoIndex)
 		if !isNew {
 			if i == NoIndex {
 				w.stopFull()
@@ -161,9 +181,7 @@ func (p *pdfs) run() {
 				p.halt(r)
 				continue
 			}
-			if p.opts.AutoCompress && !p.opts.Compress && p.compressedAt == 0 && p.store.compressAtHalf() {
-				p.compressedAt = int64(p.store.Len())
-			}
+
 			if p.opts.Progress != nil && now.Sub(last) >= p.opts.ProgressInterval {
 				n := int64(p.store.Len())
 				pr := Progress{States: n, MemoryBytes: p.watch.Memory(), Elapsed: now.Sub(p.watch.Start())}
@@ -185,7 +203,7 @@ func (p *pdfs) run() {
 // pdfsRun is a worker's search: it ends when the search has an outcome.
 func (s *search) pdfsRun() {
 	p := s.pd
-	defer s.publish()
+	defer p.exit(s)
 	for !p.stop.Load() {
 		n := len(s.stack)
 		if n == 0 {
@@ -217,6 +235,9 @@ func (s *search) pdfsRun() {
 		if p.hungry.Load() > 0 && len(s.stack) > 1 {
 			p.give(s)
 		}
+		if p.lf != nil && p.lf.wantGrow(s.wid) && !p.park() {
+			return
+		}
 		if s.budget <= 0 {
 			s.budget = pollEvery
 			s.publish()
@@ -239,6 +260,7 @@ func (p *pdfs) take(s *search) bool {
 	defer p.mu.Unlock()
 	p.idle++
 	p.hungry.Add(1)
+	p.cond.Broadcast() // a worker waiting to grow the table may now
 	for len(p.pool) == 0 && !p.over && !p.stop.Load() {
 		if p.idle == len(p.workers) {
 			// No worker has a state left to expand.
@@ -256,6 +278,40 @@ func (p *pdfs) take(s *search) bool {
 	s.stack = append(s.stack, p.pool...)
 	p.pool = p.pool[:0]
 	return true
+}
+
+// park waits, outside the store, until the lfStore has doubled its
+// table: the last worker to stop doubles it, when the others are parked,
+// waiting for states or gone. It reports whether the search goes on.
+func (p *pdfs) park() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.parked++
+	gen := p.grown
+	for p.grown == gen && !p.stop.Load() {
+		if p.parked+p.idle+p.exited == len(p.workers) {
+			p.lf.grow()
+			p.grown++
+			p.parked = 0
+			p.cond.Broadcast()
+			return true
+		}
+		p.cond.Wait()
+	}
+	if p.grown == gen {
+		p.parked--
+		return false
+	}
+	return true
+}
+
+// exit records that worker s returned.
+func (p *pdfs) exit(s *search) {
+	s.publish()
+	p.mu.Lock()
+	p.exited++
+	p.cond.Broadcast()
+	p.mu.Unlock()
 }
 
 // give hands the bottom half of s's stack to the hungry workers, unless
@@ -293,7 +349,7 @@ func (p *pdfs) violate(v *violation) {
 	p.mu.Unlock()
 }
 
-func (p *pdfs) get(i Index) []byte { return p.store.Get(nil, i) }
+func (p *pdfs) get(i Index) []byte { return p.workers[0].shared.Get(nil, i) }
 
 func (p *pdfs) result() trace.Result {
 	r := trace.Result{Property: propertyName(p.opts)}

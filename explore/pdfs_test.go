@@ -141,3 +141,42 @@ func TestParallelDFSLimits(t *testing.T) {
 		}
 	}
 }
+
+// The lock-free table doubles while the workers wait outside it, several
+// times in a search, and loses no state: the counts are the one-worker
+// search's. With a memory limit that refuses the doubling the search
+// stops with unknown instead of filling the table.
+func TestParallelDFSTableGrows(t *testing.T) {
+	m := func() state.Model { return &counters{k: 5, n: 12, endOK: true} } // 248,832 states
+	want, wst := run(t, m(), Options{Order: DepthFirst})
+	if wst.States < 2<<lfMinLog {
+		t.Fatalf("%d states: too few to double the table twice", wst.States)
+	}
+	for _, workers := range []int{2, 3, 4} {
+		got, gst := run(t, m(), Options{Order: DepthFirst, Workers: workers})
+		if got.Verdict != want.Verdict || gst.States != wst.States || gst.Transitions != wst.Transitions || gst.Expanded != wst.Expanded {
+			t.Errorf("%d workers: %s, %d states %d transitions %d expanded; want %s, %d %d %d", workers, got.Verdict, gst.States, gst.Transitions, gst.Expanded, want.Verdict, wst.States, wst.Transitions, wst.Expanded)
+		}
+	}
+	s := newLFStore(2, 0)
+	s.SetLimit(s.Bytes() + 1<<lfChunkLog + 12<<lfPosLog) // the first chunks, not a larger table
+	v := lfView{s, 0, nil}
+	full := false
+	for k := 0; k < 1<<lfMinLog && !full; k++ {
+		vec := []byte{byte(k), byte(k >> 8), byte(k >> 16), 1}
+		i, isNew := v.insertFrom(vec, 0, NoIndex)
+		if i == NoIndex {
+			full = true
+			break
+		}
+		if !isNew {
+			t.Fatalf("vector %d found stored", k)
+		}
+		if s.wantGrow(0) {
+			s.grow()
+		}
+	}
+	if !full || s.Len() > len(s.table.Load().slots)/10*9 || !s.full.Load() {
+		t.Errorf("a table the limit does not let double: full %v with %d states in %d slots", full, s.Len(), len(s.table.Load().slots))
+	}
+}

@@ -190,9 +190,10 @@ type search struct {
 
 	// shared, when set, is the store of a parallel depth-first search
 	// (pdfs.go) instead of store; it keeps the parents.
-	shared *SharedStore
+	shared sharedStates
 	pd     *pdfs
 	pc     *pcount
+	wid    int     // the worker's number
 	stack  []pitem // the parallel depth-first search's states to expand
 
 	scratch []byte // the state being expanded, copied out of the store

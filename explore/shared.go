@@ -2,9 +2,7 @@ package explore
 
 import (
 	"context"
-	"runtime/debug"
 	"sync"
-	"sync/atomic"
 )
 
 // A SharedStore is a set of state vectors that several goroutines insert
@@ -17,9 +15,6 @@ import (
 // states stored, and per-state arrays indexed by them stay small.
 type SharedStore struct {
 	shards [sharedShards]sharedShard
-	limit  atomic.Int64 // SetLimit's
-	// compressed: compressAtHalf has compressed the shards, or failed to
-	compressed atomic.Bool
 }
 
 const (
@@ -122,31 +117,27 @@ func (s *SharedStore) Parent(i Index) Index {
 	return p
 }
 
-// compressAtHalf compresses every shard (Store.Compress) once the shards
-// hold half of their limit together (SetLimit): it reports whether it did.
-// Shards that cannot compress stay plain.
-func (s *SharedStore) compressAtHalf() bool {
-	limit := s.limit.Load()
-	if s.compressed.Load() || limit <= 0 || s.Len() < autoCompressMin {
-		return false
-	}
-	if b := s.Bytes(); b <= limit/2 && b+4*s.tableBytes() <= limit {
-		return false
-	}
-	s.compressed.Store(true)
-	any := false
-	s.each(func(st *Store) {
-		if st.Compress() {
-			any = true
-		} else {
-			st.noCompress = true
-		}
-	})
-	if any {
-		debug.FreeOSMemory()
-	}
-	return any
+// sharedStates is the store of the depth-first search on several workers
+// (pdfs.go) as a worker sees it: a SharedStore, or a worker's view of an
+// lfStore.
+type sharedStates interface {
+	stored
+	Get(dst []byte, i Index) []byte
+	// insertFrom is InsertFrom with vec's Hash h, or 0 when not known.
+	insertFrom(vec []byte, h uint64, parent Index) (Index, bool)
+	Lookup(vec []byte) Index
+	Parent(i Index) Index
+	// touch prepares the insertion of a batch's successors; it returns
+	// what it read.
+	touch(b *batch) uint64
 }
+
+func (s *SharedStore) insertFrom(vec []byte, _ uint64, parent Index) (Index, bool) {
+	return s.insert(vec, parent, true)
+}
+
+// touch does nothing: the shards' tables are read under their locks.
+func (s *SharedStore) touch(*batch) uint64 { return 0 }
 
 // Get appends the vector of state i to dst[:0].
 func (s *SharedStore) Get(dst []byte, i Index) []byte {
@@ -202,7 +193,6 @@ func (s *SharedStore) tableBytes() int64 {
 // SetLimit bounds the memory the shards hold together (0: no bound): each
 // shard may grow by what the others leave of it.
 func (s *SharedStore) SetLimit(bytes int64) {
-	s.limit.Store(bytes)
 	if bytes <= 0 {
 		s.each(func(st *Store) { st.SetLimit(0) })
 		return

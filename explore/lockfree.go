@@ -1,0 +1,352 @@
+package explore
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// lfStore is the store of a depth-first search on several workers when
+// its states stay plain: a hash table that the workers probe and fill
+// without locks, as LTSmin's multi-core table (Laarman, van de Pol and
+// Weber, "Boosting multi-core reachability performance with shared hash
+// tables", FMCAD 2010). A slot holds the top 32 bits of a vector's hash
+// and its index plus one; a worker claims an empty slot by writing the tag
+// with lfBusy instead of an index (compare-and-swap), appends the vector
+// to an arena of its own, and then publishes the index in the slot. A
+// worker that meets a busy slot with its vector's tag waits for the index:
+// the vector may be its own. The index of a state is its number in its
+// worker's arena shifted left by workerBits, or'ed with the worker's
+// number, as in the parallel breadth-first search, so an arena needs no
+// lock either: only its worker appends, and the others read what a
+// published slot names.
+//
+// The table doubles while no worker is inside an insertion: the search
+// stops its workers (grow's caller, pdfs.park) when it holds half as many
+// states as slots, and an insertion that finds it 90% full returns
+// lfWait, which sends its worker to stop too.
+type lfStore struct {
+	table  atomic.Pointer[lfTable]
+	arenas []lfArena
+	limit  atomic.Int64
+	full   atomic.Bool
+}
+
+type lfTable struct {
+	slots  []atomic.Uint64
+	shift  uint  // the home slot of hash h is h >> shift
+	growAt int64 // states at which the search doubles the table
+	hard   int64 // states at which an insertion waits for the doubling
+	final  bool  // the memory limit refused the doubling: at hard, the store is full
+}
+
+const (
+	lfBusy     = 1<<32 - 1 // the low half of a claimed slot
+	lfMinLog   = 16
+	lfChunkLog = 20 // arena chunks of 1 MiB
+	lfPosLog   = 16 // positions and parents in chunks of 64Ki
+	lfMaxVec   = 1<<lfChunkLog - 1
+)
+
+// lfArena is one worker's vectors: bytes in chunks, and for each state
+// the position of its vector (chunk<<40 | offset<<20 | length) and its
+// parent. The chunk pointers are atomic so that other workers can read
+// while the owner adds chunks.
+type lfArena struct {
+	data    [1 << 16]atomic.Pointer[[1 << lfChunkLog]byte]
+	pos     [maxLocal>>lfPosLog + 1]atomic.Pointer[[1 << lfPosLog]uint64]
+	parents [maxLocal>>lfPosLog + 1]atomic.Pointer[[1 << lfPosLog]uint32]
+	n       atomic.Int64 // states; only the owner writes it
+	bytes   atomic.Int64 // memory of the chunks
+	maxVec  atomic.Int64
+	chunk   int // the chunk being filled, and the bytes used in it
+	used    int
+	checked int64 // n at the last exact count of the table's states
+	_       [64]byte
+}
+
+// lfResult is an insertion's outcome besides the index.
+type lfResult uint8
+
+const (
+	lfFound lfResult = iota
+	lfNew
+	lfWait // the table is too full: the caller waits for the doubling, then inserts again
+	lfFull // the memory limit refuses the vector
+)
+
+func newLFStore(workers, expected int) *lfStore {
+	s := &lfStore{arenas: make([]lfArena, workers)}
+	log := lfMinLog
+	for 1<<log < 2*expected && log < 32 {
+		log++
+	}
+	for k := range s.arenas {
+		s.arenas[k].chunk = -1
+	}
+	s.table.Store(newLFTable(log))
+	return s
+}
+
+func newLFTable(log int) *lfTable {
+	size := int64(1) << log
+	return &lfTable{slots: make([]atomic.Uint64, size), shift: uint(64 - log), growAt: size / 2, hard: size / 10 * 9}
+}
+
+// Len is the number of states stored.
+func (s *lfStore) Len() int {
+	n := int64(0)
+	for k := range s.arenas {
+		n += s.arenas[k].n.Load()
+	}
+	return int(n)
+}
+
+func (s *lfStore) MaxVector() int {
+	m := int64(0)
+	for k := range s.arenas {
+		m = max(m, s.arenas[k].maxVec.Load())
+	}
+	return int(m)
+}
+
+func (s *lfStore) tableBytes() int64 { return int64(len(s.table.Load().slots)) * 8 }
+
+func (s *lfStore) Bytes() int64 {
+	b := s.tableBytes()
+	for k := range s.arenas {
+		b += s.arenas[k].bytes.Load()
+	}
+	return b
+}
+
+func (s *lfStore) SetLimit(bytes int64) { s.limit.Store(bytes) }
+
+func (s *lfStore) room(extra int64) bool {
+	l := s.limit.Load()
+	return l <= 0 || s.Bytes()+extra <= l
+}
+
+// wantGrow reports whether worker w sees the table half full: its own
+// states times the workers, and then the exact count, at least every 1024
+// of its insertions.
+func (s *lfStore) wantGrow(w int) bool {
+	a := &s.arenas[w]
+	n := a.n.Load()
+	t := s.table.Load()
+	if t.final || n*int64(len(s.arenas)) < t.growAt && n-a.checked < 1024 {
+		return false
+	}
+	a.checked = n
+	return int64(s.Len()) >= t.growAt
+}
+
+// grow doubles the table; every worker must be outside the store. When the
+// memory limit refuses the new table, the old one fills to 90% and then
+// insertions say lfFull.
+func (s *lfStore) grow() {
+	old := s.table.Load()
+	log := 64 - int(old.shift)
+	if int64(s.Len()) < old.growAt {
+		return
+	}
+	if log >= 32 || !s.room(int64(len(old.slots))*16) {
+		t := *old
+		t.growAt, t.final = old.hard, true
+		s.table.Store(&t)
+		return
+	}
+	t := newLFTable(log + 1)
+	mask := uint64(len(t.slots) - 1)
+	for k := range old.slots {
+		e := old.slots[k].Load()
+		if e == 0 {
+			continue
+		}
+		p := e >> 32 << 32 >> t.shift
+		for t.slots[p].Load() != 0 {
+			p = (p + 1) & mask
+		}
+		t.slots[p].Store(e)
+	}
+	s.table.Store(t)
+}
+
+// insert adds vec, whose Hash is h, for worker w unless it is stored, with
+// parent as its parent when new.
+func (s *lfStore) insert(w int, vec []byte, h uint64, parent Index) (Index, lfResult) {
+	t := s.table.Load()
+	tag := h >> 32 << 32
+	mask := uint64(len(t.slots) - 1)
+	p := h >> t.shift
+	for {
+		e := t.slots[p].Load()
+		if e == 0 {
+			if s.hardFull(w, t) {
+				if t.final {
+					s.full.Store(true)
+					return NoIndex, lfFull
+				}
+				return NoIndex, lfWait
+			}
+			if !t.slots[p].CompareAndSwap(0, tag|lfBusy) {
+				continue // another worker claimed it: read it again
+			}
+			i, ok := s.arenas[w].add(w, vec, parent, s)
+			if !ok {
+				t.slots[p].Store(0)
+				s.full.Store(true)
+				return NoIndex, lfFull
+			}
+			t.slots[p].Store(tag | uint64(i+1))
+			return i, lfNew
+		}
+		if e&^lfBusy == tag {
+			for spins := 0; e&lfBusy == lfBusy; spins++ {
+				if spins > 64 {
+					runtime.Gosched()
+				}
+				e = t.slots[p].Load()
+			}
+			if e == 0 {
+				continue // given back by a worker over the limit
+			}
+			if i := Index(e) - 1; string(s.get(i)) == string(vec) {
+				return i, lfFound
+			}
+		}
+		p = (p + 1) & mask
+	}
+}
+
+// hardFull reports whether the table is too full for another state: an
+// exact count only when worker w's estimate comes near.
+func (s *lfStore) hardFull(w int, t *lfTable) bool {
+	n := s.arenas[w].n.Load()
+	if n*int64(len(s.arenas)) < t.hard && n-s.arenas[w].checked < 1024 {
+		return false
+	}
+	return int64(s.Len()) >= t.hard
+}
+
+// lookup returns the index of vec, whose Hash is h, or NoIndex.
+func (s *lfStore) lookup(vec []byte, h uint64) Index {
+	t := s.table.Load()
+	tag := h >> 32 << 32
+	mask := uint64(len(t.slots) - 1)
+	for p := h >> t.shift; ; p = (p + 1) & mask {
+		e := t.slots[p].Load()
+		if e == 0 {
+			return NoIndex
+		}
+		if e&^lfBusy != tag {
+			continue
+		}
+		for e&lfBusy == lfBusy {
+			runtime.Gosched()
+			e = t.slots[p].Load()
+		}
+		if e == 0 {
+			return NoIndex
+		}
+		if i := Index(e) - 1; string(s.get(i)) == string(vec) {
+			return i
+		}
+	}
+}
+
+// touch reads the home slots of a batch's successors, so that their
+// insertions find them in the cache (see batch.go); it returns what it
+// read.
+func (s *lfStore) touch(b *batch) uint64 {
+	t := s.table.Load()
+	var sum uint64
+	for k := range b.events {
+		e := &b.events[k]
+		if e.kind == evSucc {
+			e.h = Hash(b.data[e.off : e.off+e.len])
+			sum += t.slots[e.h>>t.shift].Load()
+		}
+	}
+	return sum
+}
+
+// get is the vector of state i; it must not be changed.
+func (s *lfStore) get(i Index) []byte {
+	a := &s.arenas[i&(MaxWorkers-1)]
+	l := int(i >> workerBits)
+	pos := a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)]
+	c := a.data[pos>>40].Load()
+	off := int(pos >> 20 & lfMaxVec)
+	return c[off : off+int(pos&lfMaxVec)]
+}
+
+func (s *lfStore) parent(i Index) Index {
+	a := &s.arenas[i&(MaxWorkers-1)]
+	l := int(i >> workerBits)
+	return a.parents[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)]
+}
+
+// add appends vec to worker w's arena; false when the memory limit or the
+// arena's size refuses it.
+func (a *lfArena) add(w int, vec []byte, parent Index, s *lfStore) (Index, bool) {
+	l := int(a.n.Load())
+	if l >= maxLocal || len(vec) > lfMaxVec {
+		return NoIndex, false
+	}
+	if a.chunk < 0 || a.used+len(vec) > 1<<lfChunkLog {
+		if a.chunk+1 >= len(a.data) || !s.room(1<<lfChunkLog) {
+			return NoIndex, false
+		}
+		a.chunk++
+		a.used = 0
+		a.data[a.chunk].Store(new([1 << lfChunkLog]byte))
+		a.bytes.Add(1 << lfChunkLog)
+	}
+	if l&(1<<lfPosLog-1) == 0 {
+		a.pos[l>>lfPosLog].Store(new([1 << lfPosLog]uint64))
+		a.parents[l>>lfPosLog].Store(new([1 << lfPosLog]uint32))
+		a.bytes.Add(12 << lfPosLog)
+	}
+	c := a.data[a.chunk].Load()
+	copy(c[a.used:], vec)
+	a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)] = uint64(a.chunk)<<40 | uint64(a.used)<<20 | uint64(len(vec))
+	a.parents[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)] = parent
+	a.used += len(vec)
+	a.maxVec.Store(max(a.maxVec.Load(), int64(len(vec))))
+	a.n.Store(int64(l + 1))
+	return Index(l)<<workerBits | Index(w), true
+}
+
+// lfView is worker w's view of an lfStore, a sharedStates: an insertion
+// that finds the table too full waits (pdfs.park) for the search to
+// double it.
+type lfView struct {
+	*lfStore
+	w int
+	p *pdfs
+}
+
+func (v lfView) Get(dst []byte, i Index) []byte { return append(dst[:0], v.get(i)...) }
+
+func (v lfView) insertFrom(vec []byte, h uint64, parent Index) (Index, bool) {
+	if h == 0 {
+		h = Hash(vec)
+	}
+	for {
+		i, r := v.insert(v.w, vec, h, parent)
+		switch r {
+		case lfWait:
+			if !v.p.park() {
+				return NoIndex, false // the search stopped
+			}
+			continue
+		case lfFull:
+			return NoIndex, false
+		}
+		return i, r == lfNew
+	}
+}
+
+func (v lfView) Lookup(vec []byte) Index { return v.lookup(vec, Hash(vec)) }
+
+func (v lfView) Parent(i Index) Index { return v.parent(i) }
