@@ -324,6 +324,26 @@ func (md *Model) after(L, pid int, t *trans) bool {
 	return true
 }
 
+// stepped ends step t of process pid (at offset off, of proctype pt)
+// inside chain, as apply does: the jump, _last, and when t leaves the
+// atomic sequence the successor, emitted from level L (true: the
+// sequence ended).
+func (md *Model) stepped(L, pid, off int, pt *procType, t *trans) bool {
+	m := &md.m
+	if t.to > 0 {
+		m.setPC(off, pt, t.jump)
+	}
+	if md.p.usesLast {
+		m.vec[md.p.lastOff] = byte(pid)
+	}
+	if !t.atomic {
+		m.save()
+		md.emit(L)
+		return true
+	}
+	return false
+}
+
 // chain continues the atomic sequence of process pid from the state at
 // level L, which belongs to it: while the process has exactly one
 // executable transition, it runs in place. It emits the states where the
@@ -392,15 +412,7 @@ func (md *Model) chain(L, pid int, from *trans) {
 						t = u
 					}
 				}
-				if t.to > 0 {
-					m.setPC(off, pt, t.jump)
-				}
-				if md.p.usesLast {
-					m.vec[md.p.lastOff] = byte(pid)
-				}
-				if !t.atomic {
-					m.save()
-					md.emit(L)
+				if md.stepped(L, pid, off, pt, t) {
 					return
 				}
 				pc = t.jump
@@ -436,15 +448,7 @@ func (md *Model) chain(L, pid int, from *trans) {
 					md.failFault(pid, t)
 					return
 				}
-				if t.to > 0 {
-					m.setPC(off, pt, t.jump)
-				}
-				if md.p.usesLast {
-					m.vec[md.p.lastOff] = byte(pid)
-				}
-				if !t.atomic {
-					m.save()
-					md.emit(L)
+				if md.stepped(L, pid, off, pt, t) {
 					return
 				}
 				pc = t.jump
@@ -464,15 +468,7 @@ func (md *Model) chain(L, pid int, from *trans) {
 			}
 			if k >= 0 {
 				t := &ts[k]
-				if t.to > 0 {
-					m.setPC(off, pt, t.jump)
-				}
-				if md.p.usesLast {
-					m.vec[md.p.lastOff] = byte(pid)
-				}
-				if !t.atomic {
-					m.save()
-					md.emit(L)
+				if md.stepped(L, pid, off, pt, t) {
 					return
 				}
 				pc = t.jump
