@@ -309,12 +309,9 @@ func newParallel(ctx context.Context, m state.Model, opts Options) *parallel {
 		p.workers = append(p.workers, w)
 	}
 	// The workers reduce all or none: they take the same rounds per level.
-	for _, w := range p.workers {
-		if w.reduce == nil {
-			for _, w := range p.workers {
-				w.reduce = nil
-			}
-			break
+	if !allReduce(p.workers, func(w *pworker) *reducer { return w.reduce }) {
+		for _, w := range p.workers {
+			w.reduce = nil
 		}
 	}
 	return p

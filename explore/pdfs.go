@@ -108,12 +108,9 @@ func runParallelDFS(ctx context.Context, m state.Model, opts Options) (trace.Res
 		p.workers = append(p.workers, w)
 	}
 	// The workers reduce all or none, so that the report says which.
-	for _, w := range p.workers {
-		if w.reduce == nil {
-			for _, w := range p.workers {
-				w.reduce = nil
-			}
-			break
+	if !allReduce(p.workers, func(w *search) *reducer { return w.reduce }) {
+		for _, w := range p.workers {
+			w.reduce = nil
 		}
 	}
 	if r := p.watch.Stop(time.Now()); r != "" {

@@ -16,20 +16,7 @@ import (
 // stores; its counterexamples are paths from an initial state to a state
 // with the violation the one-worker search finds.
 func TestParallelDFSSameAsSequential(t *testing.T) {
-	models := []struct {
-		name string
-		m    func() state.Model
-	}{
-		{"counters", func() state.Model { return &counters{k: 4, n: 10, endOK: true} }},
-		{"counters-wrap", func() state.Model { return &counters{k: 3, n: 20, wrap: true} }},
-		{"spawner", func() state.Model { return &spawner{p: 5, c: 6} }},
-		{"philosophers", func() state.Model { return &philosophers{n: 6} }},
-		{"ring", func() state.Model { return &ring{m: 7, target: 3, laps: 2} }},
-		{"invariant", func() state.Model {
-			return &checkedCounters{counters{k: 3, n: 9, endOK: true, bad: []byte{5, 0, 7}}}
-		}},
-	}
-	for _, mc := range models {
+	for _, mc := range parallelTestModels {
 		t.Run(mc.name, func(t *testing.T) {
 			want, wst := run(t, mc.m(), Options{Order: DepthFirst})
 			for _, c := range []struct {

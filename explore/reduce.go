@@ -152,6 +152,17 @@ func (s *search) release(pid int32) {
 	}
 }
 
+// allReduce reports whether every worker of ws has a reduction (r gives
+// it): the workers of a parallel search reduce all or none.
+func allReduce[W any](ws []W, r func(W) *reducer) bool {
+	for _, w := range ws {
+		if r(w) == nil {
+			return false
+		}
+	}
+	return true
+}
+
 func (r *reducer) isDone(i Index) bool {
 	w := int(i >> 6)
 	return w < r.done.len() && r.done.at(w)>>(i&63)&1 != 0
