@@ -21,9 +21,9 @@ import (
 // published slot names.
 //
 // The table doubles while no worker is inside an insertion: the search
-// stops its workers (grow's caller, pdfs.park) when it holds half as many
-// states as slots, and an insertion that finds it 90% full returns
-// lfWait, which sends its worker to stop too.
+// stops its workers (grow's caller, pdfs.park) when it is as full as a
+// Store's grows (loadLimit), and an insertion that finds it 90% full
+// returns lfWait, which sends its worker to stop too.
 type lfStore struct {
 	table  atomic.Pointer[lfTable]
 	arenas []lfArena
@@ -77,7 +77,7 @@ const (
 func newLFStore(workers, expected int) *lfStore {
 	s := &lfStore{arenas: make([]lfArena, workers)}
 	log := lfMinLog
-	for 1<<log < 2*expected && log < 32 {
+	for loadLimit(1<<log) < expected && log < 32 {
 		log++
 	}
 	for k := range s.arenas {
@@ -89,7 +89,7 @@ func newLFStore(workers, expected int) *lfStore {
 
 func newLFTable(log int) *lfTable {
 	size := int64(1) << log
-	return &lfTable{slots: make([]atomic.Uint64, size), shift: uint(64 - log), growAt: size / 2, hard: size / 10 * 9}
+	return &lfTable{slots: make([]atomic.Uint64, size), shift: uint(64 - log), growAt: int64(loadLimit(int(size))), hard: size / 10 * 9}
 }
 
 // Len is the number of states stored.
@@ -126,7 +126,7 @@ func (s *lfStore) room(extra int64) bool {
 	return l <= 0 || s.Bytes()+extra <= l
 }
 
-// wantGrow reports whether worker w sees the table half full: its own
+// wantGrow reports whether worker w sees the table full enough: its own
 // states times the workers, and then the exact count, at least every 1024
 // of its insertions.
 func (s *lfStore) wantGrow(w int) bool {

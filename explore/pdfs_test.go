@@ -136,7 +136,7 @@ func TestParallelDFSLimits(t *testing.T) {
 func TestParallelDFSTableGrows(t *testing.T) {
 	m := func() state.Model { return &counters{k: 5, n: 12, endOK: true} } // 248,832 states
 	want, wst := run(t, m(), Options{Order: DepthFirst})
-	if wst.States < 2<<lfMinLog {
+	if wst.States < 4<<lfMinLog*7/10 {
 		t.Fatalf("%d states: too few to double the table twice", wst.States)
 	}
 	for _, workers := range []int{2, 3, 4} {
