@@ -59,7 +59,7 @@ func TestAutoCompress(t *testing.T) {
 	// Stores of tens of megabytes, so that what the searches hold beside
 	// them does not decide whether they fit.
 	m := func() *counters { return &counters{k: 7, n: 8, endOK: true} }
-	for _, o := range []Options{{}, {Order: DepthFirst}, {Workers: 2}} {
+	for _, o := range []Options{{}, {Order: DepthFirst}, {Workers: 2}, {Order: DepthFirst, Workers: 2}} {
 		r0, st0 := run(t, m(), o)
 		c := o
 		c.Compress = true

@@ -336,7 +336,7 @@ func (v lfView) insertFrom(vec []byte, h uint64, parent Index) (Index, bool) {
 		i, r := v.insert(v.w, vec, h, parent)
 		switch r {
 		case lfWait:
-			if !v.p.park() {
+			if !v.p.park(false) {
 				return NoIndex, false // the search stopped
 			}
 			continue
@@ -350,3 +350,35 @@ func (v lfView) insertFrom(vec []byte, h uint64, parent Index) (Index, bool) {
 func (v lfView) Lookup(vec []byte) Index { return v.lookup(vec, Hash(vec)) }
 
 func (v lfView) Parent(i Index) Index { return v.parent(i) }
+
+// compressed copies the states into a SharedStore of compressed shards
+// within the limit, and returns it with the function that gives a state's
+// index there; nil when it does not fit. Every worker must be outside the
+// store.
+func (s *lfStore) compressed() (*SharedStore, func(Index) Index) {
+	ss := NewSharedStore(s.Len(), true)
+	if l := s.limit.Load(); l > 0 {
+		ss.SetLimit(max(1, l-s.Bytes()))
+	}
+	maps := make([][]Index, len(s.arenas))
+	for w := range s.arenas {
+		n := int(s.arenas[w].n.Load())
+		maps[w] = make([]Index, n)
+		for l := range n {
+			i, isNew := ss.Insert(s.get(Index(l)<<workerBits | Index(w)))
+			if i == NoIndex || !isNew {
+				ss.Free()
+				return nil, nil
+			}
+			maps[w][l] = i
+		}
+	}
+	renumber := func(i Index) Index {
+		if i == NoIndex {
+			return NoIndex
+		}
+		return maps[i&(MaxWorkers-1)][i>>workerBits]
+	}
+	ss.setParents(func(i Index) Index { return renumber(s.parent(i)) }, maps)
+	return ss, renumber
+}

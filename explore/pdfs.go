@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,9 +15,10 @@ import (
 // reachability: the workers share one store, and each expands the states
 // it stored, depth-first, from a stack of its own. The store is an lfStore
 // (lockfree.go), which the workers fill without locks, or with Compress a
-// SharedStore of compressed shards behind locks. An lfStore does not turn
-// compressed by itself (AutoCompress): a search that reaches the memory
-// limit stops. A state is
+// SharedStore of compressed shards behind locks. With AutoCompress, an
+// lfStore that takes half of what the memory limit leaves it is copied
+// into compressed shards while the workers wait (compress), and the
+// search goes on there. A state is
 // stored once, by one worker, which then expands it, so every reachable
 // state is expanded exactly once whatever the workers' race. A worker
 // whose stack runs dry says it is hungry; the next worker to expand a
@@ -63,11 +65,16 @@ type pdfs struct {
 	pool   []pitem // states given to the hungry
 	idle   int     // workers waiting
 	over   bool    // every worker waited with nothing given: all expanded
-	parked int     // workers waiting for the lfStore to grow
-	grown  int     // how many times it grew
+	parked int     // workers waiting for the lfStore to grow or compress
+	safe   int     // of which those between two expansions (not inside a flush)
+	grown  int     // how many times the parked workers were let go
 	exited int     // workers that returned
-	viol   *violation
-	reason string
+	// pause asks the workers to park between two expansions, so that the
+	// search can compress the lfStore (compress).
+	pause      atomic.Bool
+	noCompress bool // compress failed: the store stays plain
+	viol       *violation
+	reason     string
 
 	compressedAt int64
 }
@@ -178,6 +185,9 @@ func (p *pdfs) run() {
 				p.halt(r)
 				continue
 			}
+			if p.lf != nil && p.opts.AutoCompress && !p.noCompress {
+				p.compress()
+			}
 
 			if p.opts.Progress != nil && now.Sub(last) >= p.opts.ProgressInterval {
 				n := int64(p.store.Len())
@@ -232,7 +242,7 @@ func (s *search) pdfsRun() {
 		if p.hungry.Load() > 0 && len(s.stack) > 1 {
 			p.give(s)
 		}
-		if p.lf != nil && p.lf.wantGrow(s.wid) && !p.park() {
+		if (p.pause.Load() || p.lf != nil && p.lf.wantGrow(s.wid)) && !p.park(true) {
 			return
 		}
 		if s.budget <= 0 {
@@ -280,26 +290,93 @@ func (p *pdfs) take(s *search) bool {
 // park waits, outside the store, until the lfStore has doubled its
 // table: the last worker to stop doubles it, when the others are parked,
 // waiting for states or gone. It reports whether the search goes on.
-func (p *pdfs) park() bool {
+//
+// safe says that the worker is between two expansions: the search may
+// then also compress the store while it waits (compress), which it must
+// not do while a worker is inside a flush, whose states and parents are
+// the plain store's. A worker parked inside a flush waits for the table to
+// double, which its fellows do even when the search waits to compress.
+func (p *pdfs) park(safe bool) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.parked++
+	if safe {
+		p.safe++
+	}
+	p.cond.Broadcast() // compress may be waiting for it
 	gen := p.grown
 	for p.grown == gen && !p.stop.Load() {
-		if p.parked+p.idle+p.exited == len(p.workers) {
-			p.lf.grow()
-			p.grown++
-			p.parked = 0
-			p.cond.Broadcast()
+		if p.parked+p.idle+p.exited == len(p.workers) && (p.safe < p.parked || !p.pause.Load()) {
+			if p.lf != nil {
+				p.lf.grow()
+			}
+			p.release()
 			return true
 		}
 		p.cond.Wait()
 	}
 	if p.grown == gen {
 		p.parked--
+		if safe {
+			p.safe--
+		}
 		return false
 	}
 	return true
+}
+
+// release lets the parked workers go on; p.mu is held.
+func (p *pdfs) release() {
+	p.grown++
+	p.parked, p.safe = 0, 0
+	p.cond.Broadcast()
+}
+
+// compress turns the lfStore, once it takes half of what the memory limit
+// leaves it (as Store.compressAtHalf), into a SharedStore of compressed
+// shards, while every worker waits between two expansions: the states get
+// the shards' indices, and the parents and the workers' stacks are
+// renumbered. When the compressed store does not fit, the store stays
+// plain. It runs on the goroutine that watches the limits, which owns the
+// Watch.
+func (p *pdfs) compress() {
+	lf := p.lf
+	l := lf.limit.Load()
+	if l <= 0 || lf.Len() < autoCompressMin {
+		return
+	}
+	if b := lf.Bytes(); b <= l/2 && b+4*lf.tableBytes() <= l {
+		return
+	}
+	p.pause.Store(true)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	defer p.pause.Store(false)
+	for p.safe+p.idle+p.exited < len(p.workers) && !p.stop.Load() {
+		p.cond.Wait()
+	}
+	if p.stop.Load() {
+		return
+	}
+	defer p.release()
+	ss, renumber := lf.compressed()
+	if ss == nil {
+		p.noCompress = true
+		return
+	}
+	for _, w := range p.workers {
+		for k := range w.stack {
+			w.stack[k].i = renumber(w.stack[k].i)
+		}
+		w.shared = ss
+	}
+	for k := range p.pool {
+		p.pool[k].i = renumber(p.pool[k].i)
+	}
+	p.compressedAt = int64(ss.Len())
+	p.shared, p.store, p.lf = ss, ss, nil
+	p.watch.store = ss
+	debug.FreeOSMemory()
 }
 
 // exit records that worker s returned.

@@ -167,3 +167,81 @@ func TestParallelDFSTableGrows(t *testing.T) {
 		t.Errorf("a table the limit does not let double: full %v with %d states in %d slots", full, s.Len(), len(s.table.Load().slots))
 	}
 }
+
+// An lfStore turned compressed keeps every state, under a new index, with
+// its parent renumbered the same way.
+func TestLFStoreCompressed(t *testing.T) {
+	s := newLFStore(3, 0)
+	views := []lfView{{s, 0, nil}, {s, 1, nil}, {s, 2, nil}}
+	var olds []Index
+	parents := map[Index]Index{}
+	for k := range 5000 {
+		parent := NoIndex
+		if k > 0 {
+			parent = olds[(k*7919)%k]
+		}
+		i, isNew := views[k%3].insertFrom([]byte{byte(k), byte(k >> 8), 9, byte(k % 5)}, 0, parent)
+		if !isNew {
+			t.Fatalf("vector %d found stored", k)
+		}
+		olds = append(olds, i)
+		parents[i] = parent
+		if s.wantGrow(k % 3) {
+			s.grow()
+		}
+	}
+	ss, renumber := s.compressed()
+	if ss == nil {
+		t.Fatal("no compressed store without a limit")
+	}
+	defer ss.Free()
+	if ss.Len() != len(olds) {
+		t.Fatalf("%d states compressed, want %d", ss.Len(), len(olds))
+	}
+	seen := map[Index]bool{}
+	for _, old := range olds {
+		i := renumber(old)
+		if seen[i] {
+			t.Fatalf("two states renumbered %d", i)
+		}
+		seen[i] = true
+		if got, want := ss.Get(nil, i), s.get(old); string(got) != string(want) {
+			t.Fatalf("state %d (was %d): %v, want %v", i, old, got, want)
+		}
+		if got, want := ss.Parent(i), renumber(parents[old]); got != want {
+			t.Fatalf("state %d (was %d): parent %d, want %d", i, old, got, want)
+		}
+	}
+	// A limit that does not take the compressed copy leaves the store plain.
+	s.SetLimit(s.Bytes() + 1)
+	if ss, _ := s.compressed(); ss != nil {
+		t.Error("compressed beyond the limit")
+	}
+}
+
+// A violation found after the store turned compressed has a counterexample
+// that the renumbered parents lead to.
+func TestParallelDFSViolationAfterCompressing(t *testing.T) {
+	_, plain := run(t, &counters{k: 7, n: 8, endOK: true}, Options{Order: DepthFirst, Workers: 2})
+	after := 0
+	for _, bad := range [][]byte{{7, 7, 7, 7, 7, 7, 7}, {0, 0, 0, 0, 0, 0, 7}, {3, 4, 5, 6, 7, 0, 1}, {7, 0, 7, 0, 7, 0, 7}, {1, 2, 3, 4, 5, 6, 7}} {
+		m := &checkedCounters{counters{k: 7, n: 8, endOK: true, bad: bad}}
+		limit := memoryLimit(plain.StoreBytes * 3 / 4)
+		r, st := run(t, m, Options{Order: DepthFirst, Workers: 2, MemoryLimit: limit, AutoCompress: true})
+		c := checkViolation(t, r, state.KindInvariant)
+		if varString(c.Final) != varString(m.Decode(bad)) {
+			t.Errorf("counterexample ends in %s, want %s", varString(c.Final), varString(m.Decode(bad)))
+		}
+		for _, s := range c.Steps {
+			if strings.Contains(s.Note, "not deterministic") {
+				t.Fatalf("bad %v: a step of the counterexample is no transition: %+v", bad, s)
+			}
+		}
+		if len(st.Extra) > 0 && st.Extra[len(st.Extra)-1].Name == compressedFigure(0).Name {
+			after++
+		}
+	}
+	if after == 0 {
+		t.Error("no violation was found after the store turned compressed: the test proves nothing")
+	}
+}

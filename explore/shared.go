@@ -108,6 +108,25 @@ func (s *SharedStore) Lookup(vec []byte) Index {
 	return i<<sharedBits | Index(k)
 }
 
+// setParents gives the states, stored without parents, the parents
+// InsertFrom would have recorded: of the state whose index was old, where
+// maps[w][l] is the index of old state l<<workerBits | w.
+func (s *SharedStore) setParents(parent func(old Index) Index, maps [][]Index) {
+	for k := range s.shards {
+		sh := &s.shards[k]
+		sh.parents = column[uint32]{}
+		for range sh.s.Len() {
+			sh.parents.append(uint32(NoIndex))
+		}
+	}
+	for w, m := range maps {
+		for l, i := range m {
+			sh := &s.shards[i&(sharedShards-1)]
+			sh.parents.set(int(i>>sharedBits), uint32(parent(Index(l)<<workerBits|Index(w))))
+		}
+	}
+}
+
 // Parent is the parent InsertFrom recorded for state i.
 func (s *SharedStore) Parent(i Index) Index {
 	sh := &s.shards[i&(sharedShards-1)]
