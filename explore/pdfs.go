@@ -88,10 +88,15 @@ func runParallelDFS(ctx context.Context, m state.Model, opts Options) (trace.Res
 	n := min(opts.Workers, MaxWorkers)
 	p := &pdfs{ctx: ctx, m: m, opts: opts, counts: make([]pcount, n)}
 	p.cond = sync.NewCond(&p.mu)
+	// The compressed shards, from the start or once compress made them.
+	defer func() {
+		if p.shared != nil {
+			p.shared.Free()
+		}
+	}()
 	if opts.Compress {
 		p.shared = NewSharedStore(opts.ExpectedStates, true)
 		p.store = p.shared
-		defer p.shared.Free()
 	} else {
 		p.lf = newLFStore(n, opts.ExpectedStates)
 		p.store = p.lf
