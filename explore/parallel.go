@@ -1086,15 +1086,7 @@ func (p *parallel) stats() trace.Stats {
 	}
 	st.MemoryBytes = p.memoryPeak
 	st.Complete = p.viol == nil && p.reason == "" && !p.truncated
-	if p.opts.Reduce {
-		st.Reduction = "none"
-		if p.workers[0].reduce != nil {
-			st.Reduction = "partial-order"
-			for _, w := range p.workers {
-				st.AmpleStates += w.reduce.ample
-			}
-		}
-	}
+	reductionStats(&st, p.opts, p.workers, func(w *pworker) *reducer { return w.reduce })
 	if st.States > 0 {
 		st.BytesPerState = float64(st.StoreBytes) / float64(st.States)
 	}

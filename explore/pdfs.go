@@ -193,7 +193,6 @@ func (p *pdfs) run() {
 			if p.lf != nil && p.opts.AutoCompress && !p.noCompress {
 				p.compress()
 			}
-
 			if p.opts.Progress != nil && now.Sub(last) >= p.opts.ProgressInterval {
 				n := int64(p.store.Len())
 				pr := Progress{States: n, MemoryBytes: p.watch.Memory(), Elapsed: now.Sub(p.watch.Start())}
@@ -455,15 +454,7 @@ func (p *pdfs) stats() trace.Stats {
 		st.Depth = max(st.Depth, w.depth)
 	}
 	st.Complete = p.viol == nil && p.reason == "" && p.over
-	if p.opts.Reduce {
-		st.Reduction = "none"
-		if p.workers[0].reduce != nil {
-			st.Reduction = "partial-order"
-			for _, w := range p.workers {
-				st.AmpleStates += w.reduce.ample
-			}
-		}
-	}
+	reductionStats(&st, p.opts, p.workers, func(w *search) *reducer { return w.reduce })
 	st.Extra = append(st.Extra, trace.Figure{Name: "workers", Value: float64(len(p.workers))})
 	if p.compressedAt > 0 {
 		st.Extra = append(st.Extra, compressedFigure(p.compressedAt))

@@ -1,6 +1,9 @@
 package explore
 
-import "ftmc/state"
+import (
+	"ftmc/state"
+	"ftmc/trace"
+)
 
 // Partial-order reduction (Holzmann and Peled, as in Spin): in a state
 // where some process has only safe transitions at its location (the
@@ -149,6 +152,23 @@ func (s *search) release(pid int32) {
 		if pid < 0 || p.proc == pid {
 			s.batch.succ(s.cur, r.data[p.off:p.off+p.len])
 		}
+	}
+}
+
+// reductionStats says in st, when o asked for reduction, whether the
+// workers ws of a search reduced (r gives a worker's reduction; they
+// reduce all or none) and how many states they expanded with an ample set.
+func reductionStats[W any](st *trace.Stats, o Options, ws []W, r func(W) *reducer) {
+	if !o.Reduce {
+		return
+	}
+	st.Reduction = "none"
+	if !allReduce(ws, r) {
+		return
+	}
+	st.Reduction = "partial-order"
+	for _, w := range ws {
+		st.AmpleStates += r(w).ample
 	}
 }
 

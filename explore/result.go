@@ -37,12 +37,7 @@ func (s *search) stats() trace.Stats {
 		// It may have missed states.
 		st.Storage, st.Complete = s.opts.Lossy.String(), false
 	}
-	if s.opts.Reduce {
-		st.Reduction = "none"
-		if s.reduce != nil {
-			st.Reduction, st.AmpleStates = "partial-order", s.reduce.ample
-		}
-	}
+	reductionStats(&st, s.opts, []*search{s}, func(s *search) *reducer { return s.reduce })
 	return st
 }
 

@@ -28,7 +28,7 @@ const (
 type sharedShard struct {
 	mu      sync.Mutex
 	s       *Store
-	parents column[uint32] // InsertFrom's: a state's parent, by its index in the shard
+	parents column[uint32] // insertFrom's: a state's parent, by its index in the shard
 	_       [64]byte
 }
 
@@ -62,14 +62,6 @@ func (s *SharedStore) Free() {
 // full.
 func (s *SharedStore) Insert(vec []byte) (Index, bool) {
 	return s.insert(vec, NoIndex, false)
-}
-
-// InsertFrom is Insert for a state reached from state parent (NoIndex for
-// an initial state), which Parent gives back when vec is new. A store
-// keeps parents only for the states InsertFrom adds: its callers use it
-// for all or none.
-func (s *SharedStore) InsertFrom(vec []byte, parent Index) (Index, bool) {
-	return s.insert(vec, parent, true)
 }
 
 func (s *SharedStore) insert(vec []byte, parent Index, keep bool) (Index, bool) {
@@ -109,7 +101,7 @@ func (s *SharedStore) Lookup(vec []byte) Index {
 }
 
 // setParents gives the states, stored without parents, the parents
-// InsertFrom would have recorded: of the state whose index was old, where
+// insertFrom would have recorded: of the state whose index was old, where
 // maps[w][l] is the index of old state l<<workerBits | w.
 func (s *SharedStore) setParents(parent func(old Index) Index, maps [][]Index) {
 	for k := range s.shards {
@@ -127,7 +119,7 @@ func (s *SharedStore) setParents(parent func(old Index) Index, maps [][]Index) {
 	}
 }
 
-// Parent is the parent InsertFrom recorded for state i.
+// Parent is the parent insertFrom recorded for state i.
 func (s *SharedStore) Parent(i Index) Index {
 	sh := &s.shards[i&(sharedShards-1)]
 	sh.mu.Lock()
@@ -142,7 +134,10 @@ func (s *SharedStore) Parent(i Index) Index {
 type sharedStates interface {
 	stored
 	Get(dst []byte, i Index) []byte
-	// insertFrom is InsertFrom with vec's Hash h, or 0 when not known.
+	// insertFrom is Insert for a state reached from state parent (NoIndex
+	// for an initial state), which Parent gives back when vec is new; h is
+	// vec's Hash, or 0 when not known. A store keeps parents only for the
+	// states insertFrom adds: its callers use it for all or none.
 	insertFrom(vec []byte, h uint64, parent Index) (Index, bool)
 	Lookup(vec []byte) Index
 	Parent(i Index) Index
