@@ -80,8 +80,17 @@ type pdfs struct {
 }
 
 // runParallelDFS is Run for a depth-first search on opts.Workers workers
-// (without MaxDepth, MaxStates or Visit).
+// (without MaxDepth, MaxStates or Visit). The lock-free store lives in the
+// Go heap: it is given back at the end, as the other stores free their
+// tables, so that the memory of a search that follows in the process does
+// not count it.
 func runParallelDFS(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
+	r, st, err := parallelDFS(ctx, m, opts)
+	debug.FreeOSMemory()
+	return r, st, err
+}
+
+func parallelDFS(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
 	if opts.ProgressInterval <= 0 {
 		opts.ProgressInterval = time.Second
 	}
