@@ -18,23 +18,26 @@ import (
 // search", ATVA 2012), as LTSmin's multi-core LTL search. Every worker runs
 // the whole nested depth-first search over the one product graph, each in
 // its own order of successors, so that they soon work on different parts
-// of it. The states are in one SharedStore; the colours of the outer
-// search (cyan: on the worker's stack, blue: done) are each worker's own,
-// and only red, the states whose inner search is done, is shared:
+// of it. The states are in one SharedStore; cyan (on the worker's stack)
+// is each worker's own, blue (the outer search is done with the state)
+// and red (its inner search is done) are shared, so that a worker skips
+// what another has done:
 //
 //   - the outer (blue) search of worker i enters a successor t only when
-//     t is white for i and not red, and reports a cycle when t is cyan
-//     and t or the current state is accepting (early detection);
-//   - when it is done with an accepting state s it runs an inner (red)
-//     search from s that enters the states neither red nor in R (the
-//     states this inner search has entered) and reports a cycle at a cyan
-//     state; then it waits until every accepting state of R other than s
-//     is red, makes every state of R red, and s blue.
+//     t is not cyan for i, not blue and not red, and reports a cycle when
+//     t is cyan and t or the current state is accepting (early detection);
+//   - when it is done with a state s it makes s blue; when s is accepting
+//     it then runs an inner (red) search from s that enters the states
+//     neither red nor in R (the states this inner search has entered) and
+//     reports a cycle at a cyan state; then it waits until every accepting
+//     state of R other than s is red, and makes every state of R red.
 //
 // A red state has no path to an accepting cycle that the search could
 // still miss; the wait keeps a worker from making a state red whose
-// accepting states other workers' inner searches still need. When one
-// worker's outer search is done, the product has no accepting cycle. A
+// accepting states other workers' inner searches still need. Sharing blue
+// is what makes the workers divide the graph between them: with blue of
+// its own, each would search all of it. When one worker's outer search is
+// done, the product has no accepting cycle. A
 // cycle found is the worker's stack, followed for the inner search by its
 // stack, and the step back to the cyan state, where the cycle starts.
 //
@@ -49,20 +52,20 @@ const (
 	pink // in R
 )
 
-// redBits is the shared red colour: a bit per state, by index, in chunks
-// allocated when first written.
-type redBits struct {
+// colourBits is a shared colour (red, blue): a bit per state, by index,
+// in chunks allocated when first written.
+type colourBits struct {
 	chunks [1 << (32 - redChunkLog)]atomic.Pointer[[1 << (redChunkLog - 6)]atomic.Uint64]
 }
 
 const redChunkLog = 20
 
-func (r *redBits) has(i explore.Index) bool {
+func (r *colourBits) has(i explore.Index) bool {
 	c := r.chunks[i>>redChunkLog].Load()
 	return c != nil && c[i>>6&(1<<(redChunkLog-6)-1)].Load()>>(i&63)&1 != 0
 }
 
-func (r *redBits) set(i explore.Index) {
+func (r *colourBits) set(i explore.Index) {
 	p := &r.chunks[i>>redChunkLog]
 	c := p.Load()
 	if c == nil {
@@ -79,7 +82,8 @@ type cndfs struct {
 	e       expander // the main model's, for the counterexample
 	store   *explore.SharedStore
 	watch   *explore.Watch
-	red     redBits
+	red     colourBits
+	blue    colourBits
 	readMu  sync.Mutex
 	roots   [][]byte // the initial product states
 	workers []*cworker
@@ -304,7 +308,7 @@ func (w *cworker) run() {
 			c.halt(c.watch.Full())
 			return
 		}
-		if w.colour(i) == 0 && !c.red.has(i) && !w.dfsBlue(i, w.acceptingVec(c.roots[k])) {
+		if w.colour(i) == 0 && !c.blue.has(i) && !c.red.has(i) && !w.dfsBlue(i, w.acceptingVec(c.roots[k])) {
 			return
 		}
 	}
@@ -382,7 +386,7 @@ func (w *cworker) dfsBlue(root explore.Index, acc bool) bool {
 				c.violate(w.path(w.stackPos(j), j, t, false))
 				return false
 			}
-			if cj != 0 || c.red.has(j) {
+			if cj != 0 || c.blue.has(j) || c.red.has(j) {
 				w.matched.Add(1)
 				continue
 			}
@@ -400,6 +404,7 @@ func (w *cworker) dfsBlue(root explore.Index, acc bool) bool {
 			}
 			continue
 		}
+		c.blue.set(f.idx)
 		if f.acc && !w.dfsRed() {
 			return false
 		}

@@ -190,3 +190,41 @@ func TestCheckParallelBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckParallelDividesWork: on a product without accepting cycles the
+// workers of the parallel search divide the graph between them instead of
+// each searching all of it, so that together they take about as many
+// transitions as the nested search alone. Workers that kept blue to
+// themselves would take twice as many.
+func TestCheckParallelDividesWork(t *testing.T) {
+	const k = 16 // three counters up to k-1, one process each; x3 stays 0
+	grid := &gcModel{name: "grid", vars: []string{"x0", "x1", "x2", "x3"}, init: [][]byte{{0, 0, 0, 0}}}
+	for v := range 3 {
+		grid.procs = append(grid.procs, []gcmd{{name: "x++", guard: func(s []byte) bool { return s[v] < k-1 }, act: func(s []byte) { s[v]++ }}})
+	}
+	f, err := Parse(Pos{}, "<>[](x3 == 0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Translate(Not(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds := []Predicate{eq(3, 0)}
+	_, one, err := Check(context.Background(), grid, a, preds, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		r, two, err := Check(context.Background(), yieldModel{grid}, a, preds, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Holds || two.States != one.States {
+			t.Fatalf("two workers: %s (%s), %d states; want holds, %d states", r.Verdict, r.Reason, two.States, one.States)
+		}
+		if two.Transitions > one.Transitions*3/2 {
+			t.Errorf("two workers took %d transitions, one %d: want at most 1.5 times as many", two.Transitions, one.Transitions)
+		}
+	}
+}
