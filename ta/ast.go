@@ -142,6 +142,16 @@ func IsBoolOp(op string) bool {
 type Decl struct {
 	Pos  Pos
 	Name string
+	// Quotient, for a parameter that Check adds for a division, is what
+	// it stands for.
+	Quotient *Quotient
+}
+
+// Quotient is Num / Den rounded down, Num an expression over parameters
+// and Den > 0.
+type Quotient struct {
+	Num Expr
+	Den int64
 }
 
 // Define is "define NAME == e;".

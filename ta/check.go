@@ -1,5 +1,7 @@
 package ta
 
+import "fmt"
+
 // scope says which kinds of names an expression may use and whether it is
 // Boolean, arithmetic, and may be temporal.
 type scope struct {
@@ -21,13 +23,15 @@ type checker struct {
 	sizes  map[string]int // expanded size of each macro
 	macros map[string]Expr
 	names  map[string]Ident // kind and index of every declared name
-	err    *Error
+	// quotients are the parameters that stand for divisions, by name
+	quotients map[string]int
+	err       *Error
 }
 
 // Check resolves names (macros are expanded in place), checks types and
 // shapes, and fills in rule endpoints. Parse calls it.
 func Check(f *File) error {
-	c := &checker{f: f, macros: map[string]Expr{}, sizes: map[string]int{}, names: map[string]Ident{}}
+	c := &checker{f: f, macros: map[string]Expr{}, sizes: map[string]int{}, names: map[string]Ident{}, quotients: map[string]int{}}
 	c.check()
 	if c.err != nil {
 		return c.err
@@ -53,10 +57,6 @@ func (c *checker) declare(ds []Decl, kind Kind) {
 
 func (c *checker) check() {
 	f := c.f
-	if len(f.Locals) == 0 {
-		c.errorf(Pos{1, 1}, "expected at least one local variable (local pc;): location vectors give its values")
-		return
-	}
 	c.declare(f.Params, Param)
 	c.declare(f.Shared, Shared)
 	c.declare(f.Unknowns, Unknown)
@@ -64,7 +64,7 @@ func (c *checker) check() {
 	locDecls := make([]Decl, len(f.Locations))
 	for i, l := range f.Locations {
 		locDecls[i] = Decl{Pos: l.Pos, Name: l.Name}
-		if len(l.Values) != len(f.Locals) {
+		if len(f.Locals) > 0 && len(l.Values) != len(f.Locals) {
 			c.errorf(l.Pos, "location %s has %d values, expected %d (one per local variable: %v)", l.Name, len(l.Values), len(f.Locals), Names(f.Locals))
 			return
 		}
@@ -107,13 +107,25 @@ func (c *checker) check() {
 	for i, e := range f.Inits {
 		f.Inits[i] = c.boolean(e, scope{what: "initial condition", params: true, shared: true, locals: true})
 	}
-	ruleIDs := map[string]Pos{}
+	// A rule's number is a label, which ByMC lets repeat; the second rule
+	// labelled 1 is rule 1_2 in schedules, the third 1_3, and so on.
+	labels := map[string]int{}
+	ruleIDs := map[string]bool{}
 	for _, r := range f.Rules {
-		if prev, dup := ruleIDs[r.ID]; dup {
-			c.errorf(r.Pos, "rule %s is defined twice (first at %s)", r.ID, prev)
-			return
+		ruleIDs[r.ID] = true
+	}
+	for _, r := range f.Rules {
+		labels[r.ID]++
+		if k := labels[r.ID]; k > 1 {
+			id := fmt.Sprintf("%s_%d", r.ID, k)
+			for ruleIDs[id] {
+				k++
+				id = fmt.Sprintf("%s_%d", r.ID, k)
+			}
+			labels[r.ID] = k
+			r.ID = id
+			ruleIDs[id] = true
 		}
-		ruleIDs[r.ID] = r.Pos
 		var ok bool
 		if r.Src, ok = f.locIndex[r.From]; !ok {
 			c.errorf(r.FromPos, "location %s not found (expected one of the locations section)", r.From)
@@ -128,6 +140,7 @@ func (c *checker) check() {
 		}
 		r.Guard = c.boolean(r.Guard, scope{what: "guard", params: true, shared: true, unknowns: true})
 		assigned := map[string]Pos{}
+		kept := map[string]bool{} // named in unchanged(...), which may name a variable twice
 		for i := range r.Updates {
 			u := &r.Updates[i]
 			v, ok := c.names[u.Var.Name]
@@ -142,6 +155,7 @@ func (c *checker) check() {
 			assigned[u.Var.Name] = u.Pos
 			u.Var.Kind, u.Var.Index = Shared, v.Index
 			u.Expr = c.arith(u.Expr, scope{what: "update", params: true, shared: true, unknowns: true})
+
 		}
 		for _, id := range r.Unchanged {
 			v, ok := c.names[id.Name]
@@ -149,11 +163,11 @@ func (c *checker) check() {
 				c.errorf(id.Pos, "unchanged(%s): expected a shared variable", id.Name)
 				return
 			}
-			if prev, dup := assigned[id.Name]; dup {
+			if prev, dup := assigned[id.Name]; dup && !kept[id.Name] {
 				c.errorf(id.Pos, "%s is updated twice in rule %s (first at %s)", id.Name, r.ID, prev)
 				return
 			}
-			assigned[id.Name] = id.Pos
+			assigned[id.Name], kept[id.Name] = id.Pos, true
 			id.Kind, id.Index = Shared, v.Index
 		}
 	}
@@ -277,14 +291,18 @@ func (c *checker) resolve(e Expr, sc scope) Expr {
 			return e
 		}
 		switch e.Op {
-		case "+", "-", "*":
+		case "+", "-", "*", "/":
 			if isBool(x) || isBool(y) {
 				c.errorf(e.Pos, "expected numbers on both sides of %s", e.Op)
+			}
+			if e.Op == "/" && c.err == nil {
+				return c.quotient(e, x, y)
 			}
 		case "<", "<=", ">", ">=", "==", "!=":
 			if isBool(x) || isBool(y) {
 				c.errorf(e.Pos, "expected numbers on both sides of %s (conditions cannot be compared)", e.Op)
 			}
+
 		case "&&", "||", "->":
 			if !isBool(x) {
 				c.errorf(e.X.Position(), "expected a condition on the left of %s, found %s", e.Op, e.X)
@@ -295,4 +313,85 @@ func (c *checker) resolve(e Expr, sc scope) Expr {
 		return &Binary{Pos: e.Pos, Op: e.Op, X: x, Y: y}
 	}
 	return e
+}
+
+// constValue is the value of an integer expression without variables and
+// division, and false for any other.
+func constValue(e Expr) (int64, bool) {
+	switch e := e.(type) {
+	case *IntLit:
+		return e.Val, true
+	case *Unary:
+		if v, ok := constValue(e.X); ok && e.Op == "-" {
+			return -v, true
+		}
+	case *Binary:
+		x, okx := constValue(e.X)
+		y, oky := constValue(e.Y)
+		if !okx || !oky || x < -MaxCoef || x > MaxCoef || y < -MaxCoef || y > MaxCoef {
+			return 0, false
+		}
+		switch e.Op {
+		case "+":
+			return x + y, true
+		case "-":
+			return x - y, true
+		case "*":
+			if v, ok := mulInt(x, y); ok {
+				return v, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// quotient is the parameter that stands for x / y, the integer quotient
+// rounded down of an expression over parameters by a nonzero constant: a
+// new parameter q, declared once for each such quotient, with the
+// assumptions k*q <= x and x <= k*q + k-1 (for y = k > 0; x / -k is
+// -x / k). Instances compute it from the other parameters. Threshold
+// automata that ByMC writes from Parametric Promela, where / is integer
+// division, use it in guards such as nsnt >= (N + 1) / 2.
+func (c *checker) quotient(e *Binary, x, y Expr) Expr {
+	k, ok := constValue(y)
+	if !ok || k == 0 {
+		c.errorf(e.Y.Position(), "expected a nonzero integer constant after /, found %s", e.Y)
+		return e
+	}
+	if !overParams(x) {
+		c.errorf(e.X.Position(), "expected an expression over parameters before / (division applies to parameters only), found %s", e.X)
+		return e
+	}
+	if k < 0 {
+		x, k = &Unary{Pos: e.Pos, Op: "-", X: x}, -k
+	}
+	name := fmt.Sprintf("%s / %d", paren(x), k)
+	if q, ok := c.quotients[name]; ok {
+		return &Ident{Pos: e.Pos, Name: name, Kind: Param, Index: q}
+	}
+	f := c.f
+	q := &Ident{Pos: e.Pos, Name: name, Kind: Param, Index: len(f.Params)}
+	c.quotients[name] = q.Index
+	f.Params = append(f.Params, Decl{Pos: e.Pos, Name: name, Quotient: &Quotient{Num: x, Den: k}})
+	kq := &Binary{Pos: e.Pos, Op: "*", X: &IntLit{Pos: e.Pos, Val: k}, Y: q}
+	f.Assumptions = append(f.Assumptions,
+		&Binary{Pos: e.Pos, Op: "<=", X: kq, Y: x},
+		&Binary{Pos: e.Pos, Op: "<=", X: x, Y: &Binary{Pos: e.Pos, Op: "+", X: kq, Y: &IntLit{Pos: e.Pos, Val: k - 1}}})
+	return &Ident{Pos: e.Pos, Name: name, Kind: Param, Index: q.Index}
+}
+
+// overParams reports whether e is an arithmetic expression over
+// parameters and numbers.
+func overParams(e Expr) bool {
+	switch e := e.(type) {
+	case *IntLit:
+		return true
+	case *Ident:
+		return e.Kind == Param
+	case *Unary:
+		return e.Op == "-" && overParams(e.X)
+	case *Binary:
+		return (e.Op == "+" || e.Op == "-" || e.Op == "*") && overParams(e.X) && overParams(e.Y)
+	}
+	return false
 }

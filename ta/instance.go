@@ -51,7 +51,7 @@ func NewInstance(f *File, vals map[string]int64, opts InstanceOptions) (*Instanc
 	var missing []string
 	for i, p := range f.Params {
 		v, ok := vals[p.Name]
-		if !ok {
+		if !ok && p.Quotient == nil {
 			missing = append(missing, p.Name)
 			continue
 		}
@@ -88,6 +88,25 @@ func NewInstance(f *File, vals map[string]int64, opts InstanceOptions) (*Instanc
 		}
 		sum += p
 	}
+	// A parameter that stands for a division not given is computed from
+	// the others (which come first); one given must meet its assumptions.
+	for i, p := range f.Params {
+		if _, given := vals[p.Name]; given || p.Quotient == nil {
+			continue
+		}
+		num, err := Eval(p.Quotient.Num, in.val(nil))
+		if err != nil {
+			return nil, fmt.Errorf("parameters %s: %v", in.ParamString(), err)
+		}
+		q := num / p.Quotient.Den
+		if num%p.Quotient.Den < 0 {
+			q-- // rounded down
+		}
+		if q < 0 {
+			return nil, fmt.Errorf("parameters %s make %s negative: parameters are natural numbers", in.ParamString(), p.Name)
+		}
+		in.params[i] = q
+	}
 	in.bound = sum + 1
 	for _, a := range f.Assumptions {
 		v, err := Eval(a, in.val(nil))
@@ -105,7 +124,9 @@ func NewInstance(f *File, vals map[string]int64, opts InstanceOptions) (*Instanc
 func exampleParams(f *File) string {
 	var parts []string
 	for _, p := range f.Params {
-		parts = append(parts, p.Name+"=...")
+		if p.Quotient == nil {
+			parts = append(parts, p.Name+"=...")
+		}
 	}
 	return strings.Join(parts, ",")
 }
@@ -114,7 +135,9 @@ func exampleParams(f *File) string {
 func (in *Instance) ParamString() string {
 	var parts []string
 	for i, p := range in.f.Params {
-		parts = append(parts, fmt.Sprintf("%s=%d", p.Name, in.params[i]))
+		if p.Quotient == nil {
+			parts = append(parts, fmt.Sprintf("%s=%d", p.Name, in.params[i]))
+		}
 	}
 	return strings.Join(parts, ",")
 }
@@ -123,7 +146,9 @@ func (in *Instance) ParamString() string {
 func (in *Instance) Params() map[string]int64 {
 	m := map[string]int64{}
 	for i, p := range in.f.Params {
-		m[p.Name] = in.params[i]
+		if p.Quotient == nil {
+			m[p.Name] = in.params[i]
+		}
 	}
 	return m
 }

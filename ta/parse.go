@@ -10,7 +10,7 @@ import (
 
 // maxDepth bounds expression nesting so that hostile input cannot exhaust
 // the stack.
-const maxDepth = 200
+const maxDepth = 1000
 
 type parser struct {
 	sc    *scanner
@@ -322,7 +322,7 @@ func (p *parser) rule() *Rule {
 }
 
 // Expression grammar, loosest first: -> (left-associative, as in ByMC), ||,
-// &&, prefix ! <> [], comparisons, + -, *, unary -, primaries.
+// &&, prefix ! <> [], comparisons, + -, * /, unary -, primaries.
 func (p *parser) expr() Expr {
 	p.depth++
 	defer func() { p.depth-- }()
@@ -392,7 +392,7 @@ func (p *parser) cmp() Expr {
 
 func (p *parser) sum() Expr { return p.chain(p.product, "+", "-") }
 
-func (p *parser) product() Expr { return p.chain(p.unary, "*") }
+func (p *parser) product() Expr { return p.chain(p.unary, "*", "/") }
 
 func (p *parser) unary() Expr {
 	if p.isOp("-") {

@@ -83,6 +83,16 @@ func (s *scanner) next() token {
 			s.advance(1)
 			continue
 		}
+		if c == '/' && s.peekByte(1) == '/' {
+			for s.off < len(s.src) && s.src[s.off] != '\n' {
+				if s.src[s.off] == 0 {
+					s.errorf(Pos{s.line, s.col}, "unexpected NUL byte (the file is not text)")
+					return token{kind: tEOF, pos: Pos{s.line, s.col}}
+				}
+				s.advance(1)
+			}
+			continue
+		}
 		if c == '/' && s.peekByte(1) == '*' {
 			p := Pos{s.line, s.col}
 			s.advance(2)
@@ -133,7 +143,7 @@ func (s *scanner) next() token {
 		}
 	}
 	switch c {
-	case '{', '}', '(', ')', '[', ']', ';', ':', ',', '\'', '+', '-', '*', '<', '>', '!', '=':
+	case '{', '}', '(', ')', '[', ']', ';', ':', ',', '\'', '+', '-', '*', '/', '<', '>', '!', '=':
 		s.advance(1)
 		return token{kind: tOp, text: string(c), pos: p}
 	}

@@ -82,7 +82,10 @@ func TestErrors(t *testing.T) {
 		{"unforg:", "unforg", "e.ta:16:12: expected \":\""},
 		{"T >= 1; }", "T >= 1; } assumptions (1) { N > 1; }", "second assumptions section"},
 		{"when (true)", "when (nsnt' > 1)", "may appear only on the left of an update"},
-		{"2: locAC -> locAC", "1: locAC -> locAC", "rule 1 is defined twice"},
+		{"nsnt >= THRESH - F", "nsnt >= N / (T - T)", "e.ta:12:41: expected a nonzero integer constant after /"},
+		{"nsnt >= THRESH - F", "nsnt >= nsnt / 2", "e.ta:12:34: expected an expression over parameters before /"},
+		{"nsnt' == nsnt + 1; };\n  1:", "nsnt' == nsnt + 1; nsnt' == nsnt; };\n  1:", "nsnt is updated twice in rule 0"},
+		{"unchanged(nsnt)", "nsnt' == nsnt; unchanged(nsnt)", "nsnt is updated twice in rule 2"},
 		{"N, T, F;", "N, T, N;", "N is declared twice"},
 		{"}\n}\n", "}\n}\n}", "expected end of file"},
 		{"(loc0 + loc1) == N - F;", "(loc0 + loc1) == N - F &&;", "expected an expression"},
@@ -308,6 +311,66 @@ func TestParseDeclarations(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.what, tc.got, tc.want)
+		}
+	}
+}
+
+// TestByMCForms: forms of ByMC's and TACO's published automata. A rule's
+// number is a label that may repeat (the second rule 1 is 1_2 in
+// schedules); // starts a comment; unchanged may name a variable twice;
+// the local variable may be left out; / is integer division of an
+// expression over parameters, rounded down, by a constant, as in the
+// Parametric Promela the automata come from.
+func TestByMCForms(t *testing.T) {
+	src := strings.NewReplacer(
+		"  local pc;\n", "",
+		"2: locAC -> locAC when (1) do { unchanged(nsnt); };", "1: locAC -> locAC when (1) do { unchanged(nsnt, nsnt); }; // a self-loop\n  1: loc1 -> loc1 when (nsnt < (N + T) / 2) do { nsnt' == nsnt; };",
+		"T >= 1; }", "T >= 1; (N + T) / 2 <= 2 * T; }",
+	).Replace(small)
+	f, err := Parse("forms.ta", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range f.Rules {
+		ids = append(ids, r.ID)
+	}
+	if got := strings.Join(ids, " "); got != "0 1 1_2 1_3" {
+		t.Errorf("rule ids %s, want 0 1 1_2 1_3", got)
+	}
+	if g := f.Rules[3].Guard.String(); g != "nsnt < (N + T) / 2" {
+		t.Errorf("guard %s", g)
+	}
+	for _, c := range []struct {
+		params string
+		q      int64
+		err    string
+	}{
+		{"N=4,T=1,F=1", 2, ""},
+		{"N=7,T=2,F=0", 4, ""},
+		{"N=5,T=1,F=1", 0, "violate the assumption"}, // (5 + 1) / 2 = 3 > 2; with exact division N=4 would too
+	} {
+		vals := map[string]int64{}
+		for _, kv := range strings.Split(c.params, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			n, _ := strconv.ParseInt(v, 10, 64)
+			vals[k] = n
+		}
+		in, err := NewInstance(f, vals, InstanceOptions{})
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: %v, want %q", c.params, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.params, err)
+		}
+		if q := in.params[len(in.params)-1]; q != c.q {
+			t.Errorf("%s: (N + T) / 2 = %d, want %d", c.params, q, c.q)
+		}
+		if got := in.ParamString(); got != c.params {
+			t.Errorf("instance %s, want %s", got, c.params)
 		}
 	}
 }
