@@ -140,7 +140,6 @@ func (c *checker) check() {
 		}
 		r.Guard = c.boolean(r.Guard, scope{what: "guard", params: true, shared: true, unknowns: true})
 		assigned := map[string]Pos{}
-		kept := map[string]bool{} // named in unchanged(...), which may name a variable twice
 		for i := range r.Updates {
 			u := &r.Updates[i]
 			v, ok := c.names[u.Var.Name]
@@ -157,19 +156,24 @@ func (c *checker) check() {
 			u.Expr = c.arith(u.Expr, scope{what: "update", params: true, shared: true, unknowns: true})
 
 		}
+		// unchanged(x) of a variable the rule updates, or names again, says
+		// nothing more: the update stands, as in TACO (ben-or-nonclean.ta
+		// counts a crashed sender's message and lists it as unchanged).
+		unchanged := r.Unchanged[:0]
 		for _, id := range r.Unchanged {
 			v, ok := c.names[id.Name]
 			if !ok || v.Kind != Shared {
 				c.errorf(id.Pos, "unchanged(%s): expected a shared variable", id.Name)
 				return
 			}
-			if prev, dup := assigned[id.Name]; dup && !kept[id.Name] {
-				c.errorf(id.Pos, "%s is updated twice in rule %s (first at %s)", id.Name, r.ID, prev)
-				return
+			if _, dup := assigned[id.Name]; dup {
+				continue
 			}
-			assigned[id.Name], kept[id.Name] = id.Pos, true
+			assigned[id.Name] = id.Pos
 			id.Kind, id.Index = Shared, v.Index
+			unchanged = append(unchanged, id)
 		}
+		r.Unchanged = unchanged
 	}
 	specs := map[string]Pos{}
 	for i := range f.Specs {

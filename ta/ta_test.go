@@ -85,7 +85,6 @@ func TestErrors(t *testing.T) {
 		{"nsnt >= THRESH - F", "nsnt >= N / (T - T)", "e.ta:12:41: expected a nonzero integer constant after /"},
 		{"nsnt >= THRESH - F", "nsnt >= nsnt / 2", "e.ta:12:34: expected an expression over parameters before /"},
 		{"nsnt' == nsnt + 1; };\n  1:", "nsnt' == nsnt + 1; nsnt' == nsnt; };\n  1:", "nsnt is updated twice in rule 0"},
-		{"unchanged(nsnt)", "nsnt' == nsnt; unchanged(nsnt)", "nsnt is updated twice in rule 2"},
 		{"N, T, F;", "N, T, N;", "N is declared twice"},
 		{"}\n}\n", "}\n}\n}", "expected end of file"},
 		{"(loc0 + loc1) == N - F;", "(loc0 + loc1) == N - F &&;", "expected an expression"},
@@ -317,7 +316,8 @@ func TestParseDeclarations(t *testing.T) {
 
 // TestByMCForms: forms of ByMC's and TACO's published automata. A rule's
 // number is a label that may repeat (the second rule 1 is 1_2 in
-// schedules); // starts a comment; unchanged may name a variable twice;
+// schedules); // starts a comment; unchanged may name a variable twice,
+// or one the rule updates (the update stands);
 // the local variable may be left out; / is integer division of an
 // expression over parameters, rounded down, by a constant, as in the
 // Parametric Promela the automata come from.
@@ -326,6 +326,7 @@ func TestByMCForms(t *testing.T) {
 		"  local pc;\n", "",
 		"2: locAC -> locAC when (1) do { unchanged(nsnt); };", "1: locAC -> locAC when (1) do { unchanged(nsnt, nsnt); }; // a self-loop\n  1: loc1 -> loc1 when (nsnt < (N + T) / 2) do { nsnt' == nsnt; };",
 		"T >= 1; }", "T >= 1; (N + T) / 2 <= 2 * T; }",
+		"THRESH - F) do { nsnt' == nsnt + 1; };", "THRESH - F) do { nsnt' == nsnt + 1; unchanged(nsnt); };",
 	).Replace(small)
 	f, err := Parse("forms.ta", []byte(src))
 	if err != nil {
@@ -340,6 +341,9 @@ func TestByMCForms(t *testing.T) {
 	}
 	if g := f.Rules[3].Guard.String(); g != "nsnt < (N + T) / 2" {
 		t.Errorf("guard %s", g)
+	}
+	if r := f.Rules[1]; len(r.Updates) != 1 || len(r.Unchanged) != 0 {
+		t.Errorf("rule 1: updates %v, unchanged %v; want the update alone", r.Updates, r.Unchanged)
 	}
 	for _, c := range []struct {
 		params string
