@@ -2,6 +2,7 @@ package param
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,7 +55,7 @@ type model struct {
 
 func prepare(f *ta.File) (*model, error) {
 	if len(f.Unknowns) > 0 {
-		return nil, fmt.Errorf("%s: the automaton has unknowns (%s): guard synthesis is not supported", f.Path, strings.Join(ta.Names(f.Unknowns), ", "))
+		return nil, fmt.Errorf("%s:%s: the automaton has unknowns (%s): guard synthesis is not supported", f.Path, f.Unknowns[0].Pos, strings.Join(ta.Names(f.Unknowns), ", "))
 	}
 	m := &model{f: f, nloc: len(f.Locations), nsh: len(f.Shared), atomIdx: map[string]int{}}
 	for _, r := range f.Rules {
@@ -121,13 +122,35 @@ func (m *model) topo() error {
 		}
 	}
 	if n < m.nloc {
-		var cyc []string
-		for l := 0; l < m.nloc; l++ {
-			if indeg[l] > 0 {
-				cyc = append(cyc, m.f.Locations[l].Name)
+		// Every location left has a rule into it from another one left:
+		// walking such rules backwards comes round to a location twice.
+		into := make([]*rule, m.nloc)
+		for _, r := range m.rules {
+			if r.src != r.dst && indeg[r.src] > 0 && indeg[r.dst] > 0 {
+				into[r.dst] = r
 			}
 		}
-		return fmt.Errorf("%s: the rules form a cycle through %s; the schema engine needs an acyclic automaton (self-loops aside)", m.f.Path, strings.Join(cyc, ", "))
+		l := 0
+		for indeg[l] == 0 {
+			l++
+		}
+		seen := map[int]int{}
+		var walk []*rule
+		for {
+			if k, ok := seen[l]; ok {
+				walk = walk[k:]
+				break
+			}
+			seen[l] = len(walk)
+			walk = append(walk, into[l])
+			l = into[l].src
+		}
+		slices.Reverse(walk)
+		cyc := []string{walk[0].r.From}
+		for _, r := range walk {
+			cyc = append(cyc, fmt.Sprintf("(rule %s) %s", r.r.ID, r.r.To))
+		}
+		return fmt.Errorf("%s:%s: the rules form a cycle %s; the schema engine needs an acyclic automaton (self-loops aside)", m.f.Path, walk[0].r.Pos, strings.Join(cyc, " -> "))
 	}
 	for i, r := range m.rules {
 		if !r.stutter {

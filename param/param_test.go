@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -643,5 +644,126 @@ func TestCasesBounded(t *testing.T) {
 		case tc.want > 0 && (err != nil || len(cs) != tc.want):
 			t.Errorf("%s: %d cases, error %v; want %d", tc.name, len(cs), err, tc.want)
 		}
+	}
+}
+
+// unsupported are the features of published automata the engine refuses,
+// each with the words of its refusal; the manual lists every one.
+var unsupported = []struct{ refusal, manual string }{
+	{"guard synthesis is not supported", "`unknowns` (guard\nsynthesis) are not supported"},
+	{"the schema engine needs an acyclic automaton", "Class: acyclic automata apart from self-loops"},
+}
+
+// TestPublishedAutomata reads every automaton of ByMC's benchmark
+// repository (ta/testdata/bymc): each is prepared for the engine or
+// refused at a position for a feature the manual lists as unsupported,
+// and the specifications of its EXPECTED.tsv get their verdicts, checked
+// again on instances.
+func TestPublishedAutomata(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	dir := filepath.Join(testenv.RepoRoot(t), "ta", "testdata", "bymc")
+	manual, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "docs", "manual.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range unsupported {
+		if !strings.Contains(string(manual), u.manual) {
+			t.Errorf("the manual does not list %q", u.manual)
+		}
+	}
+	files := map[string]*ta.File{}
+	refused := 0
+	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".ta") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		f, err := ta.ParseFile(path)
+		if err == nil {
+			_, err = prepare(f)
+		}
+		if err != nil {
+			refused++
+			pos := regexp.MustCompile(`^` + regexp.QuoteMeta(path) + `:\d+:\d+: `)
+			named := false
+			for _, u := range unsupported {
+				named = named || strings.Contains(err.Error(), u.refusal)
+			}
+			if !pos.MatchString(err.Error()) || !named {
+				t.Errorf("%s: refused with %q: want a position and an unsupported feature of the manual", rel, err)
+			}
+			return nil
+		}
+		files[filepath.ToSlash(rel)] = f
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files)+refused < 47 || refused > 14 {
+		t.Errorf("%d automata prepared, %d refused: want 47 read, at most the 14 with unknowns refused", len(files), refused)
+	}
+	fh, err := os.Open(filepath.Join(dir, "EXPECTED.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	rows := 0
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 3 || strings.HasPrefix(cols[0], "#") {
+			continue
+		}
+		f, ok := files[cols[0]]
+		if !ok {
+			t.Errorf("EXPECTED.tsv: %s is not an automaton the engine prepares", cols[0])
+			continue
+		}
+		specs := []string{cols[1]}
+		if cols[1] == "all" {
+			specs = nil
+			for _, s := range f.Specs {
+				specs = append(specs, s.Name)
+			}
+		}
+		for _, spec := range specs {
+			rows++
+			t.Run(cols[0]+"/"+spec, func(t *testing.T) {
+				r := Verify(context.Background(), f, spec, crossChecked(Options{Jobs: 1}))
+				if string(r.Verdict) != cols[2] {
+					t.Fatalf("%s (%s), expected %s: %s", r.Verdict, r.Reason, cols[2], cols[3])
+				}
+				crossCheck(t, f, spec, r, 6, 4)
+			})
+		}
+	}
+	if rows < 20 {
+		t.Errorf("EXPECTED.tsv gave %d specifications, want at least 20", rows)
+	}
+}
+
+// TestCycleRefused: an automaton whose rules form a cycle (other than a
+// self-loop) is refused at a rule of the cycle, which the message spells
+// out, and not at the locations after it.
+func TestCycleRefused(t *testing.T) {
+	f := checked(t, "cycle.ta", `ta Cycle {
+  shared x;
+  parameters N;
+  assumptions (1) { N > 0; }
+  locations (4) { A: [0]; B: [1]; C: [2]; D: [3]; }
+  inits (2) { A == N; B == 0; C == 0; D == 0; x == 0; }
+  rules (4) {
+  0: A -> B when (true) do { x' == x + 1; };
+  1: B -> C when (x >= 1) do { unchanged(x); };
+  2: C -> B when (true) do { unchanged(x); };
+  3: C -> D when (true) do { unchanged(x); };
+  }
+  specifications (1) { safe: [](D == 0); }
+}`)
+	_, err := prepare(f)
+	want := "cycle.ta:9:3: the rules form a cycle B -> (rule 1) C -> (rule 2) B;"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("got %v, want %s...", err, want)
 	}
 }

@@ -263,6 +263,10 @@ func (c *checker) resolve(e Expr, sc scope) Expr {
 			return e
 		}
 		allowed := v.Kind == Param && sc.params || v.Kind == Shared && sc.shared || v.Kind == Local && sc.locals || v.Kind == Unknown && sc.unknowns
+		if !allowed && v.Kind == Unknown {
+			c.errorf(e.Pos, "%s is an unknown, which cannot appear in the %s (guard synthesis is not supported)", e.Name, sc.what)
+			return e
+		}
 		if !allowed {
 			c.errorf(e.Pos, "%s is a %s, which cannot appear in the %s", e.Name, v.Kind, sc.what)
 			return e
