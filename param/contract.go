@@ -103,7 +103,11 @@ func contract(ctx context.Context, f *ta.File, spec ta.Expr, sopts smt.Options) 
 // lassos when lasso is set: it also returns the specification to check on
 // the contracted automaton (spec itself when nothing contracts).
 func contractFor(ctx context.Context, f *ta.File, spec ta.Expr, lasso, overApprox bool, sopts smt.Options) (*ta.File, ta.Expr, *contracted, error) {
-	m, err := prepare(f)
+	// Internal moves are postponed along paths, cycles or not: a path that
+	// goes round a cycle needs the guards of the path without it, and
+	// more. A lasso may go round for ever, so its automaton must be
+	// acyclic from the start.
+	m, err := prepareCycles(f, !lasso)
 	if err != nil {
 		return f, spec, nil, nil // the search reports it
 	}

@@ -73,10 +73,18 @@ func Explicit(ctx context.Context, f *ta.File, specName string, vals map[string]
 		}
 		return res, stats
 	}
-	m, err := prepare(f)
+	// An instance's configurations are explored as they come, cycles or
+	// not; only the lasso cases follow the schema engine's stages.
+	m, err := prepareCycles(f, true)
 	if err != nil {
 		res.Reason = err.Error()
 		return res, stats
+	}
+	for _, lc := range lcs {
+		if lc.needLoop && m.cycle != nil {
+			res.Reason = m.cycle.Error()
+			return res, stats
+		}
 	}
 	opts.Property = specName
 	deadline := opts.Deadline(start)

@@ -51,9 +51,15 @@ type model struct {
 	order   []int // non-stutter rules in topological order of their sources
 	atoms   []atom
 	atomIdx map[string]int
+	cycle   error // the rules form a cycle (prepareCycles): there is no order
 }
 
-func prepare(f *ta.File) (*model, error) {
+func prepare(f *ta.File) (*model, error) { return prepareCycles(f, false) }
+
+// prepareCycles is prepare, which with cycles set accepts rules that form
+// cycles (the model has no order then): the contraction of a safety
+// specification reads such an automaton, and may leave none of them.
+func prepareCycles(f *ta.File, cycles bool) (*model, error) {
 	if len(f.Unknowns) > 0 {
 		return nil, fmt.Errorf("%s:%s: the automaton has unknowns (%s): guard synthesis is not supported", f.Path, f.Unknowns[0].Pos, strings.Join(ta.Names(f.Unknowns), ", "))
 	}
@@ -85,7 +91,10 @@ func prepare(f *ta.File) (*model, error) {
 		m.rules = append(m.rules, mr)
 	}
 	if err := m.topo(); err != nil {
-		return nil, err
+		if !cycles {
+			return nil, err
+		}
+		m.cycle = err
 	}
 	return m, nil
 }

@@ -812,9 +812,10 @@ func (w *worker) children(fr *frame) []item {
 
 // Supported reports why the schema engine cannot handle f (unknowns,
 // guards that are not monotone in the shared variables, updates that are
-// not increments, rules that form a cycle), or nil.
+// not increments), or nil. Rules that form a cycle are reported for each
+// specification whose contracted automaton still has one.
 func Supported(f *ta.File) error {
-	_, err := prepare(f)
+	_, err := prepareCycles(f, true)
 	return err
 }
 
