@@ -78,6 +78,9 @@ func prepareCycles(f *ta.File, cycles bool) (*model, error) {
 			self := ta.Var{Kind: ta.Shared, Index: u.Var.Index}
 			c := l.Const
 			ok := len(l.Coef) == 1 && l.Coef[self] == 1
+			if len(l.Coef) == 0 {
+				return nil, fmt.Errorf("%s:%s: rule %s: %s' == %s resets %s: resets (TACO's extended threshold automata) are not supported by the schema engine, whose shared variables only grow; ftmc check FILE --param ... checks instances", f.Path, u.Pos, r.ID, u.Var.Name, u.Expr, u.Var.Name)
+			}
 			if !ok || c < 0 {
 				return nil, fmt.Errorf("%s:%s: rule %s: the update %s' == %s is not an increment x' == x + c with c >= 0 (shared variables must only grow)", f.Path, u.Pos, r.ID, u.Var.Name, u.Expr)
 			}

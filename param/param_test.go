@@ -811,3 +811,26 @@ func TestCycleContracted(t *testing.T) {
 		t.Errorf("live: %s (%s), want unknown for the cycle", r.Verdict, r.Reason)
 	}
 }
+
+// TestResetRefused: an update that sets a shared variable to a constant
+// (a reset of TACO's extended automata) is refused at its position, with
+// what the engine needs and what checks instances.
+func TestResetRefused(t *testing.T) {
+	f := checked(t, "reset.eta", `ta Reset {
+  shared x;
+  parameters N;
+  assumptions (1) { N > 0; }
+  locations (2) { A: [0]; B: [1]; }
+  inits (3) { A == N; B == 0; x == 0; }
+  rules (2) {
+  0: A -> B when (true) do { x' := x + 1 };
+  1: B -> A when (x >= N) do { x' := 0; };
+  }
+  specifications (1) { safe: [](B == 0); }
+}`)
+	_, err := prepareCycles(f, true)
+	want := "reset.eta:9:32: rule 1: x' == 0 resets x: resets (TACO's extended threshold automata) are not supported"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "--param") {
+		t.Fatalf("got %v, want %s...", err, want)
+	}
+}

@@ -306,19 +306,31 @@ func (p *parser) rule() *Rule {
 				break
 			}
 			p.want(")")
-			p.want(";")
+			p.endUpdate()
 			continue
 		}
 		name, pos := p.ident("an update x' == e, unchanged(...) or \"}\"")
 		p.want("'")
-		p.want("==")
+		if p.isOp(":=") { // TACO's form
+			p.next()
+		} else {
+			p.want("==")
+		}
 		e := p.expr()
-		p.want(";")
+		p.endUpdate()
 		r.Updates = append(r.Updates, Update{Pos: pos, Var: &Ident{Pos: pos, Name: name, Primed: true}, Expr: e})
 	}
 	p.want("}")
 	p.want(";")
 	return r
+}
+
+// endUpdate reads the ";" after an update, which the last one before
+// "}" may leave out (as TACO's files do).
+func (p *parser) endUpdate() {
+	if !p.isOp("}") {
+		p.want(";")
+	}
 }
 
 // Expression grammar, loosest first: -> (left-associative, as in ByMC), ||,

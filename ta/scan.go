@@ -74,7 +74,7 @@ func (s *scanner) peekByte(k int) byte {
 	return 0
 }
 
-var ops2 = []string{"<=", ">=", "==", "!=", "&&", "||", "->", "<>", "[]"}
+var ops2 = []string{"<=", ">=", "==", "!=", "&&", "||", "->", "<>", "[]", ":="}
 
 func (s *scanner) next() token {
 	for s.off < len(s.src) {

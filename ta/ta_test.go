@@ -318,7 +318,8 @@ func TestParseDeclarations(t *testing.T) {
 // number is a label that may repeat (the second rule 1 is 1_2 in
 // schedules); // starts a comment; unchanged may name a variable twice,
 // or one the rule updates (the update stands);
-// the local variable may be left out; / is integer division of an
+// the local variable may be left out; an update may read x' := e and the
+// last of a rule leave out its ";" (TACO's form); / is integer division of an
 // expression over parameters, rounded down, by a constant, as in the
 // Parametric Promela the automata come from.
 func TestByMCForms(t *testing.T) {
@@ -326,7 +327,7 @@ func TestByMCForms(t *testing.T) {
 		"  local pc;\n", "",
 		"2: locAC -> locAC when (1) do { unchanged(nsnt); };", "1: locAC -> locAC when (1) do { unchanged(nsnt, nsnt); }; // a self-loop\n  1: loc1 -> loc1 when (nsnt < (N + T) / 2) do { nsnt' == nsnt; };",
 		"T >= 1; }", "T >= 1; (N + T) / 2 <= 2 * T; }",
-		"THRESH - F) do { nsnt' == nsnt + 1; };", "THRESH - F) do { nsnt' == nsnt + 1; unchanged(nsnt); };",
+		"THRESH - F) do { nsnt' == nsnt + 1; };", "THRESH - F) do { nsnt' := nsnt + 1; unchanged(nsnt) };",
 	).Replace(small)
 	f, err := Parse("forms.ta", []byte(src))
 	if err != nil {

@@ -16,7 +16,7 @@ func isTAModel(args []string) bool {
 		if a == "--lang=ta" || (a == "--lang" || a == "-lang") && i+1 < len(args) && args[i+1] == "ta" {
 			return true
 		}
-		if !strings.HasPrefix(a, "-") && strings.EqualFold(filepath.Ext(a), ".ta") {
+		if !strings.HasPrefix(a, "-") && (strings.EqualFold(filepath.Ext(a), ".ta") || strings.EqualFold(filepath.Ext(a), ".eta")) {
 			return true
 		}
 	}

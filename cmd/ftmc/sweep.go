@@ -73,7 +73,7 @@ func sweep(e *env, args []string, check func(ctx context.Context, args []string,
 	if code >= 0 {
 		return code
 	}
-	isTA := strings.EqualFold(filepath.Ext(pos[0]), ".ta")
+	isTA := strings.EqualFold(filepath.Ext(pos[0]), ".ta") || strings.EqualFold(filepath.Ext(pos[0]), ".eta")
 	if len(pos) > 1 && !isTA {
 		// check takes specifications by name for threshold automata only.
 		fmt.Fprint(e.stderr, sweepUsage)

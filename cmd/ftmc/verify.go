@@ -38,7 +38,7 @@ func cmdVerify(e *env, args []string) int {
 				continue
 			}
 			switch strings.ToLower(filepath.Ext(a)) {
-			case ".ta", ".sk":
+			case ".ta", ".eta", ".sk":
 				lang = "ta"
 			case ".mcmt", ".in":
 				lang = "mcmt"
