@@ -12,6 +12,13 @@
 // both medians.
 //
 //	go run ./bench/ta -cross-check cvc5 [-reps 5] [-o bench/ta/RESULTS.md]
+//
+// With -published DIR it runs instead every specification of every .ta
+// and .eta file under DIR once, next to ByMC's and TACO's times in TACO's
+// published comparison (../shared/benchmarks/bymc/TACO-table2.tsv), and
+// -o replaces (or adds) the section "## Published automata".
+//
+//	go run ./bench/ta -published ta/testdata/bymc [-time 60s] [-o bench/ta/RESULTS.md]
 package main
 
 import (
@@ -52,6 +59,7 @@ func main() {
 	timeout := flag.Duration("time", 10*time.Minute, "time limit per run")
 	extra := flag.Bool("extra", false, "also run, once each, the specifications of the ten models that EXPECTED.tsv does not list")
 	cross := flag.String("cross-check", "", "measure the cost of --cross-check with this solver instead")
+	pub := flag.String("published", "", "run instead every specification of every automaton under this directory (e.g. ta/testdata/bymc), next to TACO's published times")
 	flag.Parse()
 	root, err := repoRoot()
 	if err != nil {
@@ -74,6 +82,10 @@ func main() {
 	}
 	if *cross != "" {
 		crossCheck(bin, dir, rows, *cross, *reps, *jobs, *timeout, *out)
+		return
+	}
+	if *pub != "" {
+		published(bin, *pub, filepath.Join(dir, "TACO-table2.tsv"), *jobs, *timeout, *out)
 		return
 	}
 	var b strings.Builder
@@ -141,11 +153,14 @@ func main() {
 	}
 	os.Stdout.WriteString(b.String())
 	if *out != "" {
-		// The cross-check section comes from its own run: keep it.
+		// The cross-check and published sections come from runs of
+		// their own: keep them.
 		doc := b.String()
 		if old, err := os.ReadFile(*out); err == nil {
-			if sec := section(string(old), "## Cross-check"); sec != "" {
-				doc = replaceSection(doc, "## Cross-check", sec)
+			for _, h := range []string{"## Cross-check", "## Published automata"} {
+				if sec := section(string(old), h); sec != "" {
+					doc = replaceSection(doc, h, sec)
+				}
 			}
 		}
 		if err := os.WriteFile(*out, []byte(doc), 0o644); err != nil {

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"ftmc/param"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// tacoRow is a row of TACO's published comparison (TACO-table2.tsv): an
+// automaton's safety specifications, with ByMC's and TACO's times.
+type tacoRow struct {
+	name   string
+	rules  int
+	safe   string
+	bymc   float64 // the faster of ByMC's two techniques; NaN: none finished
+	taco   float64 // the fastest of TACO's six configurations
+	tacoBy string
+}
+
+var tacoConfigs = []string{"SMT-cvc5", "SMT-z3", "ACS-cvc5", "ACS-z3", "ZCS-cvc5", "ZCS-z3"}
+
+func readTACO(path string) (map[string][]tacoRow, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	out := map[string][]tacoRow{}
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 20 || strings.HasPrefix(cols[0], "#") {
+			continue
+		}
+		r := tacoRow{name: cols[0], safe: cols[3], bymc: math.NaN(), taco: math.NaN()}
+		r.rules, _ = strconv.Atoi(cols[1])
+		for _, c := range []int{4, 6} {
+			if v, err := strconv.ParseFloat(cols[c], 64); err == nil && (math.IsNaN(r.bymc) || v < r.bymc) {
+				r.bymc = v
+			}
+		}
+		for k := range tacoConfigs {
+			if v, err := strconv.ParseFloat(cols[8+2*k], 64); err == nil && (math.IsNaN(r.taco) || v < r.taco) {
+				r.taco, r.tacoBy = v, tacoConfigs[k]
+			}
+		}
+		out[r.name] = append(out[r.name], r)
+	}
+	return out, sc.Err()
+}
+
+// published runs every specification of every automaton under dir once
+// and tabulates verdicts and times next to TACO's published comparison,
+// matched by file name and number of rules.
+func published(bin, dir, tacoPath string, jobs int, limit time.Duration, out string) {
+	table, err := readTACO(tacoPath)
+	if err != nil {
+		fail(err)
+	}
+	var files []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".ta") || strings.HasSuffix(path, ".eta")) {
+			files = append(files, path)
+		}
+		return err
+	})
+	sort.Strings(files)
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Published automata\n\n")
+	fmt.Fprintf(&b, "`go run ./bench/ta -published %s -j %d -time %s`: every specification of every automaton, one run each (wall s), %s, %d CPUs, load when started: %s. ",
+		dir, jobs, limit, time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), loadavg())
+	fmt.Fprintf(&b, "ByMC and TACO: their times in TACO's published comparison (`TACO-table2.tsv`, their machine; safety specifications only, the whole file; ByMC: the faster of POPL'17 and CAV'15; TACO: the fastest of its six configurations), matched by file name and number of rules.\n\n")
+	fmt.Fprintf(&b, "| automaton | spec | ftmc verdict | ftmc s | schemas | ByMC s | TACO s | TACO says |\n|---|---|---|---:|---:|---:|---:|---|\n")
+	counts := map[string]int{}
+	for _, path := range files {
+		rel, _ := filepath.Rel(dir, path)
+		f, err := ta.ParseFile(path)
+		if err == nil {
+			err = param.Supported(f)
+		}
+		var taco *tacoRow
+		if f != nil {
+			for i, r := range table[filepath.Base(path)] {
+				if r.rules == len(f.Rules) {
+					taco = &table[filepath.Base(path)][i]
+				}
+			}
+		}
+		ref := func() string {
+			if taco == nil {
+				return " | | |"
+			}
+			return fmt.Sprintf(" | %s | %s | %s (%s)", seconds(taco.bymc), seconds(taco.taco), taco.safe, taco.tacoBy)
+		}
+		if err != nil {
+			counts["refused"]++
+			msg := err.Error()
+			if i := strings.Index(msg, ": "); i >= 0 {
+				msg = msg[i+2:]
+			}
+			if len(msg) > 120 {
+				msg = msg[:120] + "..."
+			}
+			fmt.Fprintf(&b, "| %s | | refused: %s | | %s |\n", rel, strings.ReplaceAll(msg, "|", "\\|"), ref())
+			fmt.Fprintf(os.Stderr, "%-50s refused\n", rel)
+			continue
+		}
+		for k, s := range f.Specs {
+			sec, v, n := runPublished(bin, path, s.Name, jobs, limit)
+			counts[v]++
+			r := " | | |"
+			if k == 0 {
+				r = ref()
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %.2f | %.0f%s |\n", rel, s.Name, v, sec, n, r)
+			fmt.Fprintf(os.Stderr, "%-50s %-20s %-8s %6.2fs\n", rel, s.Name, v, sec)
+		}
+	}
+	var keys []string
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(&b, "\n")
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s: %d. ", k, counts[k])
+	}
+	fmt.Fprintf(&b, "\n")
+	os.Stdout.WriteString(b.String())
+	if out != "" {
+		doc := b.String()
+		if old, err := os.ReadFile(out); err == nil {
+			doc = replaceSection(string(old), "## Published automata", doc)
+		}
+		if err := os.WriteFile(out, []byte(doc), 0o644); err != nil {
+			fail(err)
+		}
+	}
+}
+
+func seconds(s float64) string {
+	if math.IsNaN(s) {
+		return "TO/Err"
+	}
+	return fmt.Sprintf("%.2f", s)
+}
+
+// runPublished is runOnce for one specification, with "error" when ftmc
+// gives no report.
+func runPublished(bin, model, spec string, jobs int, limit time.Duration) (float64, string, float64) {
+	cmd := exec.Command(bin, "verify", model, spec, "--json", "-j", strconv.Itoa(jobs), "--time", limit.String())
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	start := time.Now()
+	cmd.Run()
+	sec := time.Since(start).Seconds()
+	var rep trace.Report
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Verdicts) == 0 {
+		return sec, "error", 0
+	}
+	v := rep.Verdicts[0]
+	schemas := 0.0
+	if v.Stats != nil {
+		for _, fig := range v.Stats.Extra {
+			if fig.Name == "schemas" {
+				schemas = fig.Value
+			}
+		}
+	}
+	return sec, string(v.Verdict), schemas
+}
