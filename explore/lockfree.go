@@ -306,6 +306,40 @@ func (s *lfStore) touch(b *batch) uint64 {
 	return sum
 }
 
+// touchStored reads what the insertions of a batch's successors will
+// read, in loops of their own, as Store.prefetch does: it hashes them,
+// reads their home slots, and where a slot holds a successor's tag
+// (usually the successor itself, found stored) the stored vector's
+// position and then its first byte. pos is scratch; it returns it with
+// the sum of what it read.
+func (s *lfStore) touchStored(b *batch, pos []uint64) ([]uint64, uint64) {
+	b.hashSuccs()
+	t := s.table.Load()
+	var sum uint64
+	for k := range b.events {
+		sum += t.slots[b.events[k].h>>t.shift].Load()
+	}
+	pos = pos[:0]
+	for k := range b.events {
+		e := &b.events[k]
+		x := t.slots[e.h>>t.shift].Load()
+		if x == 0 || x>>32 != e.h>>32 || x&lfBusy == lfBusy {
+			continue
+		}
+		i := Index(x) - 1
+		a := &s.arenas[i&(MaxWorkers-1)]
+		l := int(i >> workerBits)
+		p := a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)]
+		pos = append(pos, p<<4|uint64(i&(MaxWorkers-1)))
+	}
+	for _, p := range pos {
+		a := &s.arenas[p&(MaxWorkers-1)]
+		p >>= 4
+		sum += uint64(a.data[p>>40].Load()[p>>20&lfMaxVec])
+	}
+	return pos, sum
+}
+
 // get is the vector of state i; it must not be changed.
 func (s *lfStore) get(i Index) []byte {
 	a := &s.arenas[i&(MaxWorkers-1)]
