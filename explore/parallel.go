@@ -15,16 +15,21 @@ import (
 	"ftmc/trace"
 )
 
-// The parallel breadth-first search partitions the states by hash: each
-// worker owns the states whose hash falls to it, in a Store and a parent
-// column of its own, so no lock guards a store. A worker expands its share
-// of the current level and sends each successor, in batches, to the worker
-// that owns it. Levels end at a barrier, so the search remains breadth-first:
-// the same states, transitions and depth as the sequential search, and
-// shortest counterexamples.
+// The parallel breadth-first search runs in one of two ways. When its
+// states are plain, the workers share one lock-free store (lfbfs.go): each
+// inserts the successors of the states it expands itself. With Compress,
+// or once the shared store has migrated to compressed stores when memory
+// ran short, it runs as this file says: it partitions the states by hash,
+// and each worker owns the states whose hash falls to it, in a Store and a
+// parent column of its own, so no lock guards a store. A worker expands
+// its share of the current level and sends each successor, in batches, to
+// the worker that owns it. Either way levels end at a barrier, so the
+// search remains breadth-first: the same states, transitions and depth as
+// the sequential search, and shortest counterexamples.
 //
-// A state's global index is its index in its owner's store shifted left by
-// workerBits, or'ed with the owner's number; parent indices are global.
+// A state's global index is its index in its owner's store (or its
+// worker's arena of the shared store) shifted left by workerBits, or'ed
+// with the owner's number; parent indices are global.
 //
 // A level's states are expanded by whichever worker is free: as an owner
 // stores the new states, it copies them, in chunks of chunkStates, into its
@@ -33,7 +38,8 @@ import (
 // early, or one held up by the system, does not leave the other idle at
 // the level's end. A worker whose store is compressed keeps its chunks'
 // vectors in the store only, and expands those chunks itself: the copies
-// would undo the compression.
+// would undo the compression. (On the shared store a chunk names a run of
+// the arena, which every worker reads.)
 //
 // Partial-order reduction needs the breadth-first cycle proviso (reduce.go):
 // every successor of an ample set is new or in the next level, that is,
@@ -41,11 +47,12 @@ import (
 // the levels so far only, not on the order in which the current level is
 // expanded, so the workers can choose the ample sets the sequential
 // search chooses: the first candidate process with a successor whose
-// successors all meet the proviso. Only the successors' owners know, so
-// the choice takes rounds of a level. In the first round a worker sends a
-// state's first candidate's successors on condition, and their owners
-// answer, at the end of the round, for each state one of whose successors
-// was stored before the level began. In the next round those states try
+// successors all meet the proviso. On the shared store a worker looks the
+// successors up itself. On the owners' stores only the successors' owners
+// know, so the choice takes rounds of a level. In the first round a
+// worker sends a state's first candidate's successors on condition, and
+// their owners answer, at the end of the round, for each state one of
+// whose successors was stored before the level began. In the next round those states try
 // their next candidate, and so on; a state whose every candidate failed
 // is expanded fully. A candidate's successors that fail are never stored:
 // when they all go to one worker they go as a group in one message, which
