@@ -53,8 +53,12 @@ func TestParallelMigrates(t *testing.T) {
 		for _, workers := range []int{2, 3} {
 			// Where a search migrates depends on the workers' race: the
 			// reducing ones, whose proviso reads the level's start, run
-			// thrice.
-			for k, at := range slices.Repeat([]int64{1, 60, 400, 3000, 20000, 60000, 150000}, map[bool]int{false: 1, true: 3}[reduce]) {
+			// thrice. The race detector, ten times slower, runs fewer.
+			ats, reps := []int64{1, 60, 400, 3000, 20000, 60000, 150000}, map[bool]int{false: 1, true: 3}[reduce]
+			if raceEnabled {
+				ats, reps = []int64{1, 400, 20000}, 1
+			}
+			for k, at := range slices.Repeat(ats, reps) {
 				name := fmt.Sprintf("%s, %d workers, at %d (%d)", mc.name, workers, at, k)
 				p := newParallelOn(context.Background(), mc.m(), Options{Workers: workers, Reduce: reduce}, true)
 				p.migrateAt = at
