@@ -382,7 +382,9 @@ func (a *lfArena) add(w int, vec []byte, parent Index, s *lfStore) (Index, bool)
 	a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)] = uint64(a.chunk)<<40 | uint64(a.used)<<20 | uint64(len(vec))
 	a.parents[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)] = parent
 	a.used += len(vec)
-	a.maxVec.Store(max(a.maxVec.Load(), int64(len(vec))))
+	if v := int64(len(vec)); v > a.maxVec.Load() {
+		a.maxVec.Store(v) // seldom: an atomic store is a full barrier
+	}
 	a.n.Store(int64(l + 1))
 	return Index(l)<<workerBits | Index(w), true
 }
