@@ -12,8 +12,9 @@ import (
 // The breadth-first search on several workers whose states are plain
 // shares one store, an lfStore (lockfree.go), as the depth-first one does:
 // a worker inserts the successors of the states it expands itself, with
-// their parents, and queues the new ones in its chunks of the next level.
-// No successor travels from one worker to another. Levels, chunks and
+// their parents, in batches whose table slots and stored vectors it reads
+// first (batch.go), and queues the new ones in its chunks of the next
+// level. No successor travels from one worker to another. Levels, chunks and
 // stealing are as on the owners' stores (parallel.go), but every chunk
 // may be stolen: its vectors are in the shared store, which every worker
 // reads. A state's index is its arena's number (local<<workerBits |
