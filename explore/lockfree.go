@@ -3,6 +3,7 @@ package explore
 import (
 	"runtime"
 	"sync/atomic"
+	"unsafe"
 )
 
 // lfStore is the store of a depth-first search on several workers when
@@ -32,7 +33,9 @@ type lfStore struct {
 }
 
 type lfTable struct {
-	slots  []atomic.Uint64
+	slots  []atomic.Uint64 // mapped outside the Go heap (allocWords), as a Store's table
+	words  []uint64        // the same memory, for freeWords
+	freed  runtime.Cleanup
 	shift  uint  // the home slot of hash h is h >> shift
 	growAt int64 // states at which the search doubles the table
 	hard   int64 // states at which an insertion waits for the doubling
@@ -87,9 +90,42 @@ func newLFStore(workers, expected int) *lfStore {
 	return s
 }
 
+// newLFTable makes a table of 1<<log slots. It lives outside the Go heap,
+// with huge pages where the system gives them on request: in the heap, a
+// table of gigabytes probed at random costs a TLB miss on almost every
+// probe. It is freed when the store frees it, or else when it becomes
+// garbage. Under the race detector it is in the heap (race.go).
 func newLFTable(log int) *lfTable {
 	size := int64(1) << log
-	return &lfTable{slots: make([]atomic.Uint64, size), shift: uint(64 - log), growAt: int64(loadLimit(int(size))), hard: size / 10 * 9}
+	t := &lfTable{shift: uint(64 - log), growAt: int64(loadLimit(int(size))), hard: size / 10 * 9}
+	if !raceEnabled {
+		if w, err := allocWords(int(size)); err == nil {
+			t.words = w
+			t.slots = unsafe.Slice((*atomic.Uint64)(unsafe.Pointer(&w[0])), size)
+			t.freed = runtime.AddCleanup(t, freeWords, w)
+		}
+	}
+	if t.slots == nil {
+		t.slots = make([]atomic.Uint64, size)
+	}
+	return t
+}
+
+// free gives the table's memory back; no worker may use it any more.
+func (t *lfTable) free() {
+	if t.words != nil {
+		t.freed.Stop()
+		freeWords(t.words)
+		t.words, t.slots = nil, nil
+	}
+}
+
+// free gives the store's table back: the arenas are the Go heap's. No
+// worker may use the store any more.
+func (s *lfStore) free() {
+	if t := s.table.Load(); t != nil {
+		t.free()
+	}
 }
 
 // Len is the number of states stored.
@@ -150,9 +186,8 @@ func (s *lfStore) grow() {
 		return
 	}
 	if log >= 32 || !s.room(int64(len(old.slots))*16) {
-		t := *old
-		t.growAt, t.final = old.hard, true
-		s.table.Store(&t)
+		// Every worker is outside: the table may change in place.
+		old.growAt, old.final = old.hard, true
 		return
 	}
 	t := newLFTable(log + 1)
@@ -169,6 +204,7 @@ func (s *lfStore) grow() {
 		t.slots[p].Store(e)
 	}
 	s.table.Store(t)
+	old.free()
 }
 
 // insert adds vec, whose Hash is h, for worker w unless it is stored, with
@@ -270,6 +306,40 @@ func (s *lfStore) touch(b *batch) uint64 {
 	return sum
 }
 
+// touchStored reads what the insertions of a batch's successors will
+// read, in loops of their own, as Store.prefetch does: it hashes them,
+// reads their home slots, and where a slot holds a successor's tag
+// (usually the successor itself, found stored) the stored vector's
+// position and then its first byte. pos is scratch; it returns it with
+// the sum of what it read.
+func (s *lfStore) touchStored(b *batch, pos []uint64) ([]uint64, uint64) {
+	b.hashSuccs()
+	t := s.table.Load()
+	var sum uint64
+	for k := range b.events {
+		sum += t.slots[b.events[k].h>>t.shift].Load()
+	}
+	pos = pos[:0]
+	for k := range b.events {
+		e := &b.events[k]
+		x := t.slots[e.h>>t.shift].Load()
+		if x == 0 || x>>32 != e.h>>32 || x&lfBusy == lfBusy {
+			continue
+		}
+		i := Index(x) - 1
+		a := &s.arenas[i&(MaxWorkers-1)]
+		l := int(i >> workerBits)
+		p := a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)]
+		pos = append(pos, p<<4|uint64(i&(MaxWorkers-1)))
+	}
+	for _, p := range pos {
+		a := &s.arenas[p&(MaxWorkers-1)]
+		p >>= 4
+		sum += uint64(a.data[p>>40].Load()[p>>20&lfMaxVec])
+	}
+	return pos, sum
+}
+
 // get is the vector of state i; it must not be changed.
 func (s *lfStore) get(i Index) []byte {
 	a := &s.arenas[i&(MaxWorkers-1)]
@@ -312,7 +382,9 @@ func (a *lfArena) add(w int, vec []byte, parent Index, s *lfStore) (Index, bool)
 	a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)] = uint64(a.chunk)<<40 | uint64(a.used)<<20 | uint64(len(vec))
 	a.parents[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)] = parent
 	a.used += len(vec)
-	a.maxVec.Store(max(a.maxVec.Load(), int64(len(vec))))
+	if v := int64(len(vec)); v > a.maxVec.Load() {
+		a.maxVec.Store(v) // seldom: an atomic store is a full barrier
+	}
 	a.n.Store(int64(l + 1))
 	return Index(l)<<workerBits | Index(w), true
 }

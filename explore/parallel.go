@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -14,16 +15,21 @@ import (
 	"ftmc/trace"
 )
 
-// The parallel breadth-first search partitions the states by hash: each
-// worker owns the states whose hash falls to it, in a Store and a parent
-// column of its own, so no lock guards a store. A worker expands its share
-// of the current level and sends each successor, in batches, to the worker
-// that owns it. Levels end at a barrier, so the search remains breadth-first:
-// the same states, transitions and depth as the sequential search, and
-// shortest counterexamples.
+// The parallel breadth-first search runs in one of two ways. When its
+// states are plain, the workers share one lock-free store (lfbfs.go): each
+// inserts the successors of the states it expands itself. With Compress,
+// or once the shared store has migrated to compressed stores when memory
+// ran short, it runs as this file says: it partitions the states by hash,
+// and each worker owns the states whose hash falls to it, in a Store and a
+// parent column of its own, so no lock guards a store. A worker expands
+// its share of the current level and sends each successor, in batches, to
+// the worker that owns it. Either way levels end at a barrier, so the
+// search remains breadth-first: the same states, transitions and depth as
+// the sequential search, and shortest counterexamples.
 //
-// A state's global index is its index in its owner's store shifted left by
-// workerBits, or'ed with the owner's number; parent indices are global.
+// A state's global index is its index in its owner's store (or its
+// worker's arena of the shared store) shifted left by workerBits, or'ed
+// with the owner's number; parent indices are global.
 //
 // A level's states are expanded by whichever worker is free: as an owner
 // stores the new states, it copies them, in chunks of chunkStates, into its
@@ -32,7 +38,8 @@ import (
 // early, or one held up by the system, does not leave the other idle at
 // the level's end. A worker whose store is compressed keeps its chunks'
 // vectors in the store only, and expands those chunks itself: the copies
-// would undo the compression.
+// would undo the compression. (On the shared store a chunk names a run of
+// the arena, which every worker reads.)
 //
 // Partial-order reduction needs the breadth-first cycle proviso (reduce.go):
 // every successor of an ample set is new or in the next level, that is,
@@ -40,11 +47,12 @@ import (
 // the levels so far only, not on the order in which the current level is
 // expanded, so the workers can choose the ample sets the sequential
 // search chooses: the first candidate process with a successor whose
-// successors all meet the proviso. Only the successors' owners know, so
-// the choice takes rounds of a level. In the first round a worker sends a
-// state's first candidate's successors on condition, and their owners
-// answer, at the end of the round, for each state one of whose successors
-// was stored before the level began. In the next round those states try
+// successors all meet the proviso. On the shared store a worker looks the
+// successors up itself. On the owners' stores only the successors' owners
+// know, so the choice takes rounds of a level. In the first round a
+// worker sends a state's first candidate's successors on condition, and
+// their owners answer, at the end of the round, for each state one of
+// whose successors was stored before the level began. In the next round those states try
 // their next candidate, and so on; a state whose every candidate failed
 // is expanded fully. A candidate's successors that fail are never stored:
 // when they all go to one worker they go as a group in one message, which
@@ -157,6 +165,20 @@ type parallel struct {
 	storeBudget atomic.Int64   // memory each worker's store may hold (0: no limit)
 	pool        sync.Pool      // *message
 	memoryPeak  int64
+
+	// The search on a shared store (lfbfs.go): lf is nil on the owners'
+	// stores, from the start or once migrate made them.
+	lf         *lfStore
+	gate       lfGate
+	base       []int64     // per arena: its states when the level began
+	pause      atomic.Bool // the workers park at a chunk's end, so that the store turns compressed
+	noCompress bool        // migrate failed: the store stays plain
+	// migrateAt makes the store migrate, for tests, once it holds so many
+	// states (0: only when memory runs short); migrated says where it did:
+	// 1 inside a level, 2 at a level's end.
+	migrateAt    int64
+	migrated     int
+	migratedRest int // the states of the level left to expand when it migrated
 }
 
 type pworker struct {
@@ -192,6 +214,8 @@ type pworker struct {
 	budget   int
 	touched  uint64 // see prefetch
 	tbatch   batch  // a message's successors as a batch, for a compressed store's prefetch
+	lfb      batch  // the successors to insert in the shared store (lfbfs.go)
+	lfPos    []uint64
 
 	transitions, matched, expanded int64
 	compressedAt                   int64 // as search.compressedAt
@@ -212,10 +236,16 @@ type pendingMsg struct {
 func gid(local, worker int) Index { return Index(local<<workerBits | worker) }
 
 func (p *parallel) get(g Index) []byte {
+	if p.lf != nil {
+		return p.lf.get(g)
+	}
 	return p.workers[g&(MaxWorkers-1)].store.Get(g >> workerBits)
 }
 
 func (p *parallel) parentOf(g Index) Index {
+	if p.lf != nil {
+		return p.lf.parent(g)
+	}
 	w := p.workers[g&(MaxWorkers-1)]
 	return Index(w.parents.at(int(g >> workerBits)))
 }
@@ -265,10 +295,25 @@ func (p *parallel) states() int64 {
 
 // runParallel is Run for opts.Workers > 1 breadth-first.
 func runParallel(ctx context.Context, m state.Model, opts Options) (trace.Result, trace.Stats, error) {
-	p := newParallel(ctx, m, opts)
+	return newParallelOn(ctx, m, opts, !opts.Compress && opts.Lossy == Exact).search()
+}
+
+// search runs the parallel search set up.
+func (p *parallel) search() (trace.Result, trace.Stats, error) {
 	defer func() {
 		for _, w := range p.workers {
-			w.store.Free()
+			if w.store != nil {
+				w.store.Free()
+			}
+		}
+		if p.lf != nil {
+			// The shared store's arenas live in the Go heap: they are
+			// given back, as the other stores free their tables, so that
+			// the memory of a search that follows in the process does
+			// not count them.
+			p.lf.free()
+			p.lf = nil
+			debug.FreeOSMemory()
 		}
 	}()
 	// A search whose time (counted from Since) is spent, whose context is
@@ -279,7 +324,7 @@ func runParallel(ctx context.Context, m state.Model, opts Options) (trace.Result
 		return p.result(), p.stats(), nil
 	}
 	if err := p.initial(); err != nil {
-		return trace.Result{Property: propertyName(opts), Verdict: trace.Unknown, Reason: err.Error()}, p.stats(), err
+		return trace.Result{Property: propertyName(p.opts), Verdict: trace.Unknown, Reason: err.Error()}, p.stats(), err
 	}
 	if !p.stop.Load() {
 		p.run(&sampler)
@@ -287,10 +332,22 @@ func runParallel(ctx context.Context, m state.Model, opts Options) (trace.Result
 	return p.result(), p.stats(), nil
 }
 
-// newParallel sets up the workers of a parallel search of m.
+// newParallel sets up the workers of a parallel search of m on the
+// owners' stores.
 func newParallel(ctx context.Context, m state.Model, opts Options) *parallel {
+	return newParallelOn(ctx, m, opts, false)
+}
+
+// newParallelOn sets up the workers of a parallel search of m, on a
+// shared lfStore with shared.
+func newParallelOn(ctx context.Context, m state.Model, opts Options, shared bool) *parallel {
 	n := min(opts.Workers, MaxWorkers)
 	p := &parallel{ctx: ctx, m: m, opts: opts, start: time.Now()}
+	if shared {
+		p.lf = newLFStore(n, opts.ExpectedStates)
+		p.base = make([]int64, n)
+		p.gate.cond = sync.NewCond(&p.gate.mu)
+	}
 	p.pool.New = func() any { return &message{} }
 	p.barrier.n = n
 	p.work[0], p.work[1] = make([]levelWork, n), make([]levelWork, n)
@@ -301,8 +358,10 @@ func newParallel(ctx context.Context, m state.Model, opts Options) *parallel {
 		}
 		wo := opts
 		wo.ExpectedStates /= n
-		w := &pworker{p: p, id: i, m: wm, store: wo.NewStore(),
-			inbox: make(chan *message, inboxCap), out: make([]*message, n), budget: pollEvery}
+		w := &pworker{p: p, id: i, m: wm, inbox: make(chan *message, inboxCap), out: make([]*message, n), budget: pollEvery}
+		if !shared {
+			w.store = wo.NewStore()
+		}
 		w.checker, _ = wm.(state.Checker)
 		w.reduce = newReducer(wm, opts)
 		w.redoOut = make([][]redo, n)
@@ -318,6 +377,9 @@ func newParallel(ctx context.Context, m state.Model, opts Options) *parallel {
 }
 
 func (p *parallel) initial() error {
+	if p.lf != nil {
+		return p.lfInitial()
+	}
 	var count int
 	err := p.m.Initial(func(v []byte) {
 		if p.stop.Load() {
@@ -350,7 +412,11 @@ func (p *parallel) run(sampler *MemorySampler) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run()
+			if p.lf != nil {
+				w.lfRun()
+			} else {
+				w.run()
+			}
 		}()
 	}
 	finished := make(chan struct{})
@@ -426,10 +492,15 @@ func (p *parallel) sampleMemory(s *MemorySampler) int64 {
 
 // run is one worker: level by level, expand its share of the level, then
 // deliver its successors and wait for everybody else's.
-func (w *pworker) run() {
+func (w *pworker) run() { w.runFrom(0, w.store.Len()) }
+
+// runFrom is run from level depth on, of which the worker has expanded
+// none, some or all of the states: levelEnd is the number of states it
+// stores in the levels up to depth.
+func (w *pworker) runFrom(depth int64, levelEnd int) {
 	p := w.p
-	levelStart, levelEnd := 0, w.store.Len()
-	for depth := int64(0); ; depth++ {
+	levelStart := 0
+	for ; ; depth++ {
 		if w.id == 0 {
 			atomic.StoreInt64(&p.depth, depth)
 		}
@@ -1030,6 +1101,10 @@ func (w *pworker) count(parent, i Index, isNew bool) {
 }
 
 func (w *pworker) poll() {
+	if w.p.lf != nil {
+		w.lfPoll()
+		return
+	}
 	w.budget = pollEvery
 	w.publish()
 	// The budget covers the worker's parent indices and level chunks too,
@@ -1044,6 +1119,10 @@ func (w *pworker) poll() {
 }
 
 func (w *pworker) publish() {
+	if w.p.lf != nil {
+		w.lfPublish()
+		return
+	}
 	w.pubStates.Store(int64(w.store.Len()))
 	w.pubTransitions.Store(w.transitions)
 	w.pubMatched.Store(w.matched)
@@ -1076,13 +1155,18 @@ func (p *parallel) result() trace.Result {
 
 func (p *parallel) stats() trace.Stats {
 	st := trace.Stats{Seconds: time.Since(p.start).Seconds(), Depth: atomic.LoadInt64(&p.depth)}
+	if p.lf != nil {
+		st.States, st.StoreBytes, st.VectorBytes = int64(p.lf.Len()), p.lf.Bytes(), p.lf.MaxVector()
+	}
 	for _, w := range p.workers {
-		st.States += int64(w.store.Len())
 		st.Transitions += w.transitions
 		st.Matched += w.matched
 		st.Expanded += w.expanded
-		st.StoreBytes += w.store.Bytes() + w.parents.bytes()
-		st.VectorBytes = max(st.VectorBytes, w.store.MaxVector())
+		if w.store != nil {
+			st.States += int64(w.store.Len())
+			st.StoreBytes += w.store.Bytes() + w.parents.bytes()
+			st.VectorBytes = max(st.VectorBytes, w.store.MaxVector())
+		}
 	}
 	st.MemoryBytes = p.memoryPeak
 	st.Complete = p.viol == nil && p.reason == "" && !p.truncated

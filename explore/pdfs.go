@@ -102,6 +102,9 @@ func parallelDFS(ctx context.Context, m state.Model, opts Options) (trace.Result
 		if p.shared != nil {
 			p.shared.Free()
 		}
+		if p.lf != nil {
+			p.lf.free()
+		}
 	}()
 	if opts.Compress {
 		p.shared = NewSharedStore(opts.ExpectedStates, true)
@@ -387,6 +390,7 @@ func (p *pdfs) compress() {
 		p.pool[k].i = renumber(p.pool[k].i)
 	}
 	p.compressedAt = int64(ss.Len())
+	lf.free()
 	p.shared, p.store, p.lf = ss, ss, nil
 	p.watch.store = ss
 	debug.FreeOSMemory()
