@@ -13,6 +13,7 @@ import (
 // terminal's interrupt reaches ftmc only, which then stops the solver.
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 }
 
 // killGroup kills the solver's process group.
