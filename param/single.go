@@ -35,15 +35,67 @@ import (
 // answer is not turned into a counterexample here, though: the tree search
 // then runs and finds, replays and reports it as before.
 
-// singleApplies reports whether the disjunct is a reachability question the
-// single query decides.
+// singleApplies reports whether the single query decides the disjunct:
+// the engine's encoding is exact for it (inexact), and every clause of its
+// G conditions is one whose truth inside a segment follows from the
+// configurations the query names (gclauseKind).
 func (p *problem) singleApplies() bool {
-	if p.lc.needLoop || len(p.loopGs) > 0 {
+	if p.inexact() != "" {
 		return false
 	}
 	for _, gs := range p.gconds {
-		if len(gs) > 0 {
-			return false
+		for _, g := range gs {
+			for _, c := range g.clauses {
+				if gclauseKind(c) == 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// gclauseKind classifies a clause of a G condition for the single query,
+// which asks the condition at the ends of the segments and steps (and at
+// the start of the run). Shared variables and the set of processes in a
+// closed set of locations change monotonically inside a segment, so:
+//
+//	'e': the clause is false somewhere inside a segment only if it is
+//	     false at the segment's end: literals over shared variables that
+//	     only turn false (x < c) or none, and k_l != 0 over locations no
+//	     rule enters from outside (inexact checks that), whose count only
+//	     drops;
+//	's': the clause is false somewhere only if it is false at the
+//	     segment's start: literals that only turn true, nothing else;
+//	'z': one literal k_l == 0 or'ed with literals that only turn true:
+//	     besides the segment ends, every rule into l asks the literals
+//	     where it fires (k_l turns non-zero only there);
+//	0:   none of these: the single query does not apply.
+func gclauseKind(c gclause) byte {
+	if c.general {
+		return 0
+	}
+	switch {
+	case len(c.zero) == 0 && polarity(c.ctx, false):
+		return 'e'
+	case len(c.zero) == 0 && len(c.nonzero) == 0 && polarity(c.ctx, true):
+		return 's'
+	case len(c.zero) == 1 && len(c.nonzero) == 0 && polarity(c.ctx, true):
+		return 'z'
+	}
+	return 0
+}
+
+// polarity reports whether every atom literal of b has polarity pos.
+func polarity(b *bexpr, pos bool) bool {
+	switch b.op {
+	case 'l':
+		return b.pos == pos
+	case 'a', 'o':
+		for _, k := range b.kids {
+			if !polarity(k, pos) {
+				return false
+			}
 		}
 	}
 	return true
@@ -69,6 +121,14 @@ func (p *problem) singleBlocks() int {
 	return k
 }
 
+// zeroRule is a clause k_l == 0 || ctx of a G condition of node (the
+// root: in force from the start; another witness: after it is placed).
+type zeroRule struct {
+	loc  int
+	ctx  *bexpr
+	node *wnode
+}
+
 // singleQuery encodes the disjunct as one query (see above).
 func (p *problem) singleQuery() ([]string, error) {
 	m := p.m
@@ -88,67 +148,141 @@ func (p *problem) singleQuery() ([]string, error) {
 		}
 		cmds = assertAll(cmds, t)
 	}
+	var nodes []*wnode
+	parent := map[*wnode]*wnode{}
+	var walk func(n *wnode)
+	walk = func(n *wnode) {
+		for _, c := range n.kids {
+			nodes = append(nodes, c)
+			if n != p.lc.root {
+				parent[c] = n
+			}
+			walk(c)
+		}
+	}
+	walk(p.lc.root)
+	at := func(n *wnode, j int) string { return fmt.Sprintf("w%d_%d", n.id, j) }
+	for _, n := range nodes {
+		for j := 0; j <= k; j++ {
+			cmds = append(cmds, smt.DeclareConst(at(n, j), "Bool"))
+		}
+	}
+	// placed says that n's witness is at the end of acc_i for some i < j
+	// (i <= j with upto).
+	placed := func(n *wnode, j int, upto bool) string {
+		if n == p.lc.root {
+			return "true"
+		}
+		var ws []string
+		for i := 0; i < j || upto && i == j; i++ {
+			ws = append(ws, at(n, i))
+		}
+		return smt.Or(ws...)
+	}
+	var zeros []zeroRule
+	for n, gs := range p.gconds {
+		for _, g := range gs {
+			for _, c := range g.clauses {
+				if gclauseKind(c) == 'z' {
+					zeros = append(zeros, zeroRule{loc: c.zero[0], ctx: c.ctx, node: n})
+				}
+			}
+		}
+	}
+	// gAt asks the G conditions in force at the state st: those of the
+	// witnesses placed by then (see placed).
+	gAt := func(st stateNames, j int, upto bool) error {
+		for n, gs := range p.gconds {
+			for _, g := range gs {
+				t, err := exprTerm(g.expr, st)
+				if err != nil {
+					return err
+				}
+				cmds = assertAll(cmds, smt.App("=>", placed(n, j, upto), t))
+			}
+		}
+		return nil
+	}
+	if err := gAt(t0, 0, false); err != nil {
+		return nil, err
+	}
 	ends := make([]stateNames, k+1)
-	ends[0] = stateNames("u0")
-	cmds = append(cmds, p.singleAcc(0, t0, ends[0])...)
-	for j := 1; j <= k; j++ {
-		t := stateNames(fmt.Sprintf("t%d", j))
-		cmds = append(cmds, p.singleStep(j, ends[j-1], t)...)
+	for j := 0; j <= k; j++ {
+		start := t0
+		if j > 0 {
+			start = stateNames(fmt.Sprintf("t%d", j))
+			cmds = append(cmds, p.singleStep(j, ends[j-1], start, zeros, placed)...)
+			if err := gAt(start, j, false); err != nil {
+				return nil, err
+			}
+		}
 		ends[j] = stateNames(fmt.Sprintf("u%d", j))
-		cmds = append(cmds, p.singleAcc(j, t, ends[j])...)
+		cmds = append(cmds, p.singleAcc(j, start, ends[j], zeros, placed)...)
+		if err := gAt(ends[j], j, true); err != nil {
+			return nil, err
+		}
 	}
 	// Witnesses: each at the end of some acc_j, not before its parent's.
-	at := func(n *wnode, j int) string { return fmt.Sprintf("w%d_%d", n.id, j) }
-	var err error
-	var walk func(n, parent *wnode)
-	walk = func(n, parent *wnode) {
+	for _, n := range nodes {
 		var some []string
 		for j := 0; j <= k; j++ {
 			w := at(n, j)
 			some = append(some, w)
-			cmds = append(cmds, smt.DeclareConst(w, "Bool"))
 			var conds []string
 			for _, e := range n.props {
-				t, e2 := exprTerm(e, ends[j])
-				if e2 != nil {
-					err = e2
-					return
+				t, err := exprTerm(e, ends[j])
+				if err != nil {
+					return nil, err
 				}
 				conds = append(conds, t)
 			}
-			if parent != nil {
-				var before []string
-				for i := 0; i <= j; i++ {
-					before = append(before, at(parent, i))
-				}
-				conds = append(conds, smt.Or(before...))
+			if q := parent[n]; q != nil {
+				conds = append(conds, placed(q, j, true))
 			}
 			if len(conds) > 0 {
 				cmds = assertAll(cmds, smt.App("=>", w, smt.And(conds...)))
 			}
 		}
 		cmds = assertAll(cmds, smt.Or(some...))
-		for _, c := range n.kids {
-			walk(c, n)
+	}
+	if p.lc.needLoop {
+		// The lasso repeats the last configuration.
+		t, err := p.loopCond(&frame{end: ends[k]})
+		if err != nil {
+			return nil, err
 		}
-	}
-	for _, c := range p.lc.root.kids {
-		walk(c, nil)
-	}
-	if err != nil {
-		return nil, err
+		cmds = assertAll(cmds, t)
 	}
 	return cmds, nil
 }
 
+// zeroCond is what the clauses zs ask of a rule into loc that fires in
+// block j with the shared variables xs: their literals, where in force.
+func zeroCond(m *model, zs []zeroRule, r *rule, j int, xs []string, placed func(*wnode, int, bool) string) []string {
+	var out []string
+	if r.src == r.dst {
+		return nil
+	}
+	for _, z := range zs {
+		if z.loc == r.dst {
+			out = append(out, smt.Or(smt.Not(placed(z.node, j, false)), m.btermAt(z.ctx, xs, xs)))
+		}
+	}
+	return out
+}
+
 // singleStep encodes a milestone step from start to end: at most one rule
 // fires, enabled at start.
-func (p *problem) singleStep(j int, start, end stateNames) []string {
+func (p *problem) singleStep(j int, start, end stateNames, zs []zeroRule, placed func(*wnode, int, bool) string) []string {
 	m := p.m
 	var cmds, sum []string
 	in := make([][]string, m.nloc)
 	out := make([][]string, m.nloc)
 	incs := make([][]string, m.nsh)
+	xs := make([]string, m.nsh)
+	for v := range xs {
+		xs[v] = start.x(v)
+	}
 	for _, i := range m.order {
 		r := m.rules[i]
 		if r.guard.op == 'f' {
@@ -157,8 +291,12 @@ func (p *problem) singleStep(j int, start, end stateNames) []string {
 		dv := fmt.Sprintf("d%d_%d", j, i)
 		cmds = append(cmds, smt.DeclareConst(dv, "Int"))
 		cmds = assertAll(cmds, smt.App(">=", dv, "0"), smt.App("<=", dv, "1"), smt.App("<=", dv, start.k(r.src)))
+		conds := zeroCond(m, zs, r, j, xs, placed)
 		if g := m.bterm(r.guard, start); g != "true" {
-			cmds = assertAll(cmds, smt.Or(smt.App("=", dv, "0"), g))
+			conds = append(conds, g)
+		}
+		if len(conds) > 0 {
+			cmds = assertAll(cmds, smt.Or(smt.App("=", dv, "0"), smt.And(conds...)))
 		}
 		sum = append(sum, dv)
 		if r.src != r.dst {
@@ -180,7 +318,7 @@ func (p *problem) singleStep(j int, start, end stateNames) []string {
 // singleAcc encodes an accelerated segment from start to end: the rules in
 // topological order, each with a multiplicity, its positive literals asked
 // before its first firing and its negative literals before its last.
-func (p *problem) singleAcc(j int, start, end stateNames) []string {
+func (p *problem) singleAcc(j int, start, end stateNames, zs []zeroRule, placed func(*wnode, int, bool) string) []string {
 	m := p.m
 	var cmds []string
 	in := make([][]string, m.nloc)
@@ -213,8 +351,12 @@ func (p *problem) singleAcc(j int, start, end stateNames) []string {
 				}
 			}
 		}
+		conds := zeroCond(m, zs, r, j, cur, placed)
 		if g := m.btermAt(r.guard, cur, last); g != "true" {
-			cmds = assertAll(cmds, smt.Or(smt.App("=", av, "0"), g))
+			conds = append(conds, g)
+		}
+		if len(conds) > 0 {
+			cmds = assertAll(cmds, smt.Or(smt.App("=", av, "0"), smt.And(conds...)))
 		}
 		if r.src == r.dst {
 			// A self-loop that increments: after the rules into its
