@@ -7,83 +7,60 @@ import (
 	"ftmc/smt"
 )
 
-// The single query: a reachability disjunct (no lasso, no G conditions) is
-// encoded as one bounded run of accelerated segments whose contexts are
-// left to the solver, instead of one query per order of the milestones.
+// The single query: a disjunct of the negated specification is encoded as
+// one bounded run of accelerated segments whose contexts are left to the
+// solver, instead of one query per order of the milestones. Unsat proves
+// that the disjunct has no run; any other answer leaves the disjunct to the
+// tree search, which finds, replays and reports a counterexample as before
+// (a model of the query need not be one: G conditions are asked at the
+// segment ends only).
 //
-// Completeness. Every schema the tree search would check (an initial
-// accelerated segment, then per item either a milestone step, where at most
-// one rule fires, followed by an accelerated segment, or a cut point
-// followed by an accelerated segment) is an instance of the layout below:
-// an accelerated segment acc_0, then K blocks of a step (one rule at most)
-// and an accelerated segment acc_j, with K the number of milestone atoms
-// that are not always true plus the number of witnesses. A cut point maps
-// to a block with an empty step, so every witness sits at the end of some
-// acc_j. A schema's segment fires its rules in topological order in a
-// fixed context, and the layout asks each guard only where the rule fires:
-// the positive literals (atoms that only turn true) before its first
-// firing in the segment, the negative ones (atoms that must still be
-// false, which only turn false) before its last one. Both hold in the
-// schema's context, so every run a schema describes satisfies the query,
-// and an unsat answer refutes every schema of the disjunct.
+// Layout: an accelerated segment acc_0 from the initial configuration,
+// then K blocks of a step (at most one rule fires) and an accelerated
+// segment acc_j, where K counts the milestone atoms that are not always
+// true and the witnesses below the root. An accelerated segment fires the
+// moving rules in topological order, each with a multiplicity, and asks a
+// guard's positive literals before the rule's first firing in the segment
+// and its negative literals before its last one. Witnesses sit at the ends
+// of acc segments, not before their parents'; the G conditions in force are
+// asked at the start and at the end of every step and segment; a lasso
+// loops in the last configuration (loopCond).
 //
-// Soundness. Positive literals true before the first firing stay true at
-// every later firing of the segment (shared variables only grow), negative
-// literals true before the last firing were true before every earlier one,
-// and a guard is a positive Boolean combination of its literals: every
-// firing of a model of the query is enabled, so a model is a run. A sat
-// answer is not turned into a counterexample here, though: the tree search
-// then runs and finds, replays and reports it as before.
+// Completeness (every run of the disjunct gives a model). Cut the run
+// where a milestone atom changes (by one transition: a step) and at its
+// witnesses (the last configuration where a witness is needed: a block
+// with an empty step). The atoms change at most once each (shared
+// variables only grow), so there are at most K cuts. Between two cuts
+// every atom keeps its value; the transitions of such a piece, reordered
+// into the topological order of their rules, still reach the piece's last
+// configuration (the automaton is acyclic apart from self-loops; a
+// self-loop that increments fires after the rules into its location), and
+// every intermediate configuration has its shared variables between those
+// of the piece's ends, so every atom has the piece's value there: the
+// guards of the reordered piece hold where the query asks them. The cut
+// configurations are configurations of the run, so the witnesses' and the
+// G conditions hold there, and a lasso's last configuration (the one its
+// self-loops repeat) is the run's. A clause k_l == 0 || ctx (zeroClause)
+// also asks ctx where a rule into l fires: in the run that rule fired in
+// the same piece, so with the same atom values, after the clause came in
+// force exactly when its piece lies after the witness that brings it.
+//
+// The query drops no run, so it can only answer sat where a schema of the
+// tree search would find a counterexample, or spuriously (then the tree
+// search decides); unsat refutes the disjunct.
 
 // singleApplies reports whether the single query decides the disjunct:
-// the engine's encoding is exact for it (inexact), and every clause of its
-// G conditions is one whose truth inside a segment follows from the
-// configurations the query names (gclauseKind).
+// not for a lasso that need not end in a configuration that stutters.
 func (p *problem) singleApplies() bool {
-	if p.inexact() != "" {
-		return false
-	}
-	for _, gs := range p.gconds {
-		for _, g := range gs {
-			for _, c := range g.clauses {
-				if gclauseKind(c) == 0 {
-					return false
-				}
-			}
-		}
-	}
-	return true
+	return p.loopInexact() == ""
 }
 
-// gclauseKind classifies a clause of a G condition for the single query,
-// which asks the condition at the ends of the segments and steps (and at
-// the start of the run). Shared variables and the set of processes in a
-// closed set of locations change monotonically inside a segment, so:
-//
-//	'e': the clause is false somewhere inside a segment only if it is
-//	     false at the segment's end: literals over shared variables that
-//	     only turn false (x < c) or none, and k_l != 0 over locations no
-//	     rule enters from outside (inexact checks that), whose count only
-//	     drops;
-//	's': the clause is false somewhere only if it is false at the
-//	     segment's start: literals that only turn true, nothing else;
-//	'z': one literal k_l == 0 or'ed with literals that only turn true:
-//	     besides the segment ends, every rule into l asks the literals
-//	     where it fires (k_l turns non-zero only there);
-//	0:   none of these: the single query does not apply.
-func gclauseKind(c gclause) byte {
-	if c.general {
-		return 0
-	}
-	switch {
-	case len(c.zero) == 0 && polarity(c.ctx, false):
-		return 'e'
-	case len(c.zero) == 0 && len(c.nonzero) == 0 && polarity(c.ctx, true):
-		return 's'
-	case len(c.zero) == 1 && len(c.nonzero) == 0 && polarity(c.ctx, true):
-		return 'z'
-	}
-	return 0
+// zeroClause reports whether c is k_l == 0 or'ed with literals that only
+// turn true. Such a literal, once true, stays so; k_l turns non-zero only
+// where a rule into l fires, and in the run the schemas reorder it fires
+// in the same context: the query asks the literals there too.
+func zeroClause(c gclause) bool {
+	return !c.general && len(c.zero) == 1 && len(c.nonzero) == 0 && polarity(c.ctx, true)
 }
 
 // polarity reports whether every atom literal of b has polarity pos.
@@ -183,7 +160,7 @@ func (p *problem) singleQuery() ([]string, error) {
 	for n, gs := range p.gconds {
 		for _, g := range gs {
 			for _, c := range g.clauses {
-				if gclauseKind(c) == 'z' {
+				if zeroClause(c) {
 					zeros = append(zeros, zeroRule{loc: c.zero[0], ctx: c.ctx, node: n})
 				}
 			}
