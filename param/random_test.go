@@ -152,7 +152,7 @@ func TestRandomAgainstInstances(t *testing.T) {
 // violations into holds here). FTMC_RANDOM_TA=n for more automata.
 func TestRandomSingleQuery(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	n := 12
+	n := 8
 	if s := os.Getenv("FTMC_RANDOM_TA"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}

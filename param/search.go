@@ -445,12 +445,15 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 	}
 	if !opts.NoSingle && p.singleApplies() {
 		st.atoms = p.milestones()
-		unsat, err := singleCheck(ctx, p, opts, st)
+		unsat, cex, err := singleCheck(ctx, p, opts, st)
 		if ctx.Err() != nil {
 			return caseOutcome{verdict: trace.Unknown, reason: stopped(ctx)}
 		}
-		// An error or an answer other than unsat leaves the question to
-		// the tree search, which also builds the counterexample.
+		// An error, or a model that is no counterexample, leaves the
+		// question to the tree search.
+		if err == nil && cex != nil {
+			return caseOutcome{verdict: trace.Violated, cex: cex}
+		}
 		if err == nil && unsat {
 			st.mu.Lock()
 			st.singleUnsat++

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"ftmc/smt"
+	"ftmc/trace"
 )
 
 // The single query: a disjunct of the negated specification is encoded as
@@ -397,31 +398,110 @@ func (m *model) btermAt(b *bexpr, pos, neg []string) string {
 	return m.bterm(b, "")
 }
 
-// singleCheck runs the single query of p: unsat means no run of the
-// disjunct exists. Any other answer leaves the question to the tree search.
-func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool, error) {
+// singleCheck runs the single query of p. Unsat means that the disjunct
+// has no run; on sat, the model's run is replayed on its instance and, if
+// it violates the property there, returned as the counterexample (with the
+// parameters made small first, for a readable and quick replay). Any other
+// outcome leaves the disjunct to the tree search.
+func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool, *trace.Counterexample, error) {
 	base, err := p.base()
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	q, err := p.singleQuery()
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	s, err := smt.New(ctx, opts.Solver)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	defer s.Close()
 	s.Send(base...)
 	s.Send(q...)
-	res, err := s.Check(ctx)
+	check := func() (smt.Status, error) {
+		res, err := s.Check(ctx)
+		st.mu.Lock()
+		st.queries++
+		st.mu.Unlock()
+		return res, err
+	}
 	st.mu.Lock()
-	st.queries++
 	st.single++
 	st.mu.Unlock()
-	if err != nil {
-		return false, err
+	res, err := check()
+	if err != nil || res != smt.Sat {
+		return res == smt.Unsat, nil, err
 	}
-	return res == smt.Unsat, nil
+	m := p.m
+	var ps []string
+	for i := range m.f.Params {
+		ps = append(ps, paramName(i))
+	}
+	found := false
+	for _, bound := range []int64{8, 32, 128} {
+		if len(ps) == 0 {
+			break
+		}
+		s.Push()
+		s.Assert(smt.App("<=", smt.Sum(ps...), smt.Int(bound)))
+		res, err := check()
+		if err != nil {
+			return false, nil, err
+		}
+		if res == smt.Sat {
+			found = true
+			break
+		}
+		s.Pop(1)
+	}
+	if !found {
+		if res, err := check(); err != nil || res != smt.Sat {
+			return false, nil, err
+		}
+	}
+	names := append([]string(nil), ps...)
+	t0 := stateNames("t0")
+	for l := 0; l < m.nloc; l++ {
+		names = append(names, t0.k(l))
+	}
+	for v := 0; v < m.nsh; v++ {
+		names = append(names, t0.x(v))
+	}
+	var flows []flow
+	for j := 0; j <= p.singleBlocks(); j++ {
+		for _, kind := range []string{"d", "a"} {
+			if j == 0 && kind == "d" {
+				continue
+			}
+			for _, i := range m.order {
+				if m.rules[i].guard.op != 'f' {
+					flows = append(flows, flow{i, fmt.Sprintf("%s%d_%d", kind, j, i)})
+				}
+			}
+		}
+	}
+	for _, f := range flows {
+		names = append(names, f.name)
+	}
+	vals, err := s.Values(ctx, names...)
+	if err != nil {
+		return false, nil, err
+	}
+	val := map[string]int64{}
+	for i, n := range names {
+		x, ok := vals[i].Int64()
+		if !ok {
+			return false, nil, fmt.Errorf("solver gave a non-integer value for %s", n)
+		}
+		val[n] = x
+	}
+	var sched schedule
+	for _, f := range flows {
+		if n := val[f.name]; n > 0 {
+			sched = append(sched, firing{rule: f.rule, times: n})
+		}
+	}
+	cex, _, err := p.runCex(val, sched, p.lc.needLoop)
+	return false, cex, err
 }
