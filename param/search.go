@@ -449,8 +449,12 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 		if ctx.Err() != nil {
 			return caseOutcome{verdict: trace.Unknown, reason: stopped(ctx)}
 		}
-		// An error, or a model that is no counterexample, leaves the
+		// Solvers that disagree make the verdict unknown, as anywhere;
+		// another error, or a model that is no counterexample, leaves the
 		// question to the tree search.
+		if err != nil && strings.HasPrefix(err.Error(), "solvers disagree") {
+			return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
+		}
 		if err == nil && cex != nil {
 			return caseOutcome{verdict: trace.Violated, cex: cex}
 		}

@@ -3,6 +3,7 @@ package param
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"ftmc/smt"
 	"ftmc/trace"
@@ -398,6 +399,10 @@ func (m *model) btermAt(b *bexpr, pos, neg []string) string {
 	return m.bterm(b, "")
 }
 
+// singleCrossLimit bounds the second solver's confirmation of the single
+// query.
+const singleCrossLimit = 10 * time.Second
+
 // singleCheck runs the single query of p. Unsat means that the disjunct
 // has no run; on sat, the model's run is replayed on its instance and, if
 // it violates the property there, returned as the counterexample (with the
@@ -412,7 +417,17 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 	if err != nil {
 		return false, nil, err
 	}
-	s, err := smt.New(ctx, opts.Solver)
+	so := opts.Solver
+	if cc := so.CrossCheck; cc != nil && (cc.Timeout == 0 || cc.Timeout > singleCrossLimit) {
+		// A second solver that does not confirm in time leaves the
+		// disjunct to the tree search, whose queries it confirms one by
+		// one (cvc5 takes minutes on some single queries that z3 answers
+		// in a second).
+		c := *cc
+		c.Timeout = singleCrossLimit
+		so.CrossCheck = &c
+	}
+	s, err := smt.New(ctx, so)
 	if err != nil {
 		return false, nil, err
 	}
