@@ -69,6 +69,35 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 		}
 		val[n] = x
 	}
+	sched := schedule{}
+	for _, fr := range w.frames {
+		for _, group := range [][]flow{fr.deltas, fr.accs} {
+			for _, f := range group {
+				if n := val[f.name]; n > 0 {
+					sched = append(sched, firing{rule: f.rule, times: n})
+				}
+			}
+		}
+	}
+	cex, why, err := p.runCex(val, sched, loopLit != "")
+	if err != nil {
+		return err
+	}
+	if cex == nil {
+		w.s.noteUnknown(why)
+		return nil
+	}
+	w.s.report(cex)
+	return nil
+}
+
+// runCex replays the schedule from the initial configuration and the
+// parameters in val (SMT names) on the instance, and checks the negated
+// specification on the run (a lasso with loop). It returns the
+// counterexample, or nil and why the run is none.
+func (p *problem) runCex(val map[string]int64, sched schedule, loop bool) (*trace.Counterexample, string, error) {
+	m := p.m
+	t0 := stateNames("t0")
 	params := map[string]int64{}
 	pv := make([]int64, len(m.f.Params))
 	for i, d := range m.f.Params {
@@ -86,23 +115,12 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 	cex := &trace.Counterexample{Params: params, LoopStart: -1}
 	cex.Initial = decodeVars(m.f, k, x)
 	cex.Processes = m.f.Processes(k)
-	sched := schedule{}
-	for _, fr := range w.frames {
-		for _, group := range [][]flow{fr.deltas, fr.accs} {
-			for _, f := range group {
-				if n := val[f.name]; n > 0 {
-					sched = append(sched, firing{rule: f.rule, times: n})
-				}
-			}
-		}
-	}
 	states, err := replay(m, pv, k, x, sched)
 	if err != nil {
-		w.s.noteUnknown("a schema's counterexample did not replay on its instance: " + err.Error())
-		return nil
+		return nil, "a schema's counterexample did not replay on its instance: " + err.Error(), nil
 	}
 	loopAt := -1
-	if loopLit != "" {
+	if loop {
 		// End with a self-loop rule enabled in the last configuration
 		// (firing it changes nothing, so the replayed states stay).
 		last := states[len(states)-1]
@@ -115,12 +133,11 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 			}
 		}
 		if loopAt < 0 {
-			return fmt.Errorf("internal error: the lasso's loop has no enabled self-loop rule")
+			return nil, "", fmt.Errorf("internal error: the lasso's loop has no enabled self-loop rule")
 		}
 	}
-	if !evalLasso(p.lc.form, m, pv, states, loopLit != "") {
-		w.s.noteUnknown("a schema's counterexample does not violate the property when replayed step by step (the formula is outside the exactly decided fragment)")
-		return nil
+	if !evalLasso(p.lc.form, m, pv, states, loop) {
+		return nil, "a schema's counterexample does not violate the property when replayed step by step (the formula is outside the exactly decided fragment)", nil
 	}
 	ck, cx := append([]int64(nil), k...), append([]int64(nil), x...)
 	for i, f := range sched {
@@ -137,15 +154,14 @@ func (w *worker) counterexample(ctx context.Context, lit string, loop bool) erro
 		cex.Steps = append(cex.Steps, step)
 	}
 	cex.Final = decodeVars(m.f, ck, cx)
-	if loopLit != "" {
+	if loop {
 		cex.Kind = state.KindAcceptCycle
 		cex.Message = "lasso: the run ends in a configuration it never leaves"
 	} else {
 		cex.Kind = state.KindInvariant
 		cex.Message = "a configuration that violates the property is reachable"
 	}
-	w.s.report(cex)
-	return nil
+	return cex, "", nil
 }
 
 type firing struct {

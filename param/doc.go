@@ -16,6 +16,11 @@
 // imply each other fix their relative order. Subtrees are spread over
 // parallel workers, each with its own solver process.
 //
+// Before the tree, each disjunct is asked as one query in which the solver
+// chooses the contexts of a bounded run long enough for every schema
+// (single.go): unsat refutes the disjunct, a model that replays is its
+// counterexample, and only the rest goes to the tree.
+//
 // Every violation is replayed rule by rule on the concrete instance before it
 // is reported, and a search that was cut short answers unknown.
 package param

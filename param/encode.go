@@ -449,12 +449,8 @@ func (p *problem) loopCond(fr *frame) (string, error) {
 // exactness reports whether the engine's encoding of the G conditions is
 // exact (then "holds" is a proof); otherwise only violations are trusted.
 func (p *problem) inexact() string {
-	if p.lc.needLoop {
-		for _, r := range p.m.rules {
-			if r.src == r.dst && !r.stutter && !p.m.finitely(r) {
-				return fmt.Sprintf("rule %s is a self-loop that increments shared variables, so infinite runs need not end in a fixed configuration", r.r.ID)
-			}
-		}
+	if why := p.loopInexact(); why != "" {
+		return why
 	}
 	for _, gs := range p.gconds {
 		for _, g := range gs {
@@ -469,6 +465,19 @@ func (p *problem) inexact() string {
 					}
 					return fmt.Sprintf("the condition [](%s) needs some of %s non-empty, but rules lead into them from elsewhere", g.expr, strings.Join(names, ", "))
 				}
+			}
+		}
+	}
+	return ""
+}
+
+// loopInexact reports why a lasso need not end in a configuration that
+// stutters forever, or "".
+func (p *problem) loopInexact() string {
+	if p.lc.needLoop {
+		for _, r := range p.m.rules {
+			if r.src == r.dst && !r.stutter && !p.m.finitely(r) {
+				return fmt.Sprintf("rule %s is a self-loop that increments shared variables, so infinite runs need not end in a fixed configuration", r.r.ID)
 			}
 		}
 	}

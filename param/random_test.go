@@ -82,6 +82,9 @@ func randomTA(r *rand.Rand) string {
 	fmt.Fprintf(&b, "  safe1: l1 == 0 -> [](l%d == 0);\n", last)
 	fmt.Fprintf(&b, "  safe2: [](x0 < N - T || l%d == 0);\n", last-1)
 	fmt.Fprintf(&b, "  safe3: [](x%d < T + 1 || l%d == 0);\n", nsh-1, last)
+	// Witnesses after witnesses: reachability with several cut points.
+	fmt.Fprintf(&b, "  safe4: [](l%d != 0 -> [](l%d == 0));\n", last-1, last)
+	fmt.Fprintf(&b, "  safe5: [](l2 != 0 -> [](x0 < T + 1 || [](l%d == 0)));\n", last)
 	fmt.Fprintf(&b, "  live1: <>[](l1 == 0) -> <>(l0 == 0 && l1 == 0);\n")
 	fmt.Fprintf(&b, "  live2: <>[](l1 == 0 && (x0 < %s || l0 == 0)) -> (l0 == 0 -> <>(l%d != 0));\n", thresholds[r.Intn(len(thresholds))], last)
 	fmt.Fprintf(&b, "  live3: <>[](l1 == 0) -> [](l%d != 0 -> <>(l0 == 0 && l1 == 0 && l2 == 0));\n", last)
@@ -89,6 +92,10 @@ func randomTA(r *rand.Rand) string {
 	// the milestones.
 	fmt.Fprintf(&b, "  live4: ([](x0 < T + 1) && <>[](l1 == 0)) -> <>(l0 == 0 && l1 == 0);\n")
 	fmt.Fprintf(&b, "  live5: ([](x%d < %s || l0 == 0) && <>[](l1 == 0)) -> <>(l%d != 0);\n", nsh-1, thresholds[r.Intn(len(thresholds))], last)
+	// G k_l == 0, unconditional and or'ed with a threshold that only
+	// turns true.
+	fmt.Fprintf(&b, "  live6: <>[](l1 == 0) -> <>(l%d != 0);\n", last)
+	fmt.Fprintf(&b, "  live7: <>[](l1 == 0) -> <>(x0 < 1 && l%d != 0);\n", last)
 	b.WriteString(" }\n}\n")
 	return b.String()
 }
@@ -120,6 +127,7 @@ func TestRandomAgainstInstances(t *testing.T) {
 				t.Errorf("automaton %d %s: unknown (%s)\n%s", i, s.Name, res.Reason, src)
 				continue
 			}
+
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			for _, p := range params {
 				e, _ := Explicit(ctx, f, s.Name, p, explore.Options{MaxStates: 1_000_000})
@@ -133,5 +141,64 @@ func TestRandomAgainstInstances(t *testing.T) {
 				crossCheck(t, f, s.Name, res, 5, 1)
 			}
 		}
+	}
+}
+
+// TestRandomSingleQuery checks the specifications of random automata with
+// and without the single query (single.go): the verdicts
+// must agree, a verdict holds must agree with the small instances, and
+// the single query must have refuted some disjuncts (a query that drops
+// runs, with too few segments or guards asked too strictly, turns some
+// violations into holds here). FTMC_RANDOM_TA=n for more automata.
+func TestRandomSingleQuery(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	n := 8
+	if s := os.Getenv("FTMC_RANDOM_TA"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	r := rand.New(rand.NewSource(20261127))
+	count := map[trace.Verdict]int{}
+	single := 0
+	defer func() { t.Logf("verdicts over %d automata: %v, %d by the single query", n, count, single) }()
+	for i := 0; i < n; i++ {
+		src := randomTA(r)
+		f, err := ta.Parse(fmt.Sprintf("random%d.ta", i), []byte(src))
+		if err != nil {
+			t.Fatalf("generated automaton does not parse: %v\n%s", err, src)
+		}
+		var params []map[string]int64
+		for _, s := range f.Specs {
+			res := Verify(context.Background(), f, s.Name, crossChecked(Options{Jobs: 1}))
+			count[res.Verdict]++
+			if res.Single > 0 {
+				single++
+			}
+			tree := Verify(context.Background(), f, s.Name, crossChecked(Options{Jobs: 1, NoSingle: true}))
+			if tree.Single != 0 {
+				t.Errorf("automaton %d %s: the single query ran with NoSingle", i, s.Name)
+			}
+			if res.Verdict == trace.Unknown || tree.Verdict != res.Verdict {
+				t.Errorf("automaton %d %s: %s (%s), but %s without the single query\n%s", i, s.Name, res.Verdict, res.Reason, tree.Verdict, src)
+				continue
+			}
+			if res.Verdict != trace.Holds {
+				continue
+			}
+			if params == nil {
+				params = smallParams(t, f, 5, 8)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			for _, p := range params {
+				e, _ := Explicit(ctx, f, s.Name, p, explore.Options{MaxStates: 1_000_000})
+				if e.Verdict == trace.Violated {
+					t.Errorf("automaton %d %s: the schema engine says holds, instance %v violates it\n%s", i, s.Name, p, src)
+					break
+				}
+			}
+			cancel()
+		}
+	}
+	if single == 0 {
+		t.Errorf("the single query refuted no specification")
 	}
 }

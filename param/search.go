@@ -42,6 +42,9 @@ type Options struct {
 	// violation is a candidate the caller must confirm on the concrete
 	// system (the Promela front end replays every violation).
 	Overapprox bool
+	// NoSingle turns off the single query (single.go) that decides a
+	// reachability disjunct without walking its schema tree.
+	NoSingle bool
 }
 
 // MaxJobs bounds Options.Jobs: every worker is a solver process.
@@ -67,6 +70,9 @@ type SpecResult struct {
 	MinLen  int // segments in the shortest and longest complete schema
 	MaxLen  int
 	Queries int64
+	// Single counts the disjuncts that one query over all milestone
+	// orders refuted (single.go); their schemas are not walked.
+	Single  int
 	Seconds float64
 	// Contracted says how contraction shrank the automaton, if it did,
 	// and Merged maps each location it merged into another to the one
@@ -132,6 +138,7 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		res.Nodes += st.nodes
 		res.Pruned += st.pruned
 		res.Queries += st.queries
+		res.Single += int(st.singleUnsat)
 		if st.atoms > res.Atoms {
 			res.Atoms = st.atoms
 		}
@@ -191,6 +198,7 @@ type stats struct {
 	mu                     sync.Mutex
 	schemas, nodes, pruned int64
 	queries                int64
+	single, singleUnsat    int64 // single queries asked, and answered unsat
 	minLen, maxLen         int
 	atoms                  int
 }
@@ -387,6 +395,17 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 	return p, nil
 }
 
+// milestones counts the atoms the schemas order.
+func (p *problem) milestones() int {
+	n := 0
+	for _, ms := range p.milestone {
+		if ms {
+			n++
+		}
+	}
+	return n
+}
+
 // stopped is the reason of a search that ctx ended.
 func stopped(ctx context.Context) string {
 	return explore.StopCause(ctx) + " before all schemas were checked"
@@ -424,6 +443,28 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 	if p.noRun != "" {
 		return caseOutcome{verdict: trace.Unknown, reason: p.noRun, noRun: true}
 	}
+	if !opts.NoSingle && p.singleApplies() {
+		st.atoms = p.milestones()
+		unsat, cex, err := singleCheck(ctx, p, opts, st)
+		if ctx.Err() != nil {
+			return caseOutcome{verdict: trace.Unknown, reason: stopped(ctx)}
+		}
+		// Solvers that disagree make the verdict unknown, as anywhere;
+		// another error, or a model that is no counterexample, leaves the
+		// question to the tree search.
+		if err != nil && strings.HasPrefix(err.Error(), "solvers disagree") {
+			return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
+		}
+		if err == nil && cex != nil {
+			return caseOutcome{verdict: trace.Violated, cex: cex}
+		}
+		if err == nil && unsat {
+			st.mu.Lock()
+			st.singleUnsat++
+			st.mu.Unlock()
+			return caseOutcome{verdict: trace.Holds, undecided: p.undecided}
+		}
+	}
 	out := verifySchemas(ctx, p, specName, opts, st, start)
 	out.undecided = p.undecided
 	return out
@@ -431,12 +472,7 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 
 // verifySchemas walks the schema tree of one disjunct.
 func verifySchemas(ctx context.Context, p *problem, specName string, opts Options, st *stats, start time.Time) caseOutcome {
-	st.atoms = 0
-	for _, ms := range p.milestone {
-		if ms {
-			st.atoms++
-		}
-	}
+	st.atoms = p.milestones()
 	base, err := p.base()
 	if err != nil {
 		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}

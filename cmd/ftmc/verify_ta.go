@@ -85,6 +85,7 @@ func verifyTA(e *env, args []string) int {
 			{Name: "pruned", Value: float64(r.Pruned)},
 			{Name: "atoms", Value: float64(r.Atoms)},
 			{Name: "smt_queries", Value: float64(r.Queries)},
+			{Name: "single_query", Value: float64(r.Single)},
 		}}
 		rep.Verdicts = append(rep.Verdicts, r.Result)
 		if *jsonOut || *quiet {
@@ -92,6 +93,9 @@ func verifyTA(e *env, args []string) int {
 		}
 		fmt.Fprintf(e.stdout, "%s: nschemas = %d, min length = %d, max length = %d (%d thresholds, %d prefixes checked, %d pruned, %.2fs)\n",
 			s, r.Schemas, r.MinLen, r.MaxLen, r.Atoms, r.Nodes, r.Pruned, r.Seconds)
+		if r.Single > 0 {
+			fmt.Fprintf(e.stdout, "%s: %d of %d disjuncts refuted by one query over all milestone orders (%d SMT queries in all)\n", s, r.Single, r.Cases, r.Queries)
+		}
 		if r.Contracted != "" {
 			fmt.Fprintf(e.stdout, "%s: %s\n", s, r.Contracted)
 		}
