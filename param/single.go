@@ -400,8 +400,14 @@ func (m *model) btermAt(b *bexpr, pos, neg []string) string {
 }
 
 // singleCrossLimit bounds the second solver's confirmation of the single
-// query.
-const singleCrossLimit = 10 * time.Second
+// query, and singleLimit the first solver's answer: a query that takes
+// longer leaves the disjunct to the tree search, whose queries are small
+// (z3 took more than seven minutes on one single query of the command's
+// tests, whose tree search takes seconds).
+const (
+	singleCrossLimit = 10 * time.Second
+	singleLimit      = 30 * time.Second
+)
 
 // singleCheck runs the single query of p. Unsat means that the disjunct
 // has no run; on sat, the model's run is replayed on its instance and, if
@@ -418,6 +424,9 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 		return false, nil, err
 	}
 	so := opts.Solver
+	if so.Timeout == 0 || so.Timeout > singleLimit {
+		so.Timeout = singleLimit
+	}
 	if cc := so.CrossCheck; cc != nil && (cc.Timeout == 0 || cc.Timeout > singleCrossLimit) {
 		// A second solver that does not confirm in time leaves the
 		// disjunct to the tree search, whose queries it confirms one by
