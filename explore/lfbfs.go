@@ -74,13 +74,7 @@ func (w *pworker) lfRun() {
 		if stop || more == 0 {
 			return
 		}
-		if p.opts.MaxDepth > 0 && depth+1 >= int64(p.opts.MaxDepth) {
-			if w.id == 0 {
-				p.mu.Lock()
-				p.truncated = true
-				p.mu.Unlock()
-				atomic.StoreInt64(&p.depth, depth+1)
-			}
+		if w.lastLevel(depth) {
 			return
 		}
 	}

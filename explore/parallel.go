@@ -534,14 +534,7 @@ func (w *pworker) runFrom(depth int64, levelEnd int) {
 		if stop || more == 0 {
 			return
 		}
-		if p.opts.MaxDepth > 0 && depth+1 >= int64(p.opts.MaxDepth) {
-			// The next level would not be expanded.
-			if w.id == 0 {
-				p.mu.Lock()
-				p.truncated = true
-				p.mu.Unlock()
-				atomic.StoreInt64(&p.depth, depth+1)
-			}
+		if w.lastLevel(depth) {
 			return
 		}
 	}
@@ -1222,4 +1215,21 @@ func (b *barrier) wait(x int64, stop *atomic.Bool) (int64, bool) {
 		}
 	}
 	return b.result, b.stop
+}
+
+// lastLevel reports whether the depth bound stops the search after level
+// depth: the next level would not be expanded, and worker 0 records the
+// truncation.
+func (w *pworker) lastLevel(depth int64) bool {
+	p := w.p
+	if p.opts.MaxDepth <= 0 || depth+1 < int64(p.opts.MaxDepth) {
+		return false
+	}
+	if w.id == 0 {
+		p.mu.Lock()
+		p.truncated = true
+		p.mu.Unlock()
+		atomic.StoreInt64(&p.depth, depth+1)
+	}
+	return true
 }
