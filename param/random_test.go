@@ -168,7 +168,7 @@ func TestRandomSingleQuery(t *testing.T) {
 		}
 		var params []map[string]int64
 		for _, s := range f.Specs {
-			res := Verify(context.Background(), f, s.Name, crossChecked(Options{Jobs: 1}))
+			res := Verify(context.Background(), f, s.Name, crossChecked(Options{Jobs: 1, SingleFirst: true}))
 			count[res.Verdict]++
 			if res.Single > 0 {
 				single++

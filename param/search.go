@@ -45,6 +45,9 @@ type Options struct {
 	// NoSingle turns off the single query (single.go) that decides a
 	// reachability disjunct without walking its schema tree.
 	NoSingle bool
+	// SingleFirst asks the single query before the tree search instead
+	// of beside it, so that it decides every disjunct it can (for tests).
+	SingleFirst bool
 }
 
 // MaxJobs bounds Options.Jobs: every worker is a solver process.
@@ -445,29 +448,88 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 	}
 	if !opts.NoSingle && p.singleApplies() {
 		st.atoms = p.milestones()
-		unsat, cex, err := singleCheck(ctx, p, opts, st)
-		if ctx.Err() != nil {
-			return caseOutcome{verdict: trace.Unknown, reason: stopped(ctx)}
-		}
-		// Solvers that disagree make the verdict unknown, as anywhere;
-		// another error, or a model that is no counterexample, leaves the
-		// question to the tree search.
-		if err != nil && strings.HasPrefix(err.Error(), "solvers disagree") {
-			return caseOutcome{verdict: trace.Unknown, reason: err.Error()}
-		}
-		if err == nil && cex != nil {
-			return caseOutcome{verdict: trace.Violated, cex: cex}
-		}
-		if err == nil && unsat {
-			st.mu.Lock()
-			st.singleUnsat++
-			st.mu.Unlock()
-			return caseOutcome{verdict: trace.Holds, undecided: p.undecided}
+		if opts.SingleFirst {
+			if out, ok := singleOutcome(ctx, p, opts, st); ok {
+				return out
+			}
+		} else {
+			return race(ctx, p, specName, opts, st, start)
 		}
 	}
 	out := verifySchemas(ctx, p, specName, opts, st, start)
 	out.undecided = p.undecided
 	return out
+}
+
+// singleOutcome asks the single query of p; ok reports a decision.
+func singleOutcome(ctx context.Context, p *problem, opts Options, st *stats) (caseOutcome, bool) {
+	unsat, cex, err := singleCheck(ctx, p, opts, st)
+	if ctx.Err() != nil {
+		return caseOutcome{verdict: trace.Unknown, reason: stopped(ctx)}, false
+	}
+	// Solvers that disagree make the verdict unknown, as anywhere;
+	// another error, or a model that is no counterexample, leaves the
+	// question to the tree search.
+	if err != nil && strings.HasPrefix(err.Error(), "solvers disagree") {
+		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}, true
+	}
+	if err == nil && cex != nil {
+		return caseOutcome{verdict: trace.Violated, cex: cex}, true
+	}
+	if err == nil && unsat {
+		st.mu.Lock()
+		st.singleUnsat++
+		st.mu.Unlock()
+		return caseOutcome{verdict: trace.Holds, undecided: p.undecided}, true
+	}
+	return caseOutcome{}, false
+}
+
+// race runs the single query beside the tree search and takes the first
+// decision. Neither is always the faster: the single query decides the
+// randomized-consensus automata in a second where the tree search takes
+// minutes, and takes its whole limit on automata whose tree search ends
+// in a second (ABA's Promela model). A tree search that ends unknown
+// (not stopped) waits for the single query.
+func race(ctx context.Context, p *problem, specName string, opts Options, st *stats, start time.Time) caseOutcome {
+	sctx, scancel := context.WithCancel(ctx)
+	defer scancel()
+	tctx, tcancel := context.WithCancel(ctx)
+	defer tcancel()
+	type single struct {
+		out     caseOutcome
+		decided bool
+	}
+	sch := make(chan single, 1)
+	go func() {
+		out, ok := singleOutcome(sctx, p, opts, st)
+		sch <- single{out, ok}
+	}()
+	tch := make(chan caseOutcome, 1)
+	go func() {
+		out := verifySchemas(tctx, p, specName, opts, st, start)
+		out.undecided = p.undecided
+		tch <- out
+	}()
+	select {
+	case r := <-sch:
+		if r.decided {
+			tcancel()
+			<-tch
+			return r.out
+		}
+		return <-tch
+	case out := <-tch:
+		if out.verdict == trace.Unknown && ctx.Err() == nil {
+			if r := <-sch; r.decided {
+				return r.out
+			}
+			return out
+		}
+		scancel()
+		<-sch
+		return out
+	}
 }
 
 // verifySchemas walks the schema tree of one disjunct.
