@@ -74,9 +74,25 @@ func (b Budget) Bound(parent context.Context) (ctx context.Context, stop func())
 	return ctx, func() { unwatch(); cancelTime() }
 }
 
+type memoryLimitKey struct{}
+
+// MemoryRoom is what the memory limit of ctx (set by Budget.Bound) leaves
+// beside ftmc's memory and its solvers' now; ok is false without a limit.
+// A caller that would start another solver asks it first: a solver's
+// first pages arrive faster than the watch samples them.
+func MemoryRoom(ctx context.Context) (room int64, ok bool) {
+	limit, ok := ctx.Value(memoryLimitKey{}).(int64)
+	if !ok {
+		return 0, false
+	}
+	var sampler MemorySampler
+	return limit - sampler.RuntimeBytes() - childrenBytes(), true
+}
+
 // watchMemory is Bound's watch of the memory.
 func watchMemory(parent context.Context, limit int64, from string) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
+	ctx = context.WithValue(ctx, memoryLimitKey{}, limit)
 	old := debug.SetMemoryLimit(limit)
 	var sampler MemorySampler
 	reached := func() bool {

@@ -43,3 +43,22 @@ func TestBudgetTimeSince(t *testing.T) {
 		t.Error("a budget without limits cancelled the context")
 	}
 }
+
+// MemoryRoom reads the limit Bound set, less what is in use; without a
+// memory limit there is none to read.
+func TestMemoryRoom(t *testing.T) {
+	if _, ok := MemoryRoom(context.Background()); ok {
+		t.Fatal("room reported without a limit")
+	}
+	ctx, stop := Budget{Memory: 1 << 40}.Bound(context.Background())
+	defer stop()
+	room, ok := MemoryRoom(ctx)
+	if !ok || room <= 0 || room >= 1<<40 {
+		t.Fatalf("room %d, ok %v: want below the limit by what is in use", room, ok)
+	}
+	ctx, stop2 := Budget{Time: time.Hour}.Bound(context.Background())
+	defer stop2()
+	if _, ok := MemoryRoom(ctx); ok {
+		t.Fatal("room reported with a time limit only")
+	}
+}

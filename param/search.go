@@ -452,7 +452,7 @@ func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opt
 			if out, ok := singleOutcome(ctx, p, opts, st); ok {
 				return out
 			}
-		} else {
+		} else if room, ok := explore.MemoryRoom(ctx); !ok || room >= solverRoom {
 			return race(ctx, p, specName, opts, st, start)
 		}
 	}
@@ -484,6 +484,10 @@ func singleOutcome(ctx context.Context, p *problem, opts Options, st *stats) (ca
 	}
 	return caseOutcome{}, false
 }
+
+// solverRoom is the memory a second solver needs to start: z3 and cvc5
+// take 20 to 30 MB before their first answer.
+const solverRoom = 64 << 20
 
 // race runs the single query beside the tree search and takes the first
 // decision. Neither is always the faster: the single query decides the
