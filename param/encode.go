@@ -183,9 +183,7 @@ func (p *problem) child(parent *frame, it item) (*frame, []string, error) {
 		// and afterwards the atom holds.
 		t := stateNames(fmt.Sprintf("t%d", d))
 		var sum []string
-		in := make([][]string, p.m.nloc)
-		out := make([][]string, p.m.nloc)
-		incs := make([][]string, p.m.nsh)
+		fw := p.newFlows()
 		for i, r := range p.m.rules {
 			if r.stutter {
 				continue
@@ -202,19 +200,11 @@ func (p *problem) child(parent *frame, it item) (*frame, []string, error) {
 			}
 			sum = append(sum, dv)
 			fr.deltas = append(fr.deltas, flow{i, dv})
-			if r.src != r.dst {
-				out[r.src] = append(out[r.src], dv)
-				in[r.dst] = append(in[r.dst], dv)
-			}
-			for v, c := range r.inc {
-				if c != 0 {
-					incs[v] = append(incs[v], smt.Times(c, dv))
-				}
-			}
+			fw.add(r, dv)
 		}
 		total := smt.Sum(sum...)
 		cmds = assertAll(cmds, smt.App("<=", total, "1"), smt.App("=>", parent.skip, smt.App("=", total, "0")))
-		cmds = append(cmds, p.effect(start, t, in, out, incs)...)
+		cmds = append(cmds, p.effect(start, t, fw.in, fw.out, fw.incs)...)
 		cmds = assertAll(cmds, p.m.atomTerm(it.atom, t))
 		for _, g := range fr.active {
 			gt, err := exprTerm(g.expr, t)
@@ -287,6 +277,50 @@ func (p *problem) mayTurnTrue(fr *frame, a int) bool {
 	return false
 }
 
+// flows gathers the multiplicities of the rules of one step or segment:
+// the processes that enter and leave each location, and what each shared
+// variable gains.
+type flows struct{ in, out, incs [][]string }
+
+func (p *problem) newFlows() *flows {
+	return &flows{in: make([][]string, p.m.nloc), out: make([][]string, p.m.nloc), incs: make([][]string, p.m.nsh)}
+}
+
+// add counts rule r fired n times (a term).
+func (f *flows) add(r *rule, n string) {
+	if r.src != r.dst {
+		f.out[r.src] = append(f.out[r.src], n)
+		f.in[r.dst] = append(f.in[r.dst], n)
+	}
+	for v, c := range r.inc {
+		if c != 0 {
+			f.incs[v] = append(f.incs[v], smt.Times(c, n))
+		}
+	}
+}
+
+// selfLoopHasProcess says that self-loop r, fired n times in a segment
+// that starts in start, has a process in its location: one there at the
+// start or moved in by a rule added before it. The loop is placed after
+// the rules into its location and before those out of it.
+func (f *flows) selfLoopHasProcess(start stateNames, r *rule, n string) string {
+	have := smt.Sum(append([]string{start.k(r.src)}, f.in[r.src]...)...)
+	return smt.Or(smt.App("=", n, "0"), smt.App(">=", have, "1"))
+}
+
+// segmentEnd defines end from start and the flows of an accelerated
+// segment (effect), with every location a rule leaves non-negative at the
+// end: the rules fire in an order that keeps the counters so.
+func (p *problem) segmentEnd(start, end stateNames, f *flows) []string {
+	cmds := p.effect(start, end, f.in, f.out, f.incs)
+	for l := 0; l < p.m.nloc; l++ {
+		if len(f.out[l]) > 0 {
+			cmds = assertAll(cmds, smt.App(">=", end.k(l), "0"))
+		}
+	}
+	return cmds
+}
+
 // effect defines the state to from the state from and the flows, as
 // macros (define-fun) rather than fresh constants with equalities: the
 // solver then has only the flows and the initial state as variables.
@@ -342,9 +376,7 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 			}
 		}
 	}
-	in := make([][]string, p.m.nloc)
-	out := make([][]string, p.m.nloc)
-	incs := make([][]string, p.m.nsh)
+	fl := p.newFlows()
 	var accs []string
 	for _, i := range p.m.order {
 		r := p.m.rules[i]
@@ -378,27 +410,11 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 		accs = append(accs, av)
 		fr.accs = append(fr.accs, flow{i, av})
 		if r.src == r.dst {
-			// A self-loop that increments shared variables needs a process
-			// in its location: it fires before the other rules out of it,
-			// after those into it.
-			have := smt.Sum(append([]string{start.k(r.src)}, in[r.src]...)...)
-			cmds = assertAll(cmds, smt.Or(smt.App("=", av, "0"), smt.App(">=", have, "1")))
-		} else {
-			out[r.src] = append(out[r.src], av)
-			in[r.dst] = append(in[r.dst], av)
+			cmds = assertAll(cmds, fl.selfLoopHasProcess(start, r, av))
 		}
-		for x, c := range r.inc {
-			if c != 0 {
-				incs[x] = append(incs[x], smt.Times(c, av))
-			}
-		}
+		fl.add(r, av)
 	}
-	cmds = append(cmds, p.effect(start, u, in, out, incs)...)
-	for l := 0; l < p.m.nloc; l++ {
-		if len(out[l]) > 0 {
-			cmds = assertAll(cmds, smt.App(">=", u.k(l), "0"))
-		}
-	}
+	cmds = append(cmds, p.segmentEnd(start, u, fl)...)
 	if len(accs) > 0 {
 		zeros := make([]string, len(accs))
 		for i, a := range accs {

@@ -255,9 +255,7 @@ func zeroCond(m *model, zs []zeroRule, r *rule, j int, xs []string, placed func(
 func (p *problem) singleStep(j int, start, end stateNames, zs []zeroRule, placed func(*wnode, int, bool) string) []string {
 	m := p.m
 	var cmds, sum []string
-	in := make([][]string, m.nloc)
-	out := make([][]string, m.nloc)
-	incs := make([][]string, m.nsh)
+	fl := p.newFlows()
 	xs := make([]string, m.nsh)
 	for v := range xs {
 		xs[v] = start.x(v)
@@ -278,20 +276,12 @@ func (p *problem) singleStep(j int, start, end stateNames, zs []zeroRule, placed
 			cmds = assertAll(cmds, smt.Or(smt.App("=", dv, "0"), smt.And(conds...)))
 		}
 		sum = append(sum, dv)
-		if r.src != r.dst {
-			out[r.src] = append(out[r.src], dv)
-			in[r.dst] = append(in[r.dst], dv)
-		}
-		for v, c := range r.inc {
-			if c != 0 {
-				incs[v] = append(incs[v], smt.Times(c, dv))
-			}
-		}
+		fl.add(r, dv)
 	}
 	if len(sum) > 0 {
 		cmds = assertAll(cmds, smt.App("<=", smt.Sum(sum...), "1"))
 	}
-	return append(cmds, p.effect(start, end, in, out, incs)...)
+	return append(cmds, p.effect(start, end, fl.in, fl.out, fl.incs)...)
 }
 
 // singleAcc encodes an accelerated segment from start to end: the rules in
@@ -300,9 +290,7 @@ func (p *problem) singleStep(j int, start, end stateNames, zs []zeroRule, placed
 func (p *problem) singleAcc(j int, start, end stateNames, zs []zeroRule, placed func(*wnode, int, bool) string) []string {
 	m := p.m
 	var cmds []string
-	in := make([][]string, m.nloc)
-	out := make([][]string, m.nloc)
-	incs := make([][]string, m.nsh)
+	fl := p.newFlows()
 	// cur names the shared variables before the next rule.
 	cur := make([]string, m.nsh)
 	for v := range cur {
@@ -338,30 +326,18 @@ func (p *problem) singleAcc(j int, start, end stateNames, zs []zeroRule, placed 
 			cmds = assertAll(cmds, smt.Or(smt.App("=", av, "0"), smt.And(conds...)))
 		}
 		if r.src == r.dst {
-			// A self-loop that increments: after the rules into its
-			// location, before those out of it, and it needs a process.
-			have := smt.Sum(append([]string{start.k(r.src)}, in[r.src]...)...)
-			cmds = assertAll(cmds, smt.Or(smt.App("=", av, "0"), smt.App(">=", have, "1")))
-		} else {
-			out[r.src] = append(out[r.src], av)
-			in[r.dst] = append(in[r.dst], av)
+			cmds = assertAll(cmds, fl.selfLoopHasProcess(start, r, av))
 		}
+		fl.add(r, av)
 		for v, c := range r.inc {
 			if c != 0 {
-				incs[v] = append(incs[v], smt.Times(c, av))
 				name := fmt.Sprintf("y%d_%d_%d", j, n, v)
 				cmds = append(cmds, "(define-fun "+name+" () Int "+smt.Sum(cur[v], smt.Times(c, av))+")")
 				cur[v] = name
 			}
 		}
 	}
-	cmds = append(cmds, p.effect(start, end, in, out, incs)...)
-	for l := 0; l < m.nloc; l++ {
-		if len(out[l]) > 0 {
-			cmds = assertAll(cmds, smt.App(">=", end.k(l), "0"))
-		}
-	}
-	return cmds
+	return append(cmds, p.segmentEnd(start, end, fl)...)
 }
 
 // btermAt renders b with its positive literals over the shared variables
