@@ -336,10 +336,19 @@ func evalLasso(t *tform, m *model, pv []int64, states []config, loop bool) bool 
 }
 
 // shrinkParams leaves the solver with a model of the current schema whose
-// parameters have a small sum: a binary search on the bound of the sum,
-// each step one query under the same assumptions.
+// parameters have a small sum (shrinkSum).
 func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
-	n := len(w.s.p.m.f.Params)
+	return shrinkSum(ctx, w.solver, len(w.s.p.m.f.Params), fmt.Sprintf("small%d", len(w.frames)), assume, w.check)
+}
+
+// shrinkSum leaves solver, whose last check under assume was sat, with a
+// model whose n parameters have a small sum: a binary search on the bound
+// of the sum, at most maxShrink queries under assume and a literal named
+// after tag; the smallest bound found satisfiable is the last query.
+// Small instances are easier to read and to check (a counterexample of
+// the Promela front end is replayed by an explicit search of its
+// instance, whose size is what costs).
+func shrinkSum(ctx context.Context, solver smt.Solver, n int, tag string, assume []string, check func(context.Context, ...string) (smt.Status, error)) error {
 	if n == 0 {
 		return nil
 	}
@@ -348,9 +357,13 @@ func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
 		names[i] = paramName(i)
 	}
 	sum := smt.Sum(names...)
-	vals, err := w.solver.Values(ctx, sum)
+	vals, err := solver.Values(ctx, sum)
 	if err != nil {
 		return err
+	}
+	under := func(lit string, bound int64) []string {
+		solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(bound)+")))")
+		return append(append([]string(nil), assume...), lit)
 	}
 	lo := int64(0) // no model with sum < lo
 	best, ok := vals[0].Int64()
@@ -358,12 +371,10 @@ func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
 		// The sum is beyond an int64 (the solver is free to pick huge
 		// values): look for a model whose values fit first.
 		best = math.MaxInt64
-		lit := fmt.Sprintf("smallfit%d", len(w.frames))
-		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(best)+")))")
-		st, err := w.check(ctx, append(append([]string(nil), assume...), lit)...)
+		st, err := check(ctx, under(tag+"fit", best)...)
 		if err != nil || st != smt.Sat {
 			if err == nil {
-				_, err = w.check(ctx, assume...) // the original model
+				_, err = check(ctx, assume...) // the original model
 			}
 			return err
 		}
@@ -375,9 +386,7 @@ func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
 			// values shrinks to small ones within the few queries.
 			mid = lo + int64(math.Sqrt(float64(best-lo)))
 		}
-		lit := fmt.Sprintf("small%d_%d", len(w.frames), i)
-		w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(mid)+")))")
-		st, err := w.check(ctx, append(append([]string(nil), assume...), lit)...)
+		st, err := check(ctx, under(fmt.Sprintf("%s_%d", tag, i), mid)...)
 		if err != nil {
 			return err
 		}
@@ -391,15 +400,13 @@ func (w *worker) shrinkParams(ctx context.Context, assume []string) error {
 		}
 	}
 	// Leave the solver with a model at the best bound found.
-	lit := fmt.Sprintf("smallbest%d", len(w.frames))
-	w.solver.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(best)+")))")
-	st, err := w.check(ctx, append(append([]string(nil), assume...), lit)...)
+	st, err := check(ctx, under(tag+"best", best)...)
 	if err != nil {
 		return err
 	}
 	if st != smt.Sat {
 		// Should not happen; fall back to the original model.
-		_, err = w.check(ctx, assume...)
+		_, err = check(ctx, assume...)
 		return err
 	}
 	return nil

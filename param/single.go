@@ -383,7 +383,6 @@ func (m *model) btermAt(b *bexpr, pos, neg []string) string {
 const (
 	singleCrossLimit = 10 * time.Second
 	singleLimit      = 30 * time.Second
-	singleTighten    = 16
 )
 
 // singleCheck runs the single query of p. Unsat means that the disjunct
@@ -439,35 +438,14 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 	for i := range m.f.Params {
 		ps = append(ps, paramName(i))
 	}
-	found := false
-	for _, bound := range []int64{8, 32, 128} {
-		if len(ps) == 0 {
-			break
-		}
-		s.Push()
-		s.Assert(smt.App("<=", smt.Sum(ps...), smt.Int(bound)))
-		res, err := check()
-		if err != nil {
-			return false, nil, err
-		}
-		if res == smt.Sat {
-			found = true
-			break
-		}
-		s.Pop(1)
-	}
-	if !found {
-		if res, err := check(); err != nil || res != smt.Sat {
-			return false, nil, err
-		}
-	}
-	if len(ps) > 0 {
-		// The bounds above leave up to four times the smallest sum: an
-		// instance that large can take the replay minutes (N = 8 for
-		// one that exists at N = 2). Tighten to the smallest sum.
-		if err := minimizeSum(ctx, s, ps, check); err != nil {
-			return false, nil, err
-		}
+	if err := shrinkSum(ctx, s, len(ps), "small", nil, func(ctx context.Context, assume ...string) (smt.Status, error) {
+		res, err := s.Check(ctx, assume...)
+		st.mu.Lock()
+		st.queries++
+		st.mu.Unlock()
+		return res, err
+	}); err != nil {
+		return false, nil, err
 	}
 	names := append([]string(nil), ps...)
 	t0 := stateNames("t0")
@@ -513,35 +491,4 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 	}
 	cex, _, err := p.runCex(val, sched, p.lc.needLoop)
 	return false, cex, err
-}
-
-// minimizeSum tightens a satisfied query to the smallest sum of the terms
-// ps, one step below the model's sum at a time (at most singleTighten
-// steps), and leaves the solver with a model of that sum.
-func minimizeSum(ctx context.Context, s smt.Solver, ps []string, check func() (smt.Status, error)) error {
-	sum := smt.Sum(ps...)
-	for i := 0; i < singleTighten; i++ {
-		vals, err := s.Values(ctx, sum)
-		if err != nil {
-			return err
-		}
-		cur, ok := vals[0].Int64()
-		if !ok || cur <= 0 {
-			return nil
-		}
-		s.Push()
-		s.Assert(smt.App("<", sum, smt.Int(cur)))
-		res, err := check()
-		if err != nil {
-			return err
-		}
-		if res != smt.Sat {
-			s.Pop(1)
-			if res, err := check(); err != nil || res != smt.Sat {
-				return fmt.Errorf("single query: no model after tightening (%v, %v)", res, err)
-			}
-			return nil
-		}
-	}
-	return nil
 }
