@@ -500,3 +500,19 @@ func counterLit(d ta.Lin, op string, neg bool) (loc int, zero bool, ok bool) {
 	}
 	return 0, false, false
 }
+
+// IsSafety reports whether spec is a safety specification: every
+// counterexample to it has a finite prefix that shows it (no case of its
+// negation needs a lasso). TACO checks only these.
+func IsSafety(spec ta.Expr) (bool, error) {
+	cs, err := specCases(spec)
+	if err != nil {
+		return false, err
+	}
+	for _, c := range cs {
+		if c.needLoop {
+			return false, nil
+		}
+	}
+	return true, nil
+}

@@ -871,3 +871,24 @@ func TestRandom19(t *testing.T) {
 		})
 	}
 }
+
+// Safety specifications are those whose negation needs no lasso: the
+// broadcasts' unforgeability, and not their correctness and relay, which
+// ask for something to happen under fairness.
+func TestIsSafety(t *testing.T) {
+	f := parse(t, filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz.ta"))
+	want := map[string]bool{"unforg": true, "corr": false, "relay": false}
+	for _, s := range f.Specs {
+		got, err := IsSafety(s.Formula)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, ok := want[s.Name]; !ok || got != w {
+			t.Errorf("%s: IsSafety = %v, want %v", s.Name, got, w)
+		}
+		delete(want, s.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("specifications not found: %v", want)
+	}
+}
