@@ -56,11 +56,13 @@ type flow struct {
 type problem struct {
 	m         *model
 	lc        *lcase
-	always    []bool  // atoms true in every configuration
-	milestone []bool  // atoms whose turning true the schemas order
-	initial   []bool  // atoms an initial configuration may satisfy (nil: unknown)
-	initOcc   []bool  // locations an initial configuration may populate (nil: unknown)
-	implies   [][]int // implies[a]: atoms that must be true before a
+	orig      *ta.File // the automaton as written (m's may be contracted)
+	spec      string   // the specification lc is a disjunct of
+	always    []bool   // atoms true in every configuration
+	milestone []bool   // atoms whose turning true the schemas order
+	initial   []bool   // atoms an initial configuration may satisfy (nil: unknown)
+	initOcc   []bool   // locations an initial configuration may populate (nil: unknown)
+	implies   [][]int  // implies[a]: atoms that must be true before a
 	gconds    map[*wnode][]*gcond
 	loopGs    []ta.Expr
 	stutters  []int

@@ -892,3 +892,24 @@ func TestIsSafety(t *testing.T) {
 		t.Errorf("specifications not found: %v", want)
 	}
 }
+
+// n-ben-or's decide_or_flip is violated (the coin is a non-deterministic
+// move into both estimates), but the models of its single query are no
+// runs: the instance of the small parameters they give is checked
+// explicitly, and its violation is the counterexample. Without that the
+// tree search runs for minutes.
+func TestSingleQueryInstance(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	f := parse(t, filepath.Join(testenv.RepoRoot(t), "ta", "testdata", "bymc", "random19", "n-ben-or.ta"))
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	r := Verify(ctx, f, "decide_or_flip", Options{Jobs: 1})
+	if r.Verdict != trace.Violated {
+		t.Fatalf("decide_or_flip: %s (%s), want violated", r.Verdict, r.Reason)
+	}
+	vals := r.Counterexample.Params
+	e, _ := Explicit(context.Background(), f, "decide_or_flip", vals, explore.Options{MaxStates: 1_000_000})
+	if e.Verdict != trace.Violated {
+		t.Fatalf("the counterexample's instance %v: %s (%s)", vals, e.Verdict, e.Reason)
+	}
+}

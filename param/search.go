@@ -136,7 +136,7 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 	res.Cases = len(lcs)
 	for _, lc := range lcs {
 		st := &stats{}
-		out := verifyCase(ctx, cf, specName, lc, opts, st, start)
+		out := verifyCase(ctx, cf, f, specName, lc, opts, st, start)
 		res.Schemas += st.schemas
 		res.Nodes += st.nodes
 		res.Pruned += st.pruned
@@ -432,8 +432,13 @@ type search struct {
 	done        bool
 }
 
-func verifyCase(ctx context.Context, f *ta.File, specName string, lc *lcase, opts Options, st *stats, start time.Time) caseOutcome {
+// verifyCase decides the disjunct lc of specName's negation on f, the
+// automaton contracted for it; orig is the automaton as written.
+func verifyCase(ctx context.Context, f, orig *ta.File, specName string, lc *lcase, opts Options, st *stats, start time.Time) caseOutcome {
 	p, err := setup(ctx, f, lc, opts)
+	if err == nil {
+		p.orig, p.spec = orig, specName
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return caseOutcome{verdict: trace.Unknown, reason: stopped(ctx)}

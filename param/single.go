@@ -3,6 +3,7 @@ package param
 import (
 	"context"
 	"fmt"
+	"ftmc/explore"
 	"time"
 
 	"ftmc/smt"
@@ -438,15 +439,6 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 	for i := range m.f.Params {
 		ps = append(ps, paramName(i))
 	}
-	if err := shrinkSum(ctx, s, len(ps), "small", nil, func(ctx context.Context, assume ...string) (smt.Status, error) {
-		res, err := s.Check(ctx, assume...)
-		st.mu.Lock()
-		st.queries++
-		st.mu.Unlock()
-		return res, err
-	}); err != nil {
-		return false, nil, err
-	}
 	names := append([]string(nil), ps...)
 	t0 := stateNames("t0")
 	for l := 0; l < m.nloc; l++ {
@@ -471,24 +463,105 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 	for _, f := range flows {
 		names = append(names, f.name)
 	}
-	vals, err := s.Values(ctx, names...)
-	if err != nil {
-		return false, nil, err
-	}
-	val := map[string]int64{}
-	for i, n := range names {
-		x, ok := vals[i].Int64()
-		if !ok {
-			return false, nil, fmt.Errorf("solver gave a non-integer value for %s", n)
+	// The model's run, replayed on its instance: a counterexample or nil.
+	var params map[string]int64 // the last model's parameters, by name
+	replay := func() (*trace.Counterexample, error) {
+		vals, err := s.Values(ctx, names...)
+		if err != nil {
+			return nil, err
 		}
-		val[n] = x
+		val := map[string]int64{}
+		for i, n := range names {
+			x, ok := vals[i].Int64()
+			if !ok {
+				return nil, fmt.Errorf("solver gave a non-integer value for %s", n)
+			}
+			val[n] = x
+		}
+		params = map[string]int64{}
+		for i, d := range m.f.Params {
+			if d.Quotient == nil {
+				params[d.Name] = val[paramName(i)]
+			}
+		}
+		var sched schedule
+		for _, f := range flows {
+			if n := val[f.name]; n > 0 {
+				sched = append(sched, firing{rule: f.rule, times: n})
+			}
+		}
+		cex, _, err := p.runCex(val, sched, p.lc.needLoop)
+		return cex, err
 	}
-	var sched schedule
-	for _, f := range flows {
-		if n := val[f.name]; n > 0 {
-			sched = append(sched, firing{rule: f.rule, times: n})
+	// The query asks the G conditions at the segments' ends only, so a
+	// model may be no run; the first model is tried too when the one with
+	// small parameters is not a counterexample.
+	first, err := replay()
+	if err != nil || len(ps) == 0 {
+		return false, first, err
+	}
+	checkUnder := func(ctx context.Context, assume ...string) (smt.Status, error) {
+		res, err := s.Check(ctx, assume...)
+		st.mu.Lock()
+		st.queries++
+		st.mu.Unlock()
+		return res, err
+	}
+	if err := shrinkSum(ctx, s, len(ps), "small", nil, checkUnder); err != nil {
+		return false, first, nil
+	}
+	if cex, err := replay(); err == nil && cex != nil {
+		return false, cex, nil
+	}
+	if first != nil {
+		return false, first, nil
+	}
+	// Neither is a run. The small parameters may still have one that the
+	// model does not show: an explicit check of that instance (of the
+	// automaton as written, so not where the contraction over-
+	// approximates), within a small budget. A violation there is a
+	// counterexample for those parameters.
+	if p.orig != nil && !opts.Overapprox {
+		if cex := p.instanceCex(ctx, params); cex != nil {
+			return false, cex, nil
 		}
 	}
-	cex, _, err := p.runCex(val, sched, p.lc.needLoop)
-	return false, cex, err
+	// Else a few other models, of growing sums, before the tree search
+	// decides.
+	sum := smt.Sum(ps...)
+	for k, bound := range []int64{8, 32, 128} {
+		lit := fmt.Sprintf("other%d", k)
+		s.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(bound)+")))")
+		if res, err := checkUnder(ctx, lit); err != nil || res != smt.Sat {
+			continue
+		}
+		if cex, err := replay(); err == nil && cex != nil {
+			return false, cex, nil
+		}
+	}
+	return false, nil, nil
+}
+
+// singleInstance bounds the explicit check of the single query's
+// parameters.
+const (
+	singleInstance     = 200_000
+	singleInstanceTime = 2 * time.Second
+)
+
+// instanceCex checks p's specification on the instance with the
+// parameters vals by Explicit, within singleInstance states and
+// singleInstanceTime, and returns its counterexample if the instance
+// violates it.
+func (p *problem) instanceCex(ctx context.Context, vals map[string]int64) *trace.Counterexample {
+	if vals == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, singleInstanceTime)
+	defer cancel()
+	r, _ := Explicit(ctx, p.orig, p.spec, vals, explore.Options{MaxStates: singleInstance})
+	if r.Verdict == trace.Violated {
+		return r.Counterexample
+	}
+	return nil
 }
