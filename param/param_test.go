@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -903,7 +904,7 @@ func TestSingleQueryInstance(t *testing.T) {
 	f := parse(t, filepath.Join(testenv.RepoRoot(t), "ta", "testdata", "bymc", "random19", "n-ben-or.ta"))
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	r := Verify(ctx, f, "decide_or_flip", Options{Jobs: 1})
+	r := Verify(ctx, f, "decide_or_flip", Options{Jobs: 1, NoHunt: true})
 	if r.Verdict != trace.Violated {
 		t.Fatalf("decide_or_flip: %s (%s), want violated", r.Verdict, r.Reason)
 	}
@@ -911,5 +912,42 @@ func TestSingleQueryInstance(t *testing.T) {
 	e, _ := Explicit(context.Background(), f, "decide_or_flip", vals, explore.Options{MaxStates: 1_000_000})
 	if e.Verdict != trace.Violated {
 		t.Fatalf("the counterexample's instance %v: %s (%s)", vals, e.Verdict, e.Reason)
+	}
+}
+
+// A search that has not ended within huntDelay gets explicit checks of
+// the smallest instances beside it: n-rabc-cr's decide_or_flip is violated
+// at N = 4, T = 1, where the schemas take close to a minute.
+func TestHunter(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	f := parse(t, filepath.Join(testenv.RepoRoot(t), "ta", "testdata", "bymc", "random19", "n-rabc-cr.ta"))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r := Verify(ctx, f, "decide_or_flip", Options{Jobs: 1})
+	if r.Verdict != trace.Violated {
+		t.Fatalf("decide_or_flip: %s (%s), want violated", r.Verdict, r.Reason)
+	}
+	e, _ := Explicit(context.Background(), f, "decide_or_flip", r.Counterexample.Params, explore.Options{MaxStates: 1_000_000})
+	if e.Verdict != trace.Violated {
+		t.Fatalf("the counterexample's instance %v: %s (%s)", r.Counterexample.Params, e.Verdict, e.Reason)
+	}
+	// Without the hunt, the same time ends the search undecided.
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 6*time.Second)
+	defer cancel2()
+	if r := Verify(ctx2, f, "decide_or_flip", Options{Jobs: 1, NoHunt: true}); r.Verdict != trace.Unknown {
+		t.Fatalf("without the hunt: %s, want unknown after 6 s", r.Verdict)
+	}
+}
+
+// The smallest valuations satisfy the assumptions (st-byz: N > 3T,
+// T >= F >= 0, T >= 1), smallest sum first, values up to the bound.
+func TestSmallestParams(t *testing.T) {
+	f := parse(t, filepath.Join(testenv.RepoRoot(t), "examples", "threshold", "st-byz.ta"))
+	want := []map[string]int64{{"N": 4, "T": 1, "F": 0}, {"N": 4, "T": 1, "F": 1}}
+	if got := smallestParams(f, 4, 3); !reflect.DeepEqual(got, want) {
+		t.Errorf("bound 4: %v, want %v", got, want)
+	}
+	if got := smallestParams(f, 5, 1); !reflect.DeepEqual(got, want[:1]) {
+		t.Errorf("bound 5, one: %v, want %v", got, want[:1])
 	}
 }

@@ -42,6 +42,10 @@ type Options struct {
 	// violation is a candidate the caller must confirm on the concrete
 	// system (the Promela front end replays every violation).
 	Overapprox bool
+	// NoHunt turns off the explicit checks of the smallest instances
+	// that run beside a search that has not ended within huntDelay
+	// (hunt.go).
+	NoHunt bool
 	// NoSingle turns off the single query (single.go) that decides a
 	// reachability disjunct without walking its schema tree.
 	NoSingle bool
@@ -134,7 +138,30 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		}
 	}
 	res.Cases = len(lcs)
+	outer := ctx
+	var hunt *hunter
+	if !opts.Overapprox && !opts.NoHunt {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		hunt = startHunter(ctx, cancel, f, specName)
+		defer hunt.stop()
+	}
+	// found is the hunter's counterexample, once the search has stopped.
+	found := func() bool {
+		if hunt == nil || outer.Err() != nil {
+			return false
+		}
+		r := hunt.stop()
+		if r == nil {
+			return false
+		}
+		res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, r.Kind, r.Counterexample, ""
+		return true
+	}
 	for _, lc := range lcs {
+		if ctx.Err() != nil && found() {
+			return res
+		}
 		st := &stats{}
 		out := verifyCase(ctx, cf, f, specName, lc, opts, st, start)
 		res.Schemas += st.schemas
@@ -150,6 +177,9 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		}
 		if st.maxLen > res.MaxLen {
 			res.MaxLen = st.maxLen
+		}
+		if out.verdict != trace.Violated && ctx.Err() != nil && found() {
+			return res
 		}
 		if out.noRun {
 			res.Reason = out.reason

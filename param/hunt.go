@@ -1,0 +1,119 @@
+package param
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"ftmc/explore"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// A search of the schemas that has not ended within huntDelay gets a
+// companion: explicit checks (Explicit) of the instances with the smallest
+// parameters that satisfy the assumptions, smallest sum first. A violation
+// there is a counterexample for those parameters, replayed by
+// construction, and ends the search; the hunter never proves anything.
+// Violations of fault-tolerant algorithms mostly show on the smallest
+// instances: n-rabc-cr.ta's decide_or_flip at N = 4, T = 1 (2 s), where
+// the schemas took 53 s.
+const (
+	huntDelay     = 2 * time.Second
+	huntBound     = 4         // the largest parameter value tried
+	huntInstances = 8         // instances tried
+	huntStates    = 1_000_000 // states per instance
+)
+
+type hunter struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	once   sync.Once
+	quit   chan struct{}
+	found  *SpecResult
+}
+
+// startHunter starts the hunt for a violation of specName on f; cancel
+// ends the search it runs beside when it finds one.
+func startHunter(ctx context.Context, cancel context.CancelFunc, f *ta.File, specName string) *hunter {
+	h := &hunter{cancel: cancel, done: make(chan struct{}), quit: make(chan struct{})}
+	go func() {
+		defer close(h.done)
+		select {
+		case <-time.After(huntDelay):
+		case <-h.quit:
+			return
+		case <-ctx.Done():
+			return
+		}
+		for _, vals := range smallestParams(f, huntBound, huntInstances) {
+			r, _ := Explicit(ctx, f, specName, vals, explore.Options{MaxStates: huntStates})
+			if r.Verdict == trace.Violated {
+				h.found = &r
+				cancel()
+				return
+			}
+			if ctx.Err() != nil {
+				return
+			}
+		}
+	}()
+	return h
+}
+
+// stop ends the hunt, and with it the search's context, and returns the
+// hunt's violation, if it found one.
+func (h *hunter) stop() *SpecResult {
+	h.once.Do(func() { close(h.quit) })
+	h.cancel()
+	<-h.done
+	return h.found
+}
+
+// smallestParams lists up to max valuations of f's parameters (the
+// quotients aside: instances compute them) that satisfy the assumptions,
+// every value at most bound, smallest sum first.
+func smallestParams(f *ta.File, bound int64, max int) []map[string]int64 {
+	var names []string
+	for _, d := range f.Params {
+		if d.Quotient == nil {
+			names = append(names, d.Name)
+		}
+	}
+	type cand struct {
+		vals map[string]int64
+		sum  int64
+	}
+	var all []cand
+	vals := make([]int64, len(names))
+	var rec func(i int, sum int64)
+	rec = func(i int, sum int64) {
+		if i == len(names) {
+			m := make(map[string]int64, len(names))
+			for j, n := range names {
+				m[n] = vals[j]
+			}
+			if _, err := ta.NewInstance(f, m, ta.InstanceOptions{}); err == nil {
+				all = append(all, cand{m, sum})
+			}
+			return
+		}
+		for v := int64(0); v <= bound; v++ {
+			vals[i] = v
+			rec(i+1, sum+v)
+		}
+	}
+	if len(names) <= 6 {
+		rec(0, 0)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].sum < all[j].sum })
+	var out []map[string]int64
+	for _, c := range all {
+		if len(out) == max {
+			break
+		}
+		out = append(out, c.vals)
+	}
+	return out
+}
