@@ -173,7 +173,15 @@ func main() {
 }
 
 func runOnce(bin, model, spec string, jobs int, limit time.Duration, flags ...string) (float64, string, float64, error) {
-	args := append([]string{"verify", model, spec, "--json", "-j", strconv.Itoa(jobs), "--time", limit.String()}, flags...)
+	return runSpecs(bin, model, []string{spec}, jobs, limit, flags...)
+}
+
+// runSpecs runs verify on the specifications specs of model in one
+// process: its wall time, the worst verdict (violated, else unknown, else
+// holds; "error" without a report) and the schemas summed.
+func runSpecs(bin, model string, specs []string, jobs int, limit time.Duration, flags ...string) (float64, string, float64, error) {
+	args := append(append([]string{"verify", model}, specs...), "--json", "-j", strconv.Itoa(jobs), "--time", limit.String())
+	args = append(args, flags...)
 	cmd := exec.Command(bin, args...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout

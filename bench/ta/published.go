@@ -2,13 +2,10 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -18,7 +15,6 @@ import (
 
 	"ftmc/param"
 	"ftmc/ta"
-	"ftmc/trace"
 )
 
 // tacoRow is a row of TACO's published comparison (TACO-table2.tsv): an
@@ -132,7 +128,7 @@ func published(bin, dir, tacoPath string, jobs int, limit time.Duration, out str
 				}
 			}
 			if len(safety) > 0 {
-				sec, v := runFile(bin, path, safety, jobs, limit)
+				sec, v, _, _ := runSpecs(bin, path, safety, jobs, limit)
 				ratio := ""
 				if best := math.Min(nanInf(taco.bymc), nanInf(taco.taco)); !math.IsInf(best, 1) {
 					compared++
@@ -145,7 +141,7 @@ func published(bin, dir, tacoPath string, jobs int, limit time.Duration, out str
 			}
 		}
 		for k, s := range f.Specs {
-			sec, v, n := runPublished(bin, path, s.Name, jobs, limit)
+			sec, v, n, _ := runOnce(bin, path, s.Name, jobs, limit)
 			counts[v]++
 			r := " | | |"
 			if k == 0 {
@@ -186,62 +182,9 @@ func seconds(s float64) string {
 	return fmt.Sprintf("%.2f", s)
 }
 
-// runPublished is runOnce for one specification, with "error" when ftmc
-// gives no report.
-func runPublished(bin, model, spec string, jobs int, limit time.Duration) (float64, string, float64) {
-	cmd := exec.Command(bin, "verify", model, spec, "--json", "-j", strconv.Itoa(jobs), "--time", limit.String())
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	start := time.Now()
-	cmd.Run()
-	sec := time.Since(start).Seconds()
-	var rep trace.Report
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Verdicts) == 0 {
-		return sec, "error", 0
-	}
-	v := rep.Verdicts[0]
-	schemas := 0.0
-	if v.Stats != nil {
-		for _, fig := range v.Stats.Extra {
-			if fig.Name == "schemas" {
-				schemas = fig.Value
-			}
-		}
-	}
-	return sec, string(v.Verdict), schemas
-}
-
 func nanInf(x float64) float64 {
 	if math.IsNaN(x) {
 		return math.Inf(1)
 	}
 	return x
-}
-
-// runFile runs verify on the specifications specs of model in one
-// process: the file's verdict is violated if one is, else unknown if one
-// is, else holds.
-func runFile(bin, model string, specs []string, jobs int, limit time.Duration) (float64, string) {
-	args := append([]string{"verify", model}, specs...)
-	args = append(args, "--json", "-j", strconv.Itoa(jobs), "--time", limit.String())
-	cmd := exec.Command(bin, args...)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	start := time.Now()
-	cmd.Run()
-	sec := time.Since(start).Seconds()
-	var rep trace.Report
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Verdicts) != len(specs) {
-		return sec, "error"
-	}
-	v := trace.Holds
-	for _, r := range rep.Verdicts {
-		switch {
-		case r.Verdict == trace.Violated:
-			v = trace.Violated
-		case r.Verdict == trace.Unknown && v == trace.Holds:
-			v = trace.Unknown
-		}
-	}
-	return sec, string(v)
 }
