@@ -77,6 +77,9 @@ type SpecResult struct {
 	MinLen  int // segments in the shortest and longest complete schema
 	MaxLen  int
 	Queries int64
+	// SolverSeconds is the wall time of the queries of the schemas and
+	// of the single query, summed (over parallel workers too).
+	SolverSeconds float64
 	// Single counts the disjuncts that one query over all milestone
 	// orders refuted (single.go); their schemas are not walked.
 	Single  int
@@ -168,6 +171,7 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		res.Nodes += st.nodes
 		res.Pruned += st.pruned
 		res.Queries += st.queries
+		res.SolverSeconds += st.solverTime.Seconds()
 		res.Single += int(st.singleUnsat)
 		if st.atoms > res.Atoms {
 			res.Atoms = st.atoms
@@ -231,7 +235,8 @@ type stats struct {
 	mu                     sync.Mutex
 	schemas, nodes, pruned int64
 	queries                int64
-	single, singleUnsat    int64 // single queries asked, and answered unsat
+	solverTime             time.Duration // in the queries above (the schemas' and the single query's)
+	single, singleUnsat    int64         // single queries asked, and answered unsat
 	minLen, maxLen         int
 	atoms                  int
 }
@@ -780,9 +785,11 @@ func (w *worker) run(ctx context.Context, task []item) ([][]item, error) {
 }
 
 func (w *worker) check(ctx context.Context, assumptions ...string) (smt.Status, error) {
+	t0 := time.Now()
 	st, err := w.solver.Check(ctx, assumptions...)
 	w.s.st.mu.Lock()
 	w.s.st.queries++
+	w.s.st.solverTime += time.Since(t0)
 	w.s.st.mu.Unlock()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -421,9 +421,11 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 	s.Send(base...)
 	s.Send(q...)
 	check := func() (smt.Status, error) {
+		t0 := time.Now()
 		res, err := s.Check(ctx)
 		st.mu.Lock()
 		st.queries++
+		st.solverTime += time.Since(t0)
 		st.mu.Unlock()
 		return res, err
 	}
@@ -501,9 +503,11 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 		return false, first, err
 	}
 	checkUnder := func(ctx context.Context, assume ...string) (smt.Status, error) {
+		t0 := time.Now()
 		res, err := s.Check(ctx, assume...)
 		st.mu.Lock()
 		st.queries++
+		st.solverTime += time.Since(t0)
 		st.mu.Unlock()
 		return res, err
 	}

@@ -69,6 +69,7 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "ftmc verify %s: %d locations, %d rules, parameters %s\n", path, len(f.Locations), len(f.Rules), strings.Join(ta.Names(f.Params), ", "))
 	}
 	var schemas, nodes, queries int64
+	var solverSeconds float64
 	for _, s := range specs {
 		r := param.Verify(ctx, f, s, opts)
 		if opts.Progress != nil {
@@ -77,6 +78,7 @@ func verifyTA(e *env, args []string) int {
 		schemas += r.Schemas
 		nodes += r.Nodes
 		queries += r.Queries
+		solverSeconds += r.SolverSeconds
 		r.Result.Stats = &trace.Stats{Seconds: r.Seconds, Complete: r.Verdict != trace.Unknown, Extra: []trace.Figure{
 			{Name: "schemas", Value: float64(r.Schemas)},
 			{Name: "min_length", Value: float64(r.MinLen)},
@@ -86,13 +88,14 @@ func verifyTA(e *env, args []string) int {
 			{Name: "atoms", Value: float64(r.Atoms)},
 			{Name: "smt_queries", Value: float64(r.Queries)},
 			{Name: "single_query", Value: float64(r.Single)},
+			{Name: "solver_seconds", Value: r.SolverSeconds},
 		}}
 		rep.Verdicts = append(rep.Verdicts, r.Result)
 		if *jsonOut || *quiet {
 			continue
 		}
-		fmt.Fprintf(e.stdout, "%s: nschemas = %d, min length = %d, max length = %d (%d thresholds, %d prefixes checked, %d pruned, %.2fs)\n",
-			s, r.Schemas, r.MinLen, r.MaxLen, r.Atoms, r.Nodes, r.Pruned, r.Seconds)
+		fmt.Fprintf(e.stdout, "%s: nschemas = %d, min length = %d, max length = %d (%d thresholds, %d prefixes checked, %d pruned, %d SMT queries, %.2fs of solver time, %.2fs)\n",
+			s, r.Schemas, r.MinLen, r.MaxLen, r.Atoms, r.Nodes, r.Pruned, r.Queries, r.SolverSeconds, r.Seconds)
 		if r.Single > 0 {
 			fmt.Fprintf(e.stdout, "%s: %d of %d disjuncts refuted by one query over all milestone orders (%d SMT queries in all)\n", s, r.Single, r.Cases, r.Queries)
 		}
@@ -113,6 +116,7 @@ func verifyTA(e *env, args []string) int {
 		{Name: "schemas", Value: float64(schemas)},
 		{Name: "prefixes", Value: float64(nodes)},
 		{Name: "smt_queries", Value: float64(queries)},
+		{Name: "solver_seconds", Value: solverSeconds},
 	})
 }
 

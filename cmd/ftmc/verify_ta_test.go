@@ -54,6 +54,17 @@ func TestVerifyTAJSON(t *testing.T) {
 	if c.Steps[0].Proc == "" || c.Steps[c.LoopStart].Proc == "" {
 		t.Errorf("steps should name their rules: %+v", c.Steps)
 	}
+	// Every verdict says how many queries the solver answered and how
+	// long it took over them.
+	for _, v := range rep.Verdicts {
+		fig := map[string]float64{}
+		for _, f := range v.Stats.Extra {
+			fig[f.Name] = f.Value
+		}
+		if fig["smt_queries"] <= 0 || fig["solver_seconds"] <= 0 || fig["solver_seconds"] > 2*v.Stats.Seconds+1 {
+			t.Errorf("%s: %d queries, %g s of solver time in %g s", v.Property, int(fig["smt_queries"]), fig["solver_seconds"], v.Stats.Seconds)
+		}
+	}
 }
 
 func TestVerifyTAText(t *testing.T) {
