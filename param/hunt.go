@@ -3,7 +3,6 @@ package param
 import (
 	"context"
 	"sort"
-	"sync"
 	"time"
 
 	"ftmc/explore"
@@ -24,27 +23,27 @@ const (
 	huntBound     = 4         // the largest parameter value tried
 	huntInstances = 8         // instances tried
 	huntStates    = 1_000_000 // states per instance
+	huntParams    = 6         // at most (huntBound+1)^6 valuations are enumerated
 )
 
 type hunter struct {
 	cancel context.CancelFunc
 	done   chan struct{}
-	once   sync.Once
-	quit   chan struct{}
 	found  *SpecResult
 }
 
 // startHunter starts the hunt for a violation of specName on f; cancel
 // ends the search it runs beside when it finds one.
 func startHunter(ctx context.Context, cancel context.CancelFunc, f *ta.File, specName string) *hunter {
-	h := &hunter{cancel: cancel, done: make(chan struct{}), quit: make(chan struct{})}
+	h := &hunter{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(h.done)
 		select {
 		case <-time.After(huntDelay):
-		case <-h.quit:
-			return
 		case <-ctx.Done():
+			return
+		}
+		if freeParams(f) > huntParams {
 			return
 		}
 		for _, vals := range smallestParams(f, huntBound, huntInstances) {
@@ -65,15 +64,26 @@ func startHunter(ctx context.Context, cancel context.CancelFunc, f *ta.File, spe
 // stop ends the hunt, and with it the search's context, and returns the
 // hunt's violation, if it found one.
 func (h *hunter) stop() *SpecResult {
-	h.once.Do(func() { close(h.quit) })
 	h.cancel()
 	<-h.done
 	return h.found
 }
 
+// freeParams counts f's parameters that are not quotients (instances
+// compute those).
+func freeParams(f *ta.File) int {
+	n := 0
+	for _, d := range f.Params {
+		if d.Quotient == nil {
+			n++
+		}
+	}
+	return n
+}
+
 // smallestParams lists up to max valuations of f's parameters (the
-// quotients aside: instances compute them) that satisfy the assumptions,
-// every value at most bound, smallest sum first.
+// quotients aside) that satisfy the assumptions, every value at most
+// bound, smallest sum first.
 func smallestParams(f *ta.File, bound int64, max int) []map[string]int64 {
 	var names []string
 	for _, d := range f.Params {
@@ -104,9 +114,7 @@ func smallestParams(f *ta.File, bound int64, max int) []map[string]int64 {
 			rec(i+1, sum+v)
 		}
 	}
-	if len(names) <= 6 {
-		rec(0, 0)
-	}
+	rec(0, 0)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].sum < all[j].sum })
 	var out []map[string]int64
 	for _, c := range all {

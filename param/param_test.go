@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -25,38 +24,7 @@ import (
 // assumptions, smallest sum first, with every value at most bound.
 func smallParams(t *testing.T, f *ta.File, bound int64, max int) []map[string]int64 {
 	t.Helper()
-	names := ta.Names(f.Params)
-	var all []map[string]int64
-	vals := make([]int64, len(names))
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(names) {
-			m := map[string]int64{}
-			for j, n := range names {
-				m[n] = vals[j]
-			}
-			if _, err := ta.NewInstance(f, m, ta.InstanceOptions{}); err == nil {
-				all = append(all, m)
-			}
-			return
-		}
-		for v := int64(0); v <= bound; v++ {
-			vals[i] = v
-			rec(i + 1)
-		}
-	}
-	rec(0)
-	sum := func(m map[string]int64) (s int64) {
-		for _, v := range m {
-			s += v
-		}
-		return
-	}
-	sort.SliceStable(all, func(i, j int) bool { return sum(all[i]) < sum(all[j]) })
-	if len(all) > max {
-		all = all[:max]
-	}
-	return all
+	return smallestParams(f, bound, max)
 }
 
 // crossCheck compares a parameterized verdict with explicit searches of

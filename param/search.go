@@ -149,7 +149,8 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		hunt = startHunter(ctx, cancel, f, specName)
 		defer hunt.stop()
 	}
-	// found is the hunter's counterexample, once the search has stopped.
+	// found reports, once a case has ended, whether the hunter stopped the
+	// search with a counterexample, and puts it in res.
 	found := func() bool {
 		if hunt == nil || outer.Err() != nil {
 			return false
@@ -162,9 +163,6 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		return true
 	}
 	for _, lc := range lcs {
-		if ctx.Err() != nil && found() {
-			return res
-		}
 		st := &stats{}
 		out := verifyCase(ctx, cf, f, specName, lc, opts, st, start)
 		res.Schemas += st.schemas
@@ -217,6 +215,14 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		res.Reason = strings.Join(dedup(reasons), "; ")
 	}
 	return res
+}
+
+// answered counts a query asked at t0 and answered now.
+func (st *stats) answered(t0 time.Time) {
+	st.mu.Lock()
+	st.queries++
+	st.solverTime += time.Since(t0)
+	st.mu.Unlock()
 }
 
 func dedup(ss []string) []string {
@@ -787,10 +793,7 @@ func (w *worker) run(ctx context.Context, task []item) ([][]item, error) {
 func (w *worker) check(ctx context.Context, assumptions ...string) (smt.Status, error) {
 	t0 := time.Now()
 	st, err := w.solver.Check(ctx, assumptions...)
-	w.s.st.mu.Lock()
-	w.s.st.queries++
-	w.s.st.solverTime += time.Since(t0)
-	w.s.st.mu.Unlock()
+	w.s.st.answered(t0)
 	if err != nil {
 		if ctx.Err() != nil {
 			return smt.Unknown, ctx.Err()

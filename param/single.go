@@ -3,9 +3,9 @@ package param
 import (
 	"context"
 	"fmt"
-	"ftmc/explore"
 	"time"
 
+	"ftmc/explore"
 	"ftmc/smt"
 	"ftmc/trace"
 )
@@ -420,19 +420,16 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 	defer s.Close()
 	s.Send(base...)
 	s.Send(q...)
-	check := func() (smt.Status, error) {
+	check := func(ctx context.Context, assume ...string) (smt.Status, error) {
 		t0 := time.Now()
-		res, err := s.Check(ctx)
-		st.mu.Lock()
-		st.queries++
-		st.solverTime += time.Since(t0)
-		st.mu.Unlock()
+		res, err := s.Check(ctx, assume...)
+		st.answered(t0)
 		return res, err
 	}
 	st.mu.Lock()
 	st.single++
 	st.mu.Unlock()
-	res, err := check()
+	res, err := check(ctx)
 	if err != nil || res != smt.Sat {
 		return res == smt.Unsat, nil, err
 	}
@@ -502,16 +499,7 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 	if err != nil || len(ps) == 0 {
 		return false, first, err
 	}
-	checkUnder := func(ctx context.Context, assume ...string) (smt.Status, error) {
-		t0 := time.Now()
-		res, err := s.Check(ctx, assume...)
-		st.mu.Lock()
-		st.queries++
-		st.solverTime += time.Since(t0)
-		st.mu.Unlock()
-		return res, err
-	}
-	if err := shrinkSum(ctx, s, len(ps), "small", nil, checkUnder); err != nil {
+	if err := shrinkSum(ctx, s, len(ps), "small", nil, check); err != nil {
 		return false, first, nil
 	}
 	if cex, err := replay(); err == nil && cex != nil {
@@ -536,7 +524,7 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 	for k, bound := range []int64{8, 32, 128} {
 		lit := fmt.Sprintf("other%d", k)
 		s.Send(smt.DeclareConst(lit, "Bool"), "(assert (=> "+lit+" (<= "+sum+" "+smt.Int(bound)+")))")
-		if res, err := checkUnder(ctx, lit); err != nil || res != smt.Sat {
+		if res, err := check(ctx, lit); err != nil || res != smt.Sat {
 			continue
 		}
 		if cex, err := replay(); err == nil && cex != nil {
