@@ -18,12 +18,20 @@ import (
 // Violations of fault-tolerant algorithms mostly show on the smallest
 // instances: n-rabc-cr.ta's decide_or_flip at N = 4, T = 1 (2 s), where
 // the schemas took 53 s.
+//
+// Before the delay, the hunter takes a quick look at the huntQuick smallest
+// instances, each cut at huntQuickStates: a violation of n-rabc.ta's
+// validity0 shows at N = 4, T = 1, F = 1 in 347 states, where the schemas
+// take most of a second. An instance the quick look explored completely
+// is not checked again.
 const (
-	huntDelay     = 2 * time.Second
-	huntBound     = 4         // the largest parameter value tried
-	huntInstances = 8         // instances tried
-	huntStates    = 1_000_000 // states per instance
-	huntParams    = 6         // at most (huntBound+1)^6 valuations are enumerated
+	huntQuick       = 2
+	huntQuickStates = 20_000
+	huntDelay       = 2 * time.Second
+	huntBound       = 4         // the largest parameter value tried
+	huntInstances   = 8         // instances tried
+	huntStates      = 1_000_000 // states per instance
+	huntParams      = 6         // at most (huntBound+1)^6 valuations are enumerated
 )
 
 type hunter struct {
@@ -38,22 +46,35 @@ func startHunter(ctx context.Context, cancel context.CancelFunc, f *ta.File, spe
 	h := &hunter{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(h.done)
+		if freeParams(f) > huntParams {
+			return
+		}
+		insts := smallestParams(f, huntBound, huntInstances)
+		// check explores instance k with at most max states; it reports
+		// whether the hunt is over (a violation, or the search ended).
+		done := make([]bool, len(insts))
+		check := func(k int, max int64) bool {
+			r, st := Explicit(ctx, f, specName, insts[k], explore.Options{MaxStates: max})
+			if r.Verdict == trace.Violated {
+				h.found = &r
+				cancel()
+				return true
+			}
+			done[k] = st.Complete
+			return ctx.Err() != nil
+		}
+		for k := range min(huntQuick, len(insts)) {
+			if check(k, huntQuickStates) {
+				return
+			}
+		}
 		select {
 		case <-time.After(huntDelay):
 		case <-ctx.Done():
 			return
 		}
-		if freeParams(f) > huntParams {
-			return
-		}
-		for _, vals := range smallestParams(f, huntBound, huntInstances) {
-			r, _ := Explicit(ctx, f, specName, vals, explore.Options{MaxStates: huntStates})
-			if r.Verdict == trace.Violated {
-				h.found = &r
-				cancel()
-				return
-			}
-			if ctx.Err() != nil {
+		for k := range insts {
+			if !done[k] && check(k, huntStates) {
 				return
 			}
 		}

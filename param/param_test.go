@@ -910,6 +910,29 @@ func TestHunter(t *testing.T) {
 	}
 }
 
+// TestHunterQuickLook: before its delay, the hunter looks at the smallest
+// instances: n-rabc's validity0 is violated at N=4, T=1, F=1 (347
+// states), and the hunt ends with it long before huntDelay.
+func TestHunterQuickLook(t *testing.T) {
+	f := parse(t, filepath.Join(testenv.RepoRoot(t), "ta", "testdata", "bymc", "random19", "n-rabc.ta"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h := startHunter(ctx, cancel, f, "validity0")
+	select {
+	case <-h.done:
+	case <-time.After(huntDelay / 2):
+		t.Fatalf("the hunt did not end within %v", huntDelay/2)
+	}
+	r := h.stop()
+	if r == nil || r.Verdict != trace.Violated {
+		t.Fatalf("the hunt found %+v, want a violation", r)
+	}
+	want := map[string]int64{"N": 4, "T": 1, "F": 1}
+	if !reflect.DeepEqual(r.Counterexample.Params, want) {
+		t.Errorf("the violation's parameters are %v, want %v", r.Counterexample.Params, want)
+	}
+}
+
 // The smallest valuations satisfy the assumptions (st-byz: N > 3T,
 // T >= F >= 0, T >= 1), smallest sum first, values up to the bound.
 func TestSmallestParams(t *testing.T) {
