@@ -37,9 +37,10 @@ import (
 // still miss; the wait keeps a worker from making a state red whose
 // accepting states other workers' inner searches still need. Sharing blue
 // is what makes the workers divide the graph between them: with blue of
-// its own, each would search all of it. When one worker's outer search is
-// done, the product has no accepting cycle. A
-// cycle found is the worker's stack, followed for the inner search by its
+// its own, each would search all of it. When every worker's outer search
+// is done, the product has no accepting cycle; one worker's is not
+// enough: it skips the blue states of another whose inner searches, which
+// would find a cycle through them, may still run. A cycle found is the worker's stack, followed for the inner search by its
 // stack, and the step back to the cyan state, where the cycle starts.
 //
 // Only the verdict is the same as the nested search's: which cycle is
@@ -92,11 +93,12 @@ type cndfs struct {
 
 	stop atomic.Bool
 	mu   sync.Mutex // guards the outcome below
-	// the outcome: a worker's violation, a worker that finished its
+	// the outcome: a worker's violation, every worker finished its
 	// search (no accepting cycle), or why the search stopped
-	found  *found
-	done   bool
-	reason string
+	found    *found
+	done     bool
+	reason   string
+	finished int // workers that finished their search
 }
 
 type cworker struct {
@@ -200,7 +202,8 @@ func (c *cndfs) run() (trace.Result, trace.Stats, error) {
 	}
 	stop := c.reason
 	if c.found == nil && !c.done && stop == "" {
-		// Cannot happen: a worker ends its search with an outcome.
+		// Cannot happen: the search ends with a violation, a stop, or
+		// every worker's search done.
 		stop = "the parallel search ended without an outcome"
 	}
 	return c.e.result(c.kind, c.found, stop, truncated, c.len()), c.stats(), nil
@@ -284,12 +287,17 @@ func (c *cndfs) violate(f *found) {
 	c.stop.Store(true)
 }
 
+// finish is a worker's search done; once every worker's is, the product
+// has no accepting cycle.
 func (c *cndfs) finish() {
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.finished++; c.finished < len(c.workers) {
+		return
+	}
 	if c.found == nil && !c.done && c.reason == "" {
 		c.done = true
 	}
-	c.mu.Unlock()
 	c.stop.Store(true)
 }
 

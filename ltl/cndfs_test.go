@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -287,6 +288,62 @@ func TestCNDFSTableDoubles(t *testing.T) {
 					t.Errorf("%s, %d workers: the table doubled %d times, want at least %d", c.formula, workers, cs.lf.Doublings(), c.doublings)
 				}
 			}
+		}
+	}
+}
+
+// lateModel is the cycle 1 -> 2 -> 3 -> 4 -> 1 after 0 -> 1, where the
+// forked copies (the other workers) start late and every expansion of
+// x == 4 after the first takes long: worker 0's inner search from the
+// accepting state at x == 3 (of []<>(x == 2)), which alone finds the
+// cycle, runs long after the others have skipped the states it made blue.
+// The cycle closes at x == 1, away from the accepting state, so that the
+// outer search does not see it.
+type lateModel struct {
+	*gcModel
+	late  bool
+	calls *atomic.Int32 // expansions of x == 4
+	first bool
+}
+
+func (m *lateModel) Next(s []byte, sink state.Sink) {
+	if m.late && !m.first {
+		m.first = true
+		time.Sleep(50 * time.Millisecond)
+	}
+	if s[0] == 4 && m.calls.Add(1) > 1 {
+		time.Sleep(300 * time.Millisecond)
+	}
+	m.gcModel.Next(s, sink)
+}
+
+func (m *lateModel) Fork() state.Model {
+	return &lateModel{gcModel: m.gcModel, late: true, calls: m.calls}
+}
+
+// TestCNDFSWaitsForEveryWorker: a worker whose outer search ends while
+// another's inner search still runs does not make the product hold: it
+// skipped the blue states whose accepting cycle that inner search finds.
+func TestCNDFSWaitsForEveryWorker(t *testing.T) {
+	cycle := &gcModel{name: "cycle", vars: []string{"x"}, init: [][]byte{{0}},
+		procs: [][]gcmd{{{name: "step", act: func(s []byte) { s[0] = s[0]%4 + 1 }}}}}
+	f, err := Parse(Pos{}, "<>[](x != 2)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Translate(Not(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds := []Predicate{func(s []byte) bool { return s[0] != 2 }}
+	for range 3 {
+		m := &lateModel{gcModel: cycle, calls: new(atomic.Int32)}
+		r, _, err := Check(context.Background(), m, a, preds, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Violated {
+			t.Fatalf("%s (%s), want violated", r.Verdict, r.Reason)
 		}
 	}
 }
