@@ -24,12 +24,18 @@ import (
 // The table doubles while no worker is inside an insertion: the search
 // stops its workers (grow's caller, pdfs.park) when it is as full as a
 // Store's grows (loadLimit), and an insertion that finds it 90% full
-// returns lfWait, which sends its worker to stop too.
+// returns lfWait, which sends its worker to stop too. A LockFreeStore
+// (lfstates.go) doubles it without stopping its workers.
 type lfStore struct {
 	table  atomic.Pointer[lfTable]
 	arenas []lfArena
 	limit  atomic.Int64
 	full   atomic.Bool
+	// reserving counts the states exactly (reserve) instead of by each
+	// worker's estimate, so that the table never fills however unevenly
+	// the workers store: a LockFreeStore's, which may start tiny.
+	reserving bool
+	reserved  atomic.Int64 // states stored or reserved by the workers
 }
 
 type lfTable struct {
@@ -64,6 +70,7 @@ type lfArena struct {
 	chunk   int // the chunk being filled, and the bytes used in it
 	used    int
 	checked int64 // n at the last exact count of the table's states
+	quota   int64 // states reserved and not yet stored (reserving)
 	_       [64]byte
 }
 
@@ -145,7 +152,9 @@ func (s *lfStore) MaxVector() int {
 	return int(m)
 }
 
-func (s *lfStore) tableBytes() int64 { return int64(len(s.table.Load().slots)) * 8 }
+// tableBytes reads only the table's shift: another goroutine (the watch's)
+// may call it while a worker frees the table it loaded.
+func (s *lfStore) tableBytes() int64 { return 8 << (64 - s.table.Load().shift) }
 
 func (s *lfStore) Bytes() int64 {
 	b := s.tableBytes()
@@ -169,6 +178,9 @@ func (s *lfStore) wantGrow(w int) bool {
 	a := &s.arenas[w]
 	n := a.n.Load()
 	t := s.table.Load()
+	if s.reserving {
+		return !t.final && s.reserved.Load() >= t.growAt
+	}
 	if t.final || n*int64(len(s.arenas)) < t.growAt && n-a.checked < 1024 {
 		return false
 	}
@@ -182,6 +194,13 @@ func (s *lfStore) wantGrow(w int) bool {
 func (s *lfStore) grow() {
 	old := s.table.Load()
 	log := 64 - int(old.shift)
+	if s.reserving {
+		// The workers are outside: their quotas go back.
+		for k := range s.arenas {
+			s.arenas[k].quota = 0
+		}
+		s.reserved.Store(int64(s.Len()))
+	}
 	if int64(s.Len()) < old.growAt {
 		return
 	}
@@ -225,6 +244,9 @@ func (s *lfStore) insert(w int, vec []byte, h uint64, parent Index) (Index, lfRe
 				return NoIndex, lfWait
 			}
 			if !t.slots[p].CompareAndSwap(0, tag|lfBusy) {
+				if s.reserving {
+					s.arenas[w].quota++ // the place goes back
+				}
 				continue // another worker claimed it: read it again
 			}
 			i, ok := s.arenas[w].add(w, vec, parent, s)
@@ -257,11 +279,34 @@ func (s *lfStore) insert(w int, vec []byte, h uint64, parent Index) (Index, lfRe
 // hardFull reports whether the table is too full for another state: an
 // exact count only when worker w's estimate comes near.
 func (s *lfStore) hardFull(w int, t *lfTable) bool {
+	if s.reserving {
+		return !s.reserve(w, t)
+	}
 	n := s.arenas[w].n.Load()
 	if n*int64(len(s.arenas)) < t.hard && n-s.arenas[w].checked < 1024 {
 		return false
 	}
 	return int64(s.Len()) >= t.hard
+}
+
+// reserve takes a place in table t for a state of worker w, from its
+// quota or else by reserving a new quota of states (a sixteenth of the
+// workers' share of t's hard limit, at least one); false when t has no
+// place left below its hard limit. The place is used up even when the
+// state then turns out to be stored: the quota is small.
+func (s *lfStore) reserve(w int, t *lfTable) bool {
+	a := &s.arenas[w]
+	if a.quota > 0 {
+		a.quota--
+		return true
+	}
+	b := max(1, t.hard/int64(16*len(s.arenas)))
+	if s.reserved.Add(b) > t.hard {
+		s.reserved.Add(-b)
+		return false
+	}
+	a.quota = b - 1
+	return true
 }
 
 // lookup returns the index of vec, whose Hash is h, or NoIndex.
@@ -324,6 +369,35 @@ func (s *lfStore) touchStored(b *batch, pos []uint64) ([]uint64, uint64) {
 		e := &b.events[k]
 		x := t.slots[e.h>>t.shift].Load()
 		if x == 0 || x>>32 != e.h>>32 || x&lfBusy == lfBusy {
+			continue
+		}
+		i := Index(x) - 1
+		a := &s.arenas[i&(MaxWorkers-1)]
+		l := int(i >> workerBits)
+		p := a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)]
+		pos = append(pos, p<<4|uint64(i&(MaxWorkers-1)))
+	}
+	for _, p := range pos {
+		a := &s.arenas[p&(MaxWorkers-1)]
+		p >>= 4
+		sum += uint64(a.data[p>>40].Load()[p>>20&lfMaxVec])
+	}
+	return pos, sum
+}
+
+// touchHashes reads what the insertions of vectors whose Hashes are hs
+// will read, as touchStored does; pos is scratch. It returns pos with the
+// sum of what it read.
+func (s *lfStore) touchHashes(hs []uint64, pos []uint64) ([]uint64, uint64) {
+	t := s.table.Load()
+	var sum uint64
+	for _, h := range hs {
+		sum += t.slots[h>>t.shift].Load()
+	}
+	pos = pos[:0]
+	for _, h := range hs {
+		x := t.slots[h>>t.shift].Load()
+		if x == 0 || x>>32 != h>>32 || x&lfBusy == lfBusy {
 			continue
 		}
 		i := Index(x) - 1

@@ -18,10 +18,11 @@ import (
 // search", ATVA 2012), as LTSmin's multi-core LTL search. Every worker runs
 // the whole nested depth-first search over the one product graph, each in
 // its own order of successors, so that they soon work on different parts
-// of it. The states are in one SharedStore; cyan (on the worker's stack)
-// is each worker's own, blue (the outer search is done with the state)
-// and red (its inner search is done) are shared, so that a worker skips
-// what another has done:
+// of it. The states are in one explore.LockFreeStore, or with Compress in
+// one SharedStore of compressed shards behind locks. Cyan (on the
+// worker's stack) is each worker's own, blue (the outer search is done
+// with the state) and red (its inner search is done) are shared, so that a
+// worker skips what another has done:
 //
 //   - the outer (blue) search of worker i enters a successor t only when
 //     t is not cyan for i, not blue and not red, and reports a cycle when
@@ -36,9 +37,10 @@ import (
 // still miss; the wait keeps a worker from making a state red whose
 // accepting states other workers' inner searches still need. Sharing blue
 // is what makes the workers divide the graph between them: with blue of
-// its own, each would search all of it. When one worker's outer search is
-// done, the product has no accepting cycle. A
-// cycle found is the worker's stack, followed for the inner search by its
+// its own, each would search all of it. When every worker's outer search
+// is done, the product has no accepting cycle; one worker's is not
+// enough: it skips the blue states of another whose inner searches, which
+// would find a cycle through them, may still run. A cycle found is the worker's stack, followed for the inner search by its
 // stack, and the step back to the cyan state, where the cycle starts.
 //
 // Only the verdict is the same as the nested search's: which cycle is
@@ -79,8 +81,9 @@ type cndfs struct {
 	ctx     context.Context
 	opts    Options
 	kind    string
-	e       expander // the main model's, for the counterexample
-	store   *explore.SharedStore
+	e       expander               // the main model's, for the counterexample
+	lf      *explore.LockFreeStore // the store when plain, else nil
+	shared  *explore.SharedStore   // the store when compressed, else nil
 	watch   *explore.Watch
 	red     colourBits
 	blue    colourBits
@@ -90,11 +93,12 @@ type cndfs struct {
 
 	stop atomic.Bool
 	mu   sync.Mutex // guards the outcome below
-	// the outcome: a worker's violation, a worker that finished its
+	// the outcome: a worker's violation, every worker finished its
 	// search (no accepting cycle), or why the search stopped
-	found  *found
-	done   bool
-	reason string
+	found    *found
+	done     bool
+	reason   string
+	finished int // workers that finished their search
 }
 
 type cworker struct {
@@ -139,9 +143,14 @@ func newCNDFS(ctx context.Context, m state.Model, a *Automaton, atoms []Predicat
 	}
 	c := &cndfs{ctx: ctx, opts: opts, kind: kind, e: newExpander(m, a, atoms, opts)}
 	c.e.noStutter = noStutter
-	c.store = explore.NewSharedStore(opts.ExpectedStates, opts.Compress)
-	c.watch = explore.NewSharedWatch(ctx, c.store, opts.limits())
 	n := min(opts.Workers, explore.MaxWorkers)
+	if opts.Compress {
+		c.shared = explore.NewSharedStore(opts.ExpectedStates, true)
+		c.watch = explore.NewSharedWatch(ctx, c.shared, opts.limits())
+	} else {
+		c.lf = explore.NewLockFreeStore(n, opts.ExpectedStates)
+		c.watch = explore.NewLockFreeWatch(ctx, c.lf, opts.limits())
+	}
 	for id := range n {
 		fm := m
 		if id > 0 {
@@ -159,7 +168,7 @@ func newCNDFS(ctx context.Context, m state.Model, a *Automaton, atoms []Predicat
 }
 
 func (c *cndfs) run() (trace.Result, trace.Stats, error) {
-	defer c.store.Free()
+	defer c.free()
 	defer c.watch.Close()
 	inits, err := initials(c.e.m)
 	if err != nil {
@@ -193,10 +202,45 @@ func (c *cndfs) run() (trace.Result, trace.Stats, error) {
 	}
 	stop := c.reason
 	if c.found == nil && !c.done && stop == "" {
-		// Cannot happen: a worker ends its search with an outcome.
+		// Cannot happen: the search ends with a violation, a stop, or
+		// every worker's search done.
 		stop = "the parallel search ended without an outcome"
 	}
-	return c.e.result(c.kind, c.found, stop, truncated, c.store.Len()), c.stats(), nil
+	return c.e.result(c.kind, c.found, stop, truncated, c.len()), c.stats(), nil
+}
+
+func (c *cndfs) free() {
+	if c.lf != nil {
+		c.lf.Free()
+	} else {
+		c.shared.Free()
+	}
+}
+
+func (c *cndfs) len() int {
+	if c.lf != nil {
+		return c.lf.Len()
+	}
+	return c.shared.Len()
+}
+
+// get appends the vector of state i to dst[:0].
+func (c *cndfs) get(dst []byte, i explore.Index) []byte {
+	if c.lf != nil {
+		return c.lf.Get(dst, i)
+	}
+	return c.shared.Get(dst, i)
+}
+
+// insert adds vec for worker w unless it is stored, and returns its
+// index; NoIndex when the store is full.
+func (c *cndfs) insert(w int, vec []byte) explore.Index {
+	if c.lf != nil {
+		i, _ := c.lf.Insert(w, vec)
+		return i
+	}
+	i, _ := c.shared.Insert(vec)
+	return i
 }
 
 // poll checks the limits and reports progress.
@@ -208,7 +252,7 @@ func (c *cndfs) poll(now time.Time, rep *reporter) {
 		c.halt(r)
 		return
 	}
-	states := int64(c.store.Len())
+	states := int64(c.len())
 	if c.opts.MaxStates > 0 && states > c.opts.MaxStates {
 		c.halt(stateLimit(c.opts.MaxStates))
 		return
@@ -243,12 +287,17 @@ func (c *cndfs) violate(f *found) {
 	c.stop.Store(true)
 }
 
+// finish is a worker's search done; once every worker's is, the product
+// has no accepting cycle.
 func (c *cndfs) finish() {
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.finished++; c.finished < len(c.workers) {
+		return
+	}
 	if c.found == nil && !c.done && c.reason == "" {
 		c.done = true
 	}
-	c.mu.Unlock()
 	c.stop.Store(true)
 }
 
@@ -303,7 +352,7 @@ func (w *cworker) run() {
 		if c.stop.Load() {
 			return
 		}
-		i, _ := c.store.Insert(c.roots[k])
+		i := c.insert(w.id, c.roots[k])
 		if i == explore.NoIndex {
 			c.halt(c.watch.Full())
 			return
@@ -318,17 +367,27 @@ func (w *cworker) run() {
 // push expands state i and pushes it on stack; false when the store is
 // full (the search then stops).
 func (w *cworker) push(stack []cframe, i explore.Index, acc bool, t state.Trans) ([]cframe, bool) {
-	w.vec = w.c.store.Get(w.vec, i)
+	w.vec = w.c.get(w.vec, i)
 	w.expand(w.vec)
 	first := len(w.succIdx)
-	for k, tr := range w.outTr {
-		v := w.succ(k)
-		j, _ := w.c.store.Insert(v)
-		if j == explore.NoIndex {
+	if w.c.lf != nil {
+		var ok bool
+		if w.succIdx, ok = w.c.lf.InsertAll(w.id, w.out, w.outEnd, w.succIdx); !ok {
+			w.succIdx = w.succIdx[:first]
 			w.c.halt(w.c.watch.Full())
 			return stack, false
 		}
-		w.succIdx = append(w.succIdx, j)
+	}
+	for k, tr := range w.outTr {
+		v := w.succ(k)
+		if w.c.lf == nil {
+			j, _ := w.c.shared.Insert(v)
+			if j == explore.NoIndex {
+				w.c.halt(w.c.watch.Full())
+				return stack, false
+			}
+			w.succIdx = append(w.succIdx, j)
+		}
 		w.succAcc = append(w.succAcc, w.acceptingVec(v))
 		w.succTr = append(w.succTr, tr)
 	}
@@ -503,7 +562,7 @@ func (w *cworker) path(loopAt int, j explore.Index, t state.Trans, inner bool) *
 		f.fail = w.fail
 	}
 	add := func(i explore.Index, t state.Trans) {
-		f.path = append(f.path, w.c.store.Get(nil, i))
+		f.path = append(f.path, w.c.get(nil, i))
 		f.tr = append(f.tr, t)
 	}
 	for _, g := range w.blue {

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -225,6 +226,124 @@ func TestCheckParallelDividesWork(t *testing.T) {
 		}
 		if two.Transitions > one.Transitions*3/2 {
 			t.Errorf("two workers took %d transitions, one %d: want at most 1.5 times as many", two.Transitions, one.Transitions)
+		}
+	}
+}
+
+// TestCNDFSTableDoubles: the parallel search's lock-free table starts
+// tiny and doubles many times while the workers search, with workers in
+// their outer and inner searches and in the wait for red; the verdicts
+// are the nested search's, and so is the number of states of the product
+// without an accepting cycle (every state is stored once whatever the
+// race). The grid's x0 counts around, so x1 == 3 is not infinitely often
+// on the cycles at x1 = 15.
+func TestCNDFSTableDoubles(t *testing.T) {
+	const k = 16
+	grid := &gcModel{name: "grid", vars: []string{"x0", "x1", "x2", "x3"}, init: [][]byte{{0, 0, 0, 0}}}
+	grid.procs = append(grid.procs, []gcmd{{name: "x0++", guard: func(s []byte) bool { return true }, act: func(s []byte) { s[0] = (s[0] + 1) % k }}})
+	for v := 1; v < 3; v++ {
+		grid.procs = append(grid.procs, []gcmd{{name: "x++", guard: func(s []byte) bool { return s[v] < k-1 }, act: func(s []byte) { s[v]++ }}})
+	}
+	for _, c := range []struct {
+		formula   string
+		preds     []Predicate
+		want      trace.Verdict
+		doublings int
+	}{
+		{"<>[](x3 == 0)", []Predicate{eq(3, 0)}, trace.Holds, 8},
+		{"[]<>(x1 == 3)", []Predicate{eq(1, 3)}, trace.Violated, 3},
+	} {
+		f, err := Parse(Pos{}, c.formula)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Translate(Not(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, one, err := Check(context.Background(), grid, a, c.preds, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != c.want {
+			t.Fatalf("%s: the nested search says %s, want %s", c.formula, r.Verdict, c.want)
+		}
+		for _, workers := range []int{2, 4} {
+			for range 3 {
+				cs := newCNDFS(context.Background(), yieldModel{grid}, withoutEnds(a), c.preds, Options{Workers: workers}, state.KindAcceptCycle, false)
+				r, st, err := cs.run()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Verdict != c.want {
+					t.Fatalf("%s, %d workers: %s (%s), want %s", c.formula, workers, r.Verdict, r.Reason, c.want)
+				}
+				if c.want == trace.Holds && st.States != one.States {
+					t.Errorf("%s, %d workers: %d states, the nested search %d", c.formula, workers, st.States, one.States)
+				}
+				if c.want == trace.Violated && (r.Counterexample == nil || r.Counterexample.LoopStart < 0) {
+					t.Errorf("%s, %d workers: no lasso: %+v", c.formula, workers, r.Counterexample)
+				}
+				if cs.lf == nil || cs.lf.Doublings() < c.doublings {
+					t.Errorf("%s, %d workers: the table doubled %d times, want at least %d", c.formula, workers, cs.lf.Doublings(), c.doublings)
+				}
+			}
+		}
+	}
+}
+
+// lateModel is the cycle 1 -> 2 -> 3 -> 4 -> 1 after 0 -> 1, where the
+// forked copies (the other workers) start late and every expansion of
+// x == 4 after the first takes long: worker 0's inner search from the
+// accepting state at x == 3 (of []<>(x == 2)), which alone finds the
+// cycle, runs long after the others have skipped the states it made blue.
+// The cycle closes at x == 1, away from the accepting state, so that the
+// outer search does not see it.
+type lateModel struct {
+	*gcModel
+	late  bool
+	calls *atomic.Int32 // expansions of x == 4
+	first bool
+}
+
+func (m *lateModel) Next(s []byte, sink state.Sink) {
+	if m.late && !m.first {
+		m.first = true
+		time.Sleep(50 * time.Millisecond)
+	}
+	if s[0] == 4 && m.calls.Add(1) > 1 {
+		time.Sleep(300 * time.Millisecond)
+	}
+	m.gcModel.Next(s, sink)
+}
+
+func (m *lateModel) Fork() state.Model {
+	return &lateModel{gcModel: m.gcModel, late: true, calls: m.calls}
+}
+
+// TestCNDFSWaitsForEveryWorker: a worker whose outer search ends while
+// another's inner search still runs does not make the product hold: it
+// skipped the blue states whose accepting cycle that inner search finds.
+func TestCNDFSWaitsForEveryWorker(t *testing.T) {
+	cycle := &gcModel{name: "cycle", vars: []string{"x"}, init: [][]byte{{0}},
+		procs: [][]gcmd{{{name: "step", act: func(s []byte) { s[0] = s[0]%4 + 1 }}}}}
+	f, err := Parse(Pos{}, "<>[](x != 2)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Translate(Not(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds := []Predicate{func(s []byte) bool { return s[0] != 2 }}
+	for range 3 {
+		m := &lateModel{gcModel: cycle, calls: new(atomic.Int32)}
+		r, _, err := Check(context.Background(), m, a, preds, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Violated {
+			t.Fatalf("%s (%s), want violated", r.Verdict, r.Reason)
 		}
 	}
 }
