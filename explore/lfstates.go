@@ -108,8 +108,8 @@ func (s *LockFreeStore) Insert(w int, vec []byte) (Index, bool) {
 // dst, and reports false when the store is full (dst then has the indices
 // of the vectors before). It first reads what the insertions will read,
 // each phase for every vector, so that their cache misses overlap: the
-// vectors' home slots, where a slot has a vector's tag the stored vector's
-// position, and then its first byte.
+// vectors' home slots, and where a slot has a vector's tag the stored
+// vector's first byte.
 func (s *LockFreeStore) InsertAll(w int, buf []byte, ends []int, dst []Index) ([]Index, bool) {
 	wk := &s.workers[w]
 	hs := wk.hashes[:0]

@@ -52,26 +52,50 @@ const (
 	lfBusy     = 1<<32 - 1 // the low half of a claimed slot
 	lfMinLog   = 16
 	lfChunkLog = 20 // arena chunks of 1 MiB
-	lfPosLog   = 16 // positions and parents in chunks of 64Ki
+	lfPosLog   = 16 // parents in chunks of 64Ki
 	lfMaxVec   = 1<<lfChunkLog - 1
+	lfBlockLog = 14   // states per block of an arena
+	lfMaxFixed = 1024 // the widest vectors kept at a fixed width
+	lfVarBit   = 1 << 63
 )
 
-// lfArena is one worker's vectors: bytes in chunks, and for each state
-// the position of its vector (chunk<<40 | offset<<20 | length) and its
-// parent. The chunk pointers are atomic so that other workers can read
-// while the owner adds chunks.
+// lfArena is one worker's vectors, in blocks of 1<<lfBlockLog states. A
+// block keeps the vectors of one length, its width, back to back in
+// fixed-width records, so that a state's number gives its vector's
+// address: a lookup reads the table's slot and then the vector, as a
+// Store's does. A vector of another length (a Promela model's states before
+// init has started every process) goes to chunks of bytes, and the block
+// keeps its position (lfVarBit | chunk<<40 | offset<<20 | length) in an
+// array that it makes at its first such vector; 0 there marks a vector at
+// the fixed width. The width of a block is the most common length of the
+// block before (found by majority vote); the first block, and a block after
+// one of which more than half were of other lengths, keep every vector in
+// the chunks. Pointers that other workers read while the owner adds are
+// atomic; the rest is written before the states that use it are published
+// in the table.
 type lfArena struct {
 	data    [1 << 16]atomic.Pointer[[1 << lfChunkLog]byte]
-	pos     [maxLocal>>lfPosLog + 1]atomic.Pointer[[1 << lfPosLog]uint64]
+	blocks  [maxLocal>>lfBlockLog + 1]lfBlock
 	parents [maxLocal>>lfPosLog + 1]atomic.Pointer[[1 << lfPosLog]uint32]
 	n       atomic.Int64 // states; only the owner writes it
-	bytes   atomic.Int64 // memory of the chunks
+	bytes   atomic.Int64 // memory of the chunks, blocks and parents
 	maxVec  atomic.Int64
 	chunk   int // the chunk being filled, and the bytes used in it
 	used    int
+	made    int // blocks made
+	other   int // vectors of the block being filled not at its width
+	cand    int // the block's majority vote: the candidate length and its count
+	candN   int
 	checked int64 // n at the last exact count of the table's states
 	quota   int64 // states reserved and not yet stored (reserving)
 	_       [64]byte
+}
+
+// lfBlock is a block of an arena's states.
+type lfBlock struct {
+	data  *byte // width<<lfBlockLog bytes; nil when width < 0
+	width int   // of the fixed-width records; -1 when every vector is in the chunks
+	pos   atomic.Pointer[[1 << lfBlockLog]uint64]
 }
 
 // lfResult is an insertion's outcome besides the index.
@@ -268,7 +292,18 @@ func (s *lfStore) insert(w int, vec []byte, h uint64, parent Index) (Index, lfRe
 			if e == 0 {
 				continue // given back by a worker over the limit
 			}
-			if i := Index(e) - 1; string(s.get(i)) == string(vec) {
+			// s.get(i), inlined by hand
+			i := Index(e) - 1
+			a := &s.arenas[i&(MaxWorkers-1)]
+			l := int(i >> workerBits)
+			b := &a.blocks[l>>lfBlockLog]
+			var got []byte
+			if b.pos.Load() == nil {
+				got = unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(b.data), (l&(1<<lfBlockLog-1))*b.width)), b.width)
+			} else {
+				got = a.getOther(b, l)
+			}
+			if string(got) == string(vec) {
 				return i, lfFound
 			}
 		}
@@ -354,9 +389,9 @@ func (s *lfStore) touch(b *batch) uint64 {
 // touchStored reads what the insertions of a batch's successors will
 // read, in loops of their own, as Store.prefetch does: it hashes them,
 // reads their home slots, and where a slot holds a successor's tag
-// (usually the successor itself, found stored) the stored vector's
-// position and then its first byte. pos is scratch; it returns it with
-// the sum of what it read.
+// (usually the successor itself, found stored) the stored vector's first
+// byte: its address follows from the index in the slot. pos is scratch;
+// it returns it with the sum of what it read.
 func (s *lfStore) touchStored(b *batch, pos []uint64) ([]uint64, uint64) {
 	b.hashSuccs()
 	t := s.table.Load()
@@ -371,16 +406,12 @@ func (s *lfStore) touchStored(b *batch, pos []uint64) ([]uint64, uint64) {
 		if x == 0 || x>>32 != e.h>>32 || x&lfBusy == lfBusy {
 			continue
 		}
-		i := Index(x) - 1
-		a := &s.arenas[i&(MaxWorkers-1)]
-		l := int(i >> workerBits)
-		p := a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)]
-		pos = append(pos, p<<4|uint64(i&(MaxWorkers-1)))
+		pos = append(pos, x)
 	}
-	for _, p := range pos {
-		a := &s.arenas[p&(MaxWorkers-1)]
-		p >>= 4
-		sum += uint64(a.data[p>>40].Load()[p>>20&lfMaxVec])
+	for _, x := range pos {
+		if v := s.get(Index(x) - 1); len(v) > 0 {
+			sum += uint64(v[0])
+		}
 	}
 	return pos, sum
 }
@@ -400,16 +431,12 @@ func (s *lfStore) touchHashes(hs []uint64, pos []uint64) ([]uint64, uint64) {
 		if x == 0 || x>>32 != h>>32 || x&lfBusy == lfBusy {
 			continue
 		}
-		i := Index(x) - 1
-		a := &s.arenas[i&(MaxWorkers-1)]
-		l := int(i >> workerBits)
-		p := a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)]
-		pos = append(pos, p<<4|uint64(i&(MaxWorkers-1)))
+		pos = append(pos, x)
 	}
-	for _, p := range pos {
-		a := &s.arenas[p&(MaxWorkers-1)]
-		p >>= 4
-		sum += uint64(a.data[p>>40].Load()[p>>20&lfMaxVec])
+	for _, x := range pos {
+		if v := s.get(Index(x) - 1); len(v) > 0 {
+			sum += uint64(v[0])
+		}
 	}
 	return pos, sum
 }
@@ -418,10 +445,24 @@ func (s *lfStore) touchHashes(hs []uint64, pos []uint64) ([]uint64, uint64) {
 func (s *lfStore) get(i Index) []byte {
 	a := &s.arenas[i&(MaxWorkers-1)]
 	l := int(i >> workerBits)
-	pos := a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)]
-	c := a.data[pos>>40].Load()
-	off := int(pos >> 20 & lfMaxVec)
-	return c[off : off+int(pos&lfMaxVec)]
+	b := &a.blocks[l>>lfBlockLog]
+	if b.pos.Load() != nil {
+		return a.getOther(b, l)
+	}
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(b.data), (l&(1<<lfBlockLog-1))*b.width)), b.width)
+}
+
+// getOther is get of the vector of the arena's state l in block b, which
+// has vectors of other lengths than its width.
+func (a *lfArena) getOther(b *lfBlock, l int) []byte {
+	o := l & (1<<lfBlockLog - 1)
+	p := b.pos.Load()[o]
+	if p == 0 {
+		return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(b.data), o*b.width)), b.width)
+	}
+	c := a.data[p>>40&(1<<16-1)].Load()
+	off := int(p >> 20 & lfMaxVec)
+	return c[off : off+int(p&lfMaxVec)]
 }
 
 func (s *lfStore) parent(i Index) Index {
@@ -431,36 +472,100 @@ func (s *lfStore) parent(i Index) Index {
 }
 
 // add appends vec to worker w's arena; false when the memory limit or the
-// arena's size refuses it.
+// arena's size refuses it. What it makes before a refusal stays for the
+// next attempt.
 func (a *lfArena) add(w int, vec []byte, parent Index, s *lfStore) (Index, bool) {
 	l := int(a.n.Load())
 	if l >= maxLocal || len(vec) > lfMaxVec {
 		return NoIndex, false
 	}
+	k := l >> lfBlockLog
+	if a.made <= k && !a.newBlock(k, s) {
+		return NoIndex, false
+	}
+	ps := a.parents[l>>lfPosLog].Load()
+	if ps == nil {
+		if !s.room(4 << lfPosLog) {
+			return NoIndex, false
+		}
+		ps = new([1 << lfPosLog]uint32)
+		a.parents[l>>lfPosLog].Store(ps)
+		a.bytes.Add(4 << lfPosLog)
+	}
+	b := &a.blocks[k]
+	o := l & (1<<lfBlockLog - 1)
+	if len(vec) == b.width {
+		copy(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(b.data), o*b.width)), b.width), vec)
+	} else {
+		pos := b.pos.Load()
+		if pos == nil {
+			if !s.room(8 << lfBlockLog) {
+				return NoIndex, false
+			}
+			pos = new([1 << lfBlockLog]uint64)
+			b.pos.Store(pos)
+			a.bytes.Add(8 << lfBlockLog)
+		}
+		p, ok := a.appendChunked(vec, s)
+		if !ok {
+			return NoIndex, false
+		}
+		pos[o] = p
+		a.other++
+	}
+	ps[l&(1<<lfPosLog-1)] = parent
+	switch {
+	case a.candN == 0:
+		a.cand, a.candN = len(vec), 1
+	case a.cand == len(vec):
+		a.candN++
+	default:
+		a.candN--
+	}
+	if v := int64(len(vec)); v > a.maxVec.Load() {
+		a.maxVec.Store(v) // seldom: an atomic store is a full barrier
+	}
+	a.n.Store(int64(l + 1))
+	return Index(l)<<workerBits | Index(w), true
+}
+
+// newBlock makes block k, the next, with the width of the block before's
+// majority vote, or none for the first block, after a block of mostly
+// other lengths, or for a length of 0 or above lfMaxFixed.
+func (a *lfArena) newBlock(k int, s *lfStore) bool {
+	width := -1
+	if k > 0 && a.cand > 0 && a.cand <= lfMaxFixed && (a.blocks[k-1].width < 0 || 2*a.other <= 1<<lfBlockLog) {
+		width = a.cand
+	}
+	b := &a.blocks[k]
+	if width > 0 {
+		if !s.room(int64(width) << lfBlockLog) {
+			return false
+		}
+		b.data = &make([]byte, width<<lfBlockLog)[0]
+		a.bytes.Add(int64(width) << lfBlockLog)
+	}
+	b.width = width
+	a.made = k + 1
+	a.other, a.cand, a.candN = 0, 0, 0
+	return true
+}
+
+// appendChunked copies vec to the arena's chunks and returns its position.
+func (a *lfArena) appendChunked(vec []byte, s *lfStore) (uint64, bool) {
 	if a.chunk < 0 || a.used+len(vec) > 1<<lfChunkLog {
 		if a.chunk+1 >= len(a.data) || !s.room(1<<lfChunkLog) {
-			return NoIndex, false
+			return 0, false
 		}
 		a.chunk++
 		a.used = 0
 		a.data[a.chunk].Store(new([1 << lfChunkLog]byte))
 		a.bytes.Add(1 << lfChunkLog)
 	}
-	if l&(1<<lfPosLog-1) == 0 {
-		a.pos[l>>lfPosLog].Store(new([1 << lfPosLog]uint64))
-		a.parents[l>>lfPosLog].Store(new([1 << lfPosLog]uint32))
-		a.bytes.Add(12 << lfPosLog)
-	}
-	c := a.data[a.chunk].Load()
-	copy(c[a.used:], vec)
-	a.pos[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)] = uint64(a.chunk)<<40 | uint64(a.used)<<20 | uint64(len(vec))
-	a.parents[l>>lfPosLog].Load()[l&(1<<lfPosLog-1)] = parent
+	copy(a.data[a.chunk].Load()[a.used:], vec)
+	p := lfVarBit | uint64(a.chunk)<<40 | uint64(a.used)<<20 | uint64(len(vec))
 	a.used += len(vec)
-	if v := int64(len(vec)); v > a.maxVec.Load() {
-		a.maxVec.Store(v) // seldom: an atomic store is a full barrier
-	}
-	a.n.Store(int64(l + 1))
-	return Index(l)<<workerBits | Index(w), true
+	return p, true
 }
 
 // lfView is worker w's view of an lfStore, a sharedStates: an insertion
