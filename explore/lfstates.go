@@ -82,8 +82,19 @@ func (s *LockFreeStore) sparse(i Index) Index {
 // limit, or MaxStates for the worker). Each worker inserts from one
 // goroutine at a time.
 func (s *LockFreeStore) Insert(w int, vec []byte) (Index, bool) {
-	h := Hash(vec)
 	s.enter(w)
+	i, r := s.insertInside(w, vec, Hash(vec))
+	s.leave(w)
+	if r == lfFull {
+		return NoIndex, false
+	}
+	return s.dense(i), r == lfNew
+}
+
+// insertInside inserts vec, whose Hash is h, for worker w, which is
+// inside the table (enter), and lets the table double when it is full
+// enough; the result is lfNew, lfFound or lfFull.
+func (s *LockFreeStore) insertInside(w int, vec []byte, h uint64) (Index, lfResult) {
 	for {
 		i, r := s.lf.insert(w, vec, h, NoIndex)
 		if r == lfWait || r == lfNew && s.lf.wantGrow(w) {
@@ -91,15 +102,9 @@ func (s *LockFreeStore) Insert(w int, vec []byte) (Index, bool) {
 			s.grow()
 			s.enter(w)
 		}
-		switch r {
-		case lfWait:
-			continue
-		case lfFull:
-			s.leave(w)
-			return NoIndex, false
+		if r != lfWait {
+			return i, r
 		}
-		s.leave(w)
-		return s.dense(i), r == lfNew
 	}
 }
 
@@ -122,24 +127,14 @@ func (s *LockFreeStore) InsertAll(w int, buf []byte, ends []int, dst []Index) ([
 	s.enter(w)
 	wk.pos, wk.sum = s.lf.touchHashes(hs, wk.pos)
 	start = 0
-	for k := 0; k < len(ends); {
-		end := ends[k]
-		i, r := s.lf.insert(w, buf[start:end], hs[k], NoIndex)
-		if r == lfWait || r == lfNew && s.lf.wantGrow(w) {
-			s.leave(w)
-			s.grow()
-			s.enter(w)
-		}
-		switch r {
-		case lfWait:
-			continue
-		case lfFull:
+	for k, end := range ends {
+		i, r := s.insertInside(w, buf[start:end], hs[k])
+		if r == lfFull {
 			s.leave(w)
 			return dst, false
 		}
 		dst = append(dst, s.dense(i))
 		start = end
-		k++
 	}
 	s.leave(w)
 	return dst, true
