@@ -153,11 +153,11 @@ func main() {
 	}
 	os.Stdout.WriteString(b.String())
 	if *out != "" {
-		// The cross-check, random19 and published sections come from
-		// runs of their own: keep them.
+		// The cross-check, random19, published and TACO sections come
+		// from runs of their own: keep them.
 		doc := b.String()
 		if old, err := os.ReadFile(*out); err == nil {
-			for _, h := range []string{"## Cross-check", "## ByMC's randomized-consensus automata", "## Published automata"} {
+			for _, h := range []string{"## Cross-check", "## ByMC's randomized-consensus automata", "## Published automata", "## TACO's own copies"} {
 				if sec := section(string(old), h); sec != "" {
 					doc = replaceSection(doc, h, sec)
 				}
