@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"sync"
 	"testing"
+	"time"
 )
 
 // lfVec is vector k of length n: k's bytes, then filler.
@@ -140,5 +141,52 @@ func TestLockFreeStoreLengths(t *testing.T) {
 				t.Fatalf("vector %d: %v", x, g)
 			}
 		}
+	}
+}
+
+// TestLFStoreManyLightWorkers: the table of the parallel searches never
+// fills up when many workers each store little. One worker stores close
+// to the doubling's hard limit, then 63 others each store 900 states, each
+// below its share of the limit: counted by each worker's own estimate,
+// none of them looked at the table's count, and the insertions went on
+// until no slot was empty and the next one probed for ever. Counted
+// exactly, an insertion past the hard limit asks for the doubling.
+func TestLFStoreManyLightWorkers(t *testing.T) {
+	const workers = 64
+	s := newLFStore(workers, 0)
+	hard := s.table.Load().hard
+	done := make(chan lfResult, 1)
+	go func() {
+		k := 0
+		add := func(w, n int) lfResult {
+			for range n {
+				v := lfVec(k, 8)
+				k++
+				if _, r := s.insert(w, v, Hash(v), NoIndex); r != lfNew {
+					return r
+				}
+			}
+			return lfNew
+		}
+		if r := add(0, int(hard)-1000); r != lfNew {
+			done <- r
+			return
+		}
+		for w := 1; w < workers; w++ {
+			if r := add(w, 900); r != lfNew {
+				done <- r
+				return
+			}
+		}
+		done <- lfNew
+	}()
+	select {
+	case r := <-done:
+		s.free()
+		if r != lfWait {
+			t.Fatalf("insertions past the hard limit (%d states) said %d, want lfWait (%d)", hard, r, lfWait)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("an insertion did not end within 20 s: the table filled up")
 	}
 }

@@ -109,7 +109,7 @@ const (
 )
 
 func newLFStore(workers, expected int) *lfStore {
-	s := &lfStore{arenas: make([]lfArena, workers)}
+	s := &lfStore{arenas: make([]lfArena, workers), reserving: true}
 	log := lfMinLog
 	for loadLimit(1<<log) < expected && log < 32 {
 		log++
