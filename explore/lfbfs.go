@@ -91,7 +91,7 @@ func (w *pworker) lfExpandLevel(depth int64, work []levelWork) bool {
 		lw := &work[(w.id+k)%len(work)]
 		for !p.stop.Load() {
 			w.lfFlush()
-			if p.pause.Load() || p.lf.wantGrow(w.id) {
+			if p.pause.Load() || p.lf.wantGrow() {
 				if p.lfPark(depth, true) {
 					return true
 				}
@@ -111,7 +111,7 @@ func (w *pworker) lfExpandLevel(depth int64, work []levelWork) bool {
 				w.lfExpand(g)
 				if w.lfb.full() {
 					w.lfFlush()
-					if p.lf.wantGrow(w.id) {
+					if p.lf.wantGrow() {
 						p.lfPark(depth, false)
 					}
 				}

@@ -48,7 +48,7 @@ func TestLFStoreFixedWidth(t *testing.T) {
 			t.Fatalf("vector %d found stored", k)
 		}
 		idx[k] = i
-		if s.wantGrow(0) {
+		if s.wantGrow() {
 			s.grow()
 		}
 	}
@@ -84,7 +84,7 @@ func TestLFStoreFixedWidth(t *testing.T) {
 	const m = 20 << lfBlockLog
 	for k := range m {
 		v.insertFrom(lfVec(k, 16), 0, NoIndex)
-		if s.wantGrow(0) {
+		if s.wantGrow() {
 			s.grow()
 		}
 	}

@@ -52,7 +52,7 @@ const lfMinLogShared = 4
 // doubles.
 func NewLockFreeStore(workers, expected int) *LockFreeStore {
 	workers = max(1, min(workers, MaxWorkers))
-	s := &LockFreeStore{lf: &lfStore{arenas: make([]lfArena, workers), reserving: true}, workers: make([]lfWorker, workers)}
+	s := &LockFreeStore{lf: &lfStore{arenas: make([]lfArena, workers)}, workers: make([]lfWorker, workers)}
 	s.bits = uint(bits.Len(uint(workers - 1)))
 	log := lfMinLogShared
 	for loadLimit(1<<log) < expected && log < 32 {
@@ -97,7 +97,7 @@ func (s *LockFreeStore) Insert(w int, vec []byte) (Index, bool) {
 func (s *LockFreeStore) insertInside(w int, vec []byte, h uint64) (Index, lfResult) {
 	for {
 		i, r := s.lf.insert(w, vec, h, NoIndex)
-		if r == lfWait || r == lfNew && s.lf.wantGrow(w) {
+		if r == lfWait || r == lfNew && s.lf.wantGrow() {
 			s.leave(w)
 			s.grow()
 			s.enter(w)

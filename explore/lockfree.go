@@ -31,11 +31,9 @@ type lfStore struct {
 	arenas []lfArena
 	limit  atomic.Int64
 	full   atomic.Bool
-	// reserving counts the states exactly (reserve) instead of by each
-	// worker's estimate, so that the table never fills however unevenly
-	// the workers store: a LockFreeStore's, which may start tiny.
-	reserving bool
-	reserved  atomic.Int64 // states stored or reserved by the workers
+	// reserved counts the states exactly (reserve), so that the table
+	// never fills however unevenly the workers store.
+	reserved atomic.Int64 // states stored or reserved by the workers
 }
 
 type lfTable struct {
@@ -86,8 +84,7 @@ type lfArena struct {
 	other   int // vectors of the block being filled not at its width
 	cand    int // the block's majority vote: the candidate length and its count
 	candN   int
-	checked int64 // n at the last exact count of the table's states
-	quota   int64 // states reserved and not yet stored (reserving)
+	quota   int64 // states reserved and not yet stored
 	_       [64]byte
 }
 
@@ -109,7 +106,7 @@ const (
 )
 
 func newLFStore(workers, expected int) *lfStore {
-	s := &lfStore{arenas: make([]lfArena, workers), reserving: true}
+	s := &lfStore{arenas: make([]lfArena, workers)}
 	log := lfMinLog
 	for loadLimit(1<<log) < expected && log < 32 {
 		log++
@@ -195,21 +192,11 @@ func (s *lfStore) room(extra int64) bool {
 	return l <= 0 || s.Bytes()+extra <= l
 }
 
-// wantGrow reports whether worker w sees the table full enough: its own
-// states times the workers, and then the exact count, at least every 1024
-// of its insertions.
-func (s *lfStore) wantGrow(w int) bool {
-	a := &s.arenas[w]
-	n := a.n.Load()
+// wantGrow reports whether the table is full enough to double: the
+// states stored or reserved have reached its growAt.
+func (s *lfStore) wantGrow() bool {
 	t := s.table.Load()
-	if s.reserving {
-		return !t.final && s.reserved.Load() >= t.growAt
-	}
-	if t.final || n*int64(len(s.arenas)) < t.growAt && n-a.checked < 1024 {
-		return false
-	}
-	a.checked = n
-	return int64(s.Len()) >= t.growAt
+	return !t.final && s.reserved.Load() >= t.growAt
 }
 
 // grow doubles the table; every worker must be outside the store. When the
@@ -218,13 +205,11 @@ func (s *lfStore) wantGrow(w int) bool {
 func (s *lfStore) grow() {
 	old := s.table.Load()
 	log := 64 - int(old.shift)
-	if s.reserving {
-		// The workers are outside: their quotas go back.
-		for k := range s.arenas {
-			s.arenas[k].quota = 0
-		}
-		s.reserved.Store(int64(s.Len()))
+	// The workers are outside: their quotas go back.
+	for k := range s.arenas {
+		s.arenas[k].quota = 0
 	}
+	s.reserved.Store(int64(s.Len()))
 	if int64(s.Len()) < old.growAt {
 		return
 	}
@@ -260,7 +245,7 @@ func (s *lfStore) insert(w int, vec []byte, h uint64, parent Index) (Index, lfRe
 	for {
 		e := t.slots[p].Load()
 		if e == 0 {
-			if s.hardFull(w, t) {
+			if !s.reserve(w, t) {
 				if t.final {
 					s.full.Store(true)
 					return NoIndex, lfFull
@@ -268,10 +253,10 @@ func (s *lfStore) insert(w int, vec []byte, h uint64, parent Index) (Index, lfRe
 				return NoIndex, lfWait
 			}
 			if !t.slots[p].CompareAndSwap(0, tag|lfBusy) {
-				if s.reserving {
-					s.arenas[w].quota++ // the place goes back
-				}
-				continue // another worker claimed it: read it again
+				// Another worker claimed it: the place goes back, and
+				// the slot is read again.
+				s.arenas[w].quota++
+				continue
 			}
 			i, ok := s.arenas[w].add(w, vec, parent, s)
 			if !ok {
@@ -309,19 +294,6 @@ func (s *lfStore) insert(w int, vec []byte, h uint64, parent Index) (Index, lfRe
 		}
 		p = (p + 1) & mask
 	}
-}
-
-// hardFull reports whether the table is too full for another state: an
-// exact count only when worker w's estimate comes near.
-func (s *lfStore) hardFull(w int, t *lfTable) bool {
-	if s.reserving {
-		return !s.reserve(w, t)
-	}
-	n := s.arenas[w].n.Load()
-	if n*int64(len(s.arenas)) < t.hard && n-s.arenas[w].checked < 1024 {
-		return false
-	}
-	return int64(s.Len()) >= t.hard
 }
 
 // reserve takes a place in table t for a state of worker w, from its
@@ -401,19 +373,12 @@ func (s *lfStore) touchStored(b *batch, pos []uint64) ([]uint64, uint64) {
 	}
 	pos = pos[:0]
 	for k := range b.events {
-		e := &b.events[k]
-		x := t.slots[e.h>>t.shift].Load()
-		if x == 0 || x>>32 != e.h>>32 || x&lfBusy == lfBusy {
-			continue
-		}
-		pos = append(pos, x)
-	}
-	for _, x := range pos {
-		if v := s.get(Index(x) - 1); len(v) > 0 {
-			sum += uint64(v[0])
+		h := b.events[k].h
+		if x := t.slots[h>>t.shift].Load(); holdsTag(x, h) {
+			pos = append(pos, x)
 		}
 	}
-	return pos, sum
+	return pos, sum + s.touchVectors(pos)
 }
 
 // touchHashes reads what the insertions of vectors whose Hashes are hs
@@ -427,18 +392,29 @@ func (s *lfStore) touchHashes(hs []uint64, pos []uint64) ([]uint64, uint64) {
 	}
 	pos = pos[:0]
 	for _, h := range hs {
-		x := t.slots[h>>t.shift].Load()
-		if x == 0 || x>>32 != h>>32 || x&lfBusy == lfBusy {
-			continue
+		if x := t.slots[h>>t.shift].Load(); holdsTag(x, h) {
+			pos = append(pos, x)
 		}
-		pos = append(pos, x)
 	}
-	for _, x := range pos {
+	return pos, sum + s.touchVectors(pos)
+}
+
+// holdsTag reports whether slot x holds a published state whose hash has
+// h's tag.
+func holdsTag(x, h uint64) bool {
+	return x != 0 && x>>32 == h>>32 && x&lfBusy != lfBusy
+}
+
+// touchVectors reads the first byte of the stored vectors whose slots
+// are xs, and returns their sum.
+func (s *lfStore) touchVectors(xs []uint64) uint64 {
+	var sum uint64
+	for _, x := range xs {
 		if v := s.get(Index(x) - 1); len(v) > 0 {
 			sum += uint64(v[0])
 		}
 	}
-	return pos, sum
+	return sum
 }
 
 // get is the vector of state i; it must not be changed.

@@ -258,7 +258,7 @@ func (s *search) pdfsRun() {
 		if p.hungry.Load() > 0 && len(s.stack) > 1 {
 			p.give(s)
 		}
-		if (p.pause.Load() || p.lf != nil && p.lf.wantGrow(s.wid)) && !p.park(true) {
+		if (p.pause.Load() || p.lf != nil && p.lf.wantGrow()) && !p.park(true) {
 			return
 		}
 		if s.budget <= 0 {

@@ -159,7 +159,7 @@ func TestParallelDFSTableGrows(t *testing.T) {
 		if !isNew {
 			t.Fatalf("vector %d found stored", k)
 		}
-		if s.wantGrow(0) {
+		if s.wantGrow() {
 			s.grow()
 		}
 	}
@@ -186,7 +186,7 @@ func TestLFStoreCompressed(t *testing.T) {
 		}
 		olds = append(olds, i)
 		parents[i] = parent
-		if s.wantGrow(k % 3) {
+		if s.wantGrow() {
 			s.grow()
 		}
 	}
