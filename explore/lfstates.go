@@ -52,17 +52,11 @@ const lfMinLogShared = 4
 // doubles.
 func NewLockFreeStore(workers, expected int) *LockFreeStore {
 	workers = max(1, min(workers, MaxWorkers))
-	s := &LockFreeStore{lf: &lfStore{arenas: make([]lfArena, workers)}, workers: make([]lfWorker, workers)}
-	s.bits = uint(bits.Len(uint(workers - 1)))
-	log := lfMinLogShared
-	for loadLimit(1<<log) < expected && log < 32 {
-		log++
+	return &LockFreeStore{
+		lf:      newLFStoreFrom(workers, expected, lfMinLogShared),
+		bits:    uint(bits.Len(uint(workers - 1))),
+		workers: make([]lfWorker, workers),
 	}
-	for k := range s.lf.arenas {
-		s.lf.arenas[k].chunk = -1
-	}
-	s.lf.table.Store(newLFTable(log))
-	return s
 }
 
 // Bits is the number of low bits of an index that name the worker that

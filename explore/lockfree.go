@@ -106,8 +106,13 @@ const (
 )
 
 func newLFStore(workers, expected int) *lfStore {
+	return newLFStoreFrom(workers, expected, lfMinLog)
+}
+
+// newLFStoreFrom is newLFStore with a table of at least 1<<minLog slots.
+func newLFStoreFrom(workers, expected, minLog int) *lfStore {
 	s := &lfStore{arenas: make([]lfArena, workers)}
-	log := lfMinLog
+	log := minLog
 	for loadLimit(1<<log) < expected && log < 32 {
 		log++
 	}
