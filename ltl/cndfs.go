@@ -381,7 +381,7 @@ func (w *cworker) push(stack []cframe, i explore.Index, acc bool, t state.Trans)
 	for k, tr := range w.outTr {
 		v := w.succ(k)
 		if w.c.lf == nil {
-			j, _ := w.c.shared.Insert(v)
+			j := w.c.insert(w.id, v)
 			if j == explore.NoIndex {
 				w.c.halt(w.c.watch.Full())
 				return stack, false

@@ -43,8 +43,8 @@ type Options struct {
 	// system (the Promela front end replays every violation).
 	Overapprox bool
 	// NoHunt turns off the explicit checks of the smallest instances
-	// that run beside a search that has not ended within huntDelay
-	// (hunt.go).
+	// that run beside the search: a quick look at once, the rest once it
+	// has not ended within huntDelay (hunt.go).
 	NoHunt bool
 	// NoSingle turns off the single query (single.go) that decides a
 	// reachability disjunct without walking its schema tree.
