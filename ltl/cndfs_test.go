@@ -203,14 +203,7 @@ func TestCheckParallelDividesWork(t *testing.T) {
 	for v := range 3 {
 		grid.procs = append(grid.procs, []gcmd{{name: "x++", guard: func(s []byte) bool { return s[v] < k-1 }, act: func(s []byte) { s[v]++ }}})
 	}
-	f, err := Parse(Pos{}, "<>[](x3 == 0)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Translate(Not(f))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := negation(t, "<>[](x3 == 0)")
 	preds := []Predicate{eq(3, 0)}
 	_, one, err := Check(context.Background(), grid, a, preds, Options{})
 	if err != nil {
@@ -253,14 +246,7 @@ func TestCNDFSTableDoubles(t *testing.T) {
 		{"<>[](x3 == 0)", []Predicate{eq(3, 0)}, trace.Holds, 8},
 		{"[]<>(x1 == 3)", []Predicate{eq(1, 3)}, trace.Violated, 3},
 	} {
-		f, err := Parse(Pos{}, c.formula)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := Translate(Not(f))
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := negation(t, c.formula)
 		r, one, err := Check(context.Background(), grid, a, c.preds, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -327,14 +313,7 @@ func (m *lateModel) Fork() state.Model {
 func TestCNDFSWaitsForEveryWorker(t *testing.T) {
 	cycle := &gcModel{name: "cycle", vars: []string{"x"}, init: [][]byte{{0}},
 		procs: [][]gcmd{{{name: "step", act: func(s []byte) { s[0] = s[0]%4 + 1 }}}}}
-	f, err := Parse(Pos{}, "<>[](x != 2)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Translate(Not(f))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := negation(t, "<>[](x != 2)")
 	preds := []Predicate{func(s []byte) bool { return s[0] != 2 }}
 	for range 3 {
 		m := &lateModel{gcModel: cycle, calls: new(atomic.Int32)}

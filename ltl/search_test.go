@@ -14,9 +14,8 @@ import (
 	"ftmc/trace"
 )
 
-// check translates !(formula) and searches m's product with it; preds maps
-// each atom's text to its predicate.
-func check(t *testing.T, m state.Model, formula string, preds map[string]Predicate, opts Options) trace.Result {
+// negation is the automaton of !(formula).
+func negation(t *testing.T, formula string) *Automaton {
 	t.Helper()
 	f, err := Parse(Pos{File: "test"}, formula)
 	if err != nil {
@@ -26,6 +25,14 @@ func check(t *testing.T, m state.Model, formula string, preds map[string]Predica
 	if err != nil {
 		t.Fatal(err)
 	}
+	return a
+}
+
+// check translates !(formula) and searches m's product with it; preds maps
+// each atom's text to its predicate.
+func check(t *testing.T, m state.Model, formula string, preds map[string]Predicate, opts Options) trace.Result {
+	t.Helper()
+	a := negation(t, formula)
 	var ps []Predicate
 	for _, name := range a.Atoms {
 		p, ok := preds[name]
@@ -304,15 +311,7 @@ func longChain(t *testing.T) (*gcModel, *Automaton) {
 	t.Helper()
 	chain := &gcModel{name: "chain", vars: []string{"x0", "x1", "x2", "x3"}, init: [][]byte{{0, 0, 0, 0}},
 		procs: [][]gcmd{{{name: "x++", act: func(s []byte) { binary.LittleEndian.PutUint32(s, binary.LittleEndian.Uint32(s)+1) }}}}}
-	f, err := Parse(Pos{}, "[]<>(x0 == 0)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Translate(Not(f))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return chain, a
+	return chain, negation(t, "[]<>(x0 == 0)")
 }
 
 // TestCheckMaxStates: a state bound stops the search with verdict unknown
