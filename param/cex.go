@@ -374,7 +374,7 @@ func shrinkSum(ctx context.Context, solver smt.Solver, n int, tag string, assume
 		st, err := check(ctx, under(tag+"fit", best)...)
 		if err != nil || st != smt.Sat {
 			if err == nil {
-				_, err = check(ctx, assume...) // the original model
+				err = recheck(ctx, solver, assume, check) // the original model
 			}
 			return err
 		}
@@ -405,9 +405,24 @@ func shrinkSum(ctx context.Context, solver smt.Solver, n int, tag string, assume
 		return err
 	}
 	if st != smt.Sat {
-		// Should not happen; fall back to the original model.
-		_, err = check(ctx, assume...)
+		// The solver gave up on a bound it had found satisfiable (its
+		// timeout): fall back to the original model.
+		return recheck(ctx, solver, assume, check)
+	}
+	return nil
+}
+
+// recheck leaves solver with a model under assume again, as before
+// shrinkSum's first query, or says why it cannot: a solver with a timeout
+// may give up on a query it answered before, and then it has no model to
+// read.
+func recheck(ctx context.Context, solver smt.Solver, assume []string, check func(context.Context, ...string) (smt.Status, error)) error {
+	st, err := check(ctx, assume...)
+	if err != nil {
 		return err
+	}
+	if st != smt.Sat {
+		return fmt.Errorf("no model of the counterexample's schema again: %s", solver.Reason())
 	}
 	return nil
 }

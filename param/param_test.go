@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -943,5 +944,37 @@ func TestSmallestParams(t *testing.T) {
 	}
 	if got := smallestParams(f, 5, 1); !reflect.DeepEqual(got, want[:1]) {
 		t.Errorf("bound 5, one: %v, want %v", got, want[:1])
+	}
+}
+
+// givingUp is a solver whose model has the sum 8 and which answers
+// unknown (its timeout) to every check after the first ok ones.
+type givingUp struct {
+	answering
+	ok int
+}
+
+func (g *givingUp) Values(context.Context, ...string) ([]smt.Value, error) {
+	return []smt.Value{{Rat: big.NewRat(8, 1)}}, nil
+}
+func (g *givingUp) Reason() string { return "solver timeout (1ms)" }
+func (g *givingUp) Check(context.Context, ...string) (smt.Status, error) {
+	if g.ok > 0 {
+		g.ok--
+		return smt.Sat, nil
+	}
+	return smt.Unknown, nil
+}
+
+// TestShrinkGivesUp: when the solver gives up on the parameters' bound
+// and on the original query again, shrinking says so with the solver's
+// reason instead of leaving it without a model to read.
+func TestShrinkGivesUp(t *testing.T) {
+	for ok := 0; ok < 3; ok++ {
+		g := &givingUp{ok: ok}
+		err := shrinkSum(context.Background(), g, 2, "small", nil, g.Check)
+		if err == nil || !strings.Contains(err.Error(), "solver timeout (1ms)") {
+			t.Errorf("sat for %d checks, then unknown: %v, want the solver's reason", ok, err)
+		}
 	}
 }

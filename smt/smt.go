@@ -496,7 +496,7 @@ func (p *process) drain(ctx context.Context) error {
 		p.pending--
 		if isError(e) {
 			if p.err == nil {
-				p.err = fmt.Errorf("solver %s: %s", p.desc(), errorText(e))
+				p.err = p.errorOf(e)
 			}
 			continue
 		}
@@ -531,6 +531,18 @@ func errorText(e Sexp) string {
 		return strings.Trim(e.List[1].Atom, `"`)
 	}
 	return e.String()
+}
+
+// errorOf is the error the solver's answer e, an (error ...), reports.
+// With a timeout set, z3 cancels more than check-sat when the timer
+// fires ("push canceled", a model that is not available after it): the
+// error then says that the timeout is the cause.
+func (p *process) errorOf(e Sexp) error {
+	text := errorText(e)
+	if p.opts.Timeout > 0 && (strings.Contains(text, "canceled") || strings.Contains(text, "model is not available")) {
+		return fmt.Errorf("solver timeout (%v): solver %s: %s", p.opts.Timeout, p.desc(), text)
+	}
+	return fmt.Errorf("solver %s: %s", p.desc(), text)
 }
 
 // protocol stops a solver that answered out of turn: what it says next
@@ -761,7 +773,7 @@ func (p *process) check(ctx context.Context, assumptions []string) (Status, erro
 		p.reason = p.reasonUnknown(ctx)
 		return Unknown, nil
 	case isError(e):
-		return Unknown, fmt.Errorf("solver %s: %s", p.desc(), errorText(e))
+		return Unknown, p.errorOf(e)
 	}
 	return Unknown, p.protocol("answered %s to check-sat", e)
 }
@@ -821,7 +833,7 @@ func (p *process) query(ctx context.Context, q string) (Sexp, error) {
 		return Sexp{}, err
 	}
 	if isError(e) {
-		return Sexp{}, fmt.Errorf("solver %s: %s", p.desc(), errorText(e))
+		return Sexp{}, p.errorOf(e)
 	}
 	return e, nil
 }

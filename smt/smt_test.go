@@ -255,3 +255,27 @@ done
 	}
 	s.Close()
 }
+
+// TestCancelledByTimeout checks that an error z3 reports because its
+// timeout fired outside check-sat is told as the timeout's doing.
+func TestCancelledByTimeout(t *testing.T) {
+	for _, c := range []struct {
+		timeout time.Duration
+		answer  string
+		want    string
+	}{
+		{time.Millisecond, `(error "line 5103 column 7: push canceled")`, "solver timeout (1ms): solver z3 (/usr/bin/z3): line 5103 column 7: push canceled"},
+		{time.Millisecond, `(error "line 3 column 9: model is not available")`, "solver timeout (1ms): solver z3 (/usr/bin/z3): line 3 column 9: model is not available"},
+		{0, `(error "line 3 column 9: model is not available")`, "solver z3 (/usr/bin/z3): line 3 column 9: model is not available"},
+		{time.Millisecond, `(error "line 1 column 1: unknown constant x")`, "solver z3 (/usr/bin/z3): line 1 column 1: unknown constant x"},
+	} {
+		e, err := readSexp(bufio.NewReader(strings.NewReader(c.answer)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &process{opts: Options{Name: "z3", Timeout: c.timeout}, path: "/usr/bin/z3"}
+		if got := p.errorOf(e).Error(); got != c.want {
+			t.Errorf("%s with timeout %v: %q, want %q", c.answer, c.timeout, got, c.want)
+		}
+	}
+}
