@@ -92,3 +92,58 @@ func TestLockFreeStoreUneven(t *testing.T) {
 	}
 	s.Free()
 }
+
+// TestLFTableRefill: a table refilled on several goroutines holds every
+// entry of the old one, each reachable from its home slot without an
+// empty slot between, as one goroutine would leave it.
+func TestLFTableRefill(t *testing.T) {
+	const log = 18
+	old := newLFTable(log)
+	defer old.free()
+	mask := uint64(len(old.slots) - 1)
+	want := map[uint64]bool{}
+	rng := uint64(88172645463325252)
+	for len(want) < int(old.growAt) {
+		rng ^= rng << 13
+		rng ^= rng >> 7
+		rng ^= rng << 17
+		e := rng&^(1<<32-1) | uint64(len(want)+1)
+		if rng%4 == 0 {
+			e &^= 0xff << 50 // clusters: homes in a few slots
+		}
+		if want[e] {
+			continue
+		}
+		want[e] = true
+		p := e >> 32 << 32 >> old.shift
+		for old.slots[p].Load() != 0 {
+			p = (p + 1) & mask
+		}
+		old.slots[p].Store(e)
+	}
+	for _, parts := range []int{1, 2, 3} {
+		nt := newLFTable(log + 1)
+		nt.refill(old, parts)
+		m := uint64(len(nt.slots) - 1)
+		got := 0
+		for k := range nt.slots {
+			e := nt.slots[k].Load()
+			if e == 0 {
+				continue
+			}
+			got++
+			if !want[e] {
+				t.Fatalf("%d goroutines: entry %x was not in the old table", parts, e)
+			}
+			for p := e >> 32 << 32 >> nt.shift; p != uint64(k); p = (p + 1) & m {
+				if nt.slots[p].Load() == 0 {
+					t.Fatalf("%d goroutines: entry %x at %d after the empty slot %d", parts, e, k, p)
+				}
+			}
+		}
+		if got != len(want) {
+			t.Errorf("%d goroutines: %d entries, want %d", parts, got, len(want))
+		}
+		nt.free()
+	}
+}

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -224,20 +225,44 @@ func (s *lfStore) grow() {
 		return
 	}
 	t := newLFTable(log + 1)
-	mask := uint64(len(t.slots) - 1)
-	for k := range old.slots {
-		e := old.slots[k].Load()
-		if e == 0 {
-			continue
-		}
-		p := e >> 32 << 32 >> t.shift
-		for t.slots[p].Load() != 0 {
-			p = (p + 1) & mask
-		}
-		t.slots[p].Store(e)
-	}
+	t.refill(old, len(s.arenas))
 	s.table.Store(t)
 	old.free()
+}
+
+// refillParallel is the size of table from which refill moves the entries
+// on several goroutines.
+const refillParallel = 1 << 18
+
+// refill moves the entries of old into t, empty and larger, on up to
+// parts goroutines when old is large: the workers wait outside the store
+// meanwhile, and one goroutine alone would leave their cores idle. An
+// entry takes the first free slot from its home, as an insertion does,
+// whichever goroutine fills the slots before it.
+func (t *lfTable) refill(old *lfTable, parts int) {
+	mask := uint64(len(t.slots) - 1)
+	move := func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			e := old.slots[k].Load()
+			if e == 0 {
+				continue
+			}
+			p := e >> 32 << 32 >> t.shift
+			for !t.slots[p].CompareAndSwap(0, e) {
+				p = (p + 1) & mask
+			}
+		}
+	}
+	n := len(old.slots)
+	if parts < 2 || n < refillParallel {
+		move(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Go(func() { move(n*i/parts, n*(i+1)/parts) })
+	}
+	wg.Wait()
 }
 
 // insert adds vec, whose Hash is h, for worker w unless it is stored, with
