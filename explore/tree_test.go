@@ -487,7 +487,8 @@ func TestCompressedBatchLooksUpChangedPaths(t *testing.T) {
 }
 
 // TestCompressedBatchAgrees: successors prepared a batch at a time are
-// stored as when inserted one at a time and as in a plain store, and every
+// stored as when inserted one at a time and as in a plain store, those
+// stored before the batch are found as it is prepared, and every
 // node is one of a stored state's; in batches that mix successors of kept Gets, of states the store
 // does not know (another worker's) and of other lengths, some of more than
 // 64 words.
@@ -530,6 +531,7 @@ func TestCompressedBatchAgrees(t *testing.T) {
 			}
 		}
 		s.tree.prefetch(&b)
+		before := Index(s.Len())
 		for _, e := range b.events {
 			v := b.data[e.off : e.off+e.len]
 			i, isNew := s.Insert(v)
@@ -538,8 +540,18 @@ func TestCompressedBatchAgrees(t *testing.T) {
 			if i != j || i != k || isNew != oneNew || isNew != plainNew {
 				t.Fatalf("round %d: Insert = (%d, %v), one at a time (%d, %v), plain (%d, %v)", round, i, isNew, j, oneNew, k, plainNew)
 			}
-			if !s.tree.ready[s.tree.next-1].ok {
+			r := &s.tree.ready[s.tree.next-1]
+			if !r.ok {
 				t.Fatalf("round %d: the insertion did not use the prepared root", round)
+			}
+			// A state stored before the batch is found as the batch is
+			// prepared; the others are looked up as they are inserted.
+			want := uint32(0)
+			if !isNew && i < before {
+				want = uint32(i) + 1
+			}
+			if r.found != want {
+				t.Fatalf("round %d: state %d (new: %v, %d stored before the batch) prepared as found %d, want %d", round, i, isNew, before, r.found, want)
 			}
 		}
 	}
