@@ -199,7 +199,10 @@ func treeWords(l int) int { return max(2, (l+3)/4) }
 // insert adds vec unless it is stored, as Store.Insert; full reports that
 // a table could not take a new node.
 func (t *treeStore) insert(vec []byte) (i Index, isNew, full bool) {
-	l, r, h, ok := t.readyRoot(vec)
+	l, r, h, found, ok := t.readyRoot(vec)
+	if found != 0 {
+		return found - 1, false, false
+	}
 	if !ok {
 		if l, r, ok = t.root(vec, nil); !ok {
 			return NoIndex, false, true
@@ -301,24 +304,27 @@ func (t *treeStore) root(vec []byte, base *treeCopy) (l, r uint32, ok bool) {
 
 // readyRoot is the root of vec that prefetch prepared, if vec is the next
 // successor it prepared.
-func (t *treeStore) readyRoot(vec []byte) (l, r uint32, h uint64, ok bool) {
+func (t *treeStore) readyRoot(vec []byte) (l, r uint32, h uint64, found uint32, ok bool) {
 	if t.next >= len(t.ready) {
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
 	e := &t.ready[t.next]
 	t.next++
 	if !e.ok || e.n != len(vec) || string(t.readyData[e.off:e.off+e.n]) != string(vec) {
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
-	return e.l, e.r, e.h, true
+	return e.l, e.r, e.h, e.found, true
 }
 
 // prefetch prepares the roots of a batch's successors before the search
-// inserts them in order: their nodes are looked up (and added), and the
-// roots' table slots and, where the tag matches, their pairs are read in a
-// loop of their own, so that the memory system serves those reads at once
-// rather than one insertion after another (see batch.go). It returns the
-// sum of what it read, which keeps the reads.
+// inserts them in order: their nodes are looked up (and added), the
+// roots' table slots are read in a loop of their own, and the roots are
+// looked up in another, so that the memory system serves those reads at
+// once rather than one insertion after another (see batch.go). A root
+// found there is the successor's state, which its insertion returns
+// without a second lookup: most successors are stored already, and the
+// roots are never removed. It returns the sum of the slots it read, which
+// keeps the reads.
 func (t *treeStore) prefetch(b *batch) uint64 {
 	t.ready, t.readyData, t.next = t.ready[:0], t.readyData[:0], 0
 	var base *treeCopy
@@ -348,9 +354,12 @@ func (t *treeStore) prefetch(b *batch) uint64 {
 		touch += uint64(rt.slots[rt.home(t.ready[k].h)])
 	}
 	for k := range t.ready {
-		e := &t.ready[k]
-		if s := rt.slots[rt.home(e.h)]; s != 0 && s&^rt.idxMask == rt.tag(e.h) {
-			touch += rt.pairs.packed(int(s&rt.idxMask - 1))
+		// Mostly a match, whose pair the loop reads while the previous
+		// ones are still on their way.
+		if e := &t.ready[k]; e.ok {
+			if i, found := rt.findRoot(e.l, e.r, e.h, e.n, &t.lens); found {
+				e.found = uint32(i) + 1
+			}
 		}
 	}
 	return touch
@@ -374,6 +383,7 @@ type readyRoot struct {
 	h      uint64
 	off, n int // the vector in readyData
 	ok     bool
+	found  uint32 // the state's index plus one, if prefetch found it stored
 }
 
 // build returns the root pair of the vector in cur, of shape sh, and
@@ -664,9 +674,32 @@ type nodeTable struct {
 	pairs   column[uint64]
 	blocks  *chunkBlocks // the pairs' chunks once they are many
 	lookups int          // puts, found or added
+	// recent holds, once the table is larger than the core's cache, the
+	// pairs last looked up, by their hash: most lookups find them there,
+	// in a line of the cache, rather than the slot and the pair in two
+	// lines of memory one after the other.
+	recent []recentNode
 }
 
-func (t *nodeTable) bytes() int64 { return t.mapped() + t.pairs.bytes() }
+// recentNode is a pair and its number plus one (0: empty) in recent.
+type recentNode struct {
+	p uint64
+	i uint64
+}
+
+const (
+	recentLog   = 14      // 256 KiB, a quarter of a core's L2 cache
+	recentFrom  = 1 << 16 // the nodes from which the table keeps recent: 1 MiB of slots and pairs
+	recentBytes = 16 << recentLog
+)
+
+func (t *nodeTable) bytes() int64 {
+	b := t.mapped() + t.pairs.bytes()
+	if t.recent != nil {
+		b += recentBytes
+	}
+	return b
+}
 
 func (t *nodeTable) pair(i uint32) uint64 { return t.pairs.at(int(i)) }
 
@@ -680,6 +713,15 @@ func (t *nodeTable) put(l, r uint32) (uint32, bool) {
 	t.lookups++
 	p := uint64(l)<<32 | uint64(r)
 	h := pairHash(p)
+	var c *recentNode
+	if t.recent != nil {
+		c = &t.recent[h&(1<<recentLog-1)]
+		if c.p == p && c.i != 0 {
+			return uint32(c.i - 1), true
+		}
+	} else if t.n >= recentFrom && t.room(recentBytes) {
+		t.recent = make([]recentNode, 1<<recentLog)
+	}
 	tag := t.tag(h)
 	end := uint64(len(t.slots))
 	s := t.home(h)
@@ -691,6 +733,9 @@ func (t *nodeTable) put(l, r uint32) (uint32, bool) {
 		if e&^t.idxMask == tag {
 			i := e&t.idxMask - 1
 			if t.pairs.at(int(i)) == p {
+				if c != nil {
+					c.p, c.i = p, uint64(i)+1
+				}
 				return i, true
 			}
 		}
@@ -724,6 +769,9 @@ func (t *nodeTable) put(l, r uint32) (uint32, bool) {
 	t.n++
 	i := uint32(t.n - 1)
 	t.slots[s] = tag | (i + 1)
+	if c != nil {
+		c.p, c.i = p, uint64(i)+1
+	}
 	return i, true
 }
 

@@ -487,7 +487,8 @@ func TestCompressedBatchLooksUpChangedPaths(t *testing.T) {
 }
 
 // TestCompressedBatchAgrees: successors prepared a batch at a time are
-// stored as when inserted one at a time and as in a plain store, and every
+// stored as when inserted one at a time and as in a plain store, those
+// stored before the batch are found as it is prepared, and every
 // node is one of a stored state's; in batches that mix successors of kept Gets, of states the store
 // does not know (another worker's) and of other lengths, some of more than
 // 64 words.
@@ -530,6 +531,7 @@ func TestCompressedBatchAgrees(t *testing.T) {
 			}
 		}
 		s.tree.prefetch(&b)
+		before := Index(s.Len())
 		for _, e := range b.events {
 			v := b.data[e.off : e.off+e.len]
 			i, isNew := s.Insert(v)
@@ -538,8 +540,18 @@ func TestCompressedBatchAgrees(t *testing.T) {
 			if i != j || i != k || isNew != oneNew || isNew != plainNew {
 				t.Fatalf("round %d: Insert = (%d, %v), one at a time (%d, %v), plain (%d, %v)", round, i, isNew, j, oneNew, k, plainNew)
 			}
-			if !s.tree.ready[s.tree.next-1].ok {
+			r := &s.tree.ready[s.tree.next-1]
+			if !r.ok {
 				t.Fatalf("round %d: the insertion did not use the prepared root", round)
+			}
+			// A state stored before the batch is found as the batch is
+			// prepared; the others are looked up as they are inserted.
+			want := uint32(0)
+			if !isNew && i < before {
+				want = uint32(i) + 1
+			}
+			if r.found != want {
+				t.Fatalf("round %d: state %d (new: %v, %d stored before the batch) prepared as found %d, want %d", round, i, isNew, before, r.found, want)
 			}
 		}
 	}
@@ -605,5 +617,63 @@ func TestCompressedStoreChunkBlocks(t *testing.T) {
 	s.Free()
 	if tr.nodeBlocks.maps != nil || tr.rootBlocks.maps != nil {
 		t.Error("Free kept the blocks")
+	}
+}
+
+// TestCompressedNodesRecent: once the node table is large, the nodes last
+// looked up are kept in recent, by their hash, and a lookup that finds its
+// pair there returns the pair's number without reading the table; the
+// store still holds its states as a plain one does.
+func TestCompressedNodesRecent(t *testing.T) {
+	s, plain := NewCompressedStore(0), NewStore(0)
+	defer s.Free()
+	defer plain.Free()
+	rng := rand.New(rand.NewPCG(5, 6))
+	v := make([]byte, 96)
+	for s.tree.nodes.n < 2*recentFrom {
+		binary.LittleEndian.PutUint32(v[4*rng.IntN(24):], rng.Uint32N(64))
+		i, isNew := s.Insert(v)
+		j, plainNew := plain.Insert(v)
+		if i != j || isNew != plainNew {
+			t.Fatalf("Insert = (%d, %v), plain (%d, %v)", i, isNew, j, plainNew)
+		}
+	}
+	nt := &s.tree.nodes
+	if len(nt.recent) != 1<<recentLog {
+		t.Fatalf("%d nodes, %d recent, want %d", nt.n, len(nt.recent), 1<<recentLog)
+	}
+	held := 0
+	for _, c := range nt.recent {
+		if c.i == 0 {
+			continue
+		}
+		held++
+		if got := nt.pair(uint32(c.i - 1)); got != c.p {
+			t.Fatalf("recent holds %x as node %d, whose pair is %x", c.p, c.i-1, got)
+		}
+	}
+	if held < len(nt.recent)/2 {
+		t.Errorf("recent holds %d of %d", held, len(nt.recent))
+	}
+	for range 1000 {
+		k := uint32(rng.IntN(nt.n))
+		p := nt.pair(k)
+		if got, ok := nt.put(uint32(p>>32), uint32(p)); !ok || got != k {
+			t.Fatalf("put(%x) = %d, %v; want %d", p, got, ok, k)
+		}
+		// Now in recent, where the table is not read: with its slots
+		// gone, the lookup still answers.
+		slots := nt.slots
+		nt.slots = nil
+		got, ok := nt.put(uint32(p>>32), uint32(p))
+		nt.slots = slots
+		if !ok || got != k {
+			t.Fatalf("put(%x) from recent = %d, %v; want %d", p, got, ok, k)
+		}
+	}
+	for i := range s.Len() {
+		if string(s.Get(Index(i))) != string(plain.Get(Index(i))) {
+			t.Fatalf("Get(%d) differs", i)
+		}
 	}
 }
