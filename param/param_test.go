@@ -626,14 +626,13 @@ var unsupported = []struct{ refusal, manual string }{
 	{"the schema engine needs an acyclic automaton", "a liveness specification needs an acyclic automaton"},
 }
 
-// TestPublishedAutomata reads every automaton of ByMC's benchmark
-// repository (ta/testdata/bymc): each is prepared for the engine or
-// refused at a position for a feature the manual lists as unsupported,
-// and the specifications of its EXPECTED.tsv get their verdicts, checked
-// again on instances.
-func TestPublishedAutomata(t *testing.T) {
-	testenv.NeedBinary(t, "z3")
-	dir := filepath.Join(testenv.RepoRoot(t), "ta", "testdata", "bymc")
+// readPublished reads every .ta and .eta file under dir: each is prepared
+// by prep or refused with a reason that starts with the file's position
+// and names a feature the manual lists as unsupported. It returns the
+// prepared automata by their slash-separated path under dir, and how many
+// were refused.
+func readPublished(t *testing.T, dir string, prep func(*ta.File) error) (map[string]*ta.File, int) {
+	t.Helper()
 	manual, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "docs", "manual.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -646,13 +645,13 @@ func TestPublishedAutomata(t *testing.T) {
 	files := map[string]*ta.File{}
 	refused := 0
 	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".ta") {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".ta") && !strings.HasSuffix(path, ".eta") {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
 		f, err := ta.ParseFile(path)
 		if err == nil {
-			_, err = prepare(f)
+			err = prep(f)
 		}
 		if err != nil {
 			refused++
@@ -672,25 +671,54 @@ func TestPublishedAutomata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files)+refused < 47 || refused > 14 {
-		t.Errorf("%d automata prepared, %d refused: want 47 read, at most the 14 with unknowns refused", len(files), refused)
-	}
+	return files, refused
+}
+
+// expectedRow is a specification of a published automaton with the
+// verdict its directory's EXPECTED.tsv gives it.
+type expectedRow struct {
+	file, spec, verdict, why string
+	f                        *ta.File
+	cols                     map[string]string // every column by the first word of its heading
+}
+
+// readExpected reads dir's EXPECTED.tsv for the automata files: its
+// heading ("# file", "spec", "verdict", ..., "why", tab-separated) names
+// the columns; further lines starting with "#" are comments. A file it
+// names must be among files, and "all" stands for each of its
+// specifications.
+func readExpected(t *testing.T, dir string, files map[string]*ta.File) []expectedRow {
+	t.Helper()
 	fh, err := os.Open(filepath.Join(dir, "EXPECTED.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fh.Close()
 	sc := bufio.NewScanner(fh)
-	rows := 0
-	for sc.Scan() {
+	var names []string
+	var rows []expectedRow
+	for line := 1; sc.Scan(); line++ {
 		cols := strings.Split(sc.Text(), "\t")
-		if len(cols) < 3 || strings.HasPrefix(cols[0], "#") {
+		if names == nil && strings.HasPrefix(cols[0], "# file") {
+			for _, h := range cols {
+				names = append(names, strings.Fields(strings.TrimPrefix(h, "#"))[0])
+			}
 			continue
+		}
+		if strings.HasPrefix(cols[0], "#") || sc.Text() == "" {
+			continue
+		}
+		if len(names) < 4 || names[1] != "spec" || names[2] != "verdict" || names[len(names)-1] != "why" || len(cols) != len(names) {
+			t.Fatalf("EXPECTED.tsv:%d: want the columns of a heading \"# file, spec, verdict, ..., why\", tab-separated", line)
 		}
 		f, ok := files[cols[0]]
 		if !ok {
-			t.Errorf("EXPECTED.tsv: %s is not an automaton the engine prepares", cols[0])
+			t.Errorf("EXPECTED.tsv:%d: %s is not an automaton the engine prepares", line, cols[0])
 			continue
+		}
+		byName := map[string]string{}
+		for i, c := range cols {
+			byName[names[i]] = c
 		}
 		specs := []string{cols[1]}
 		if cols[1] == "all" {
@@ -698,20 +726,47 @@ func TestPublishedAutomata(t *testing.T) {
 			for _, s := range f.Specs {
 				specs = append(specs, s.Name)
 			}
+		} else if _, ok := f.SpecByName(cols[1]); !ok {
+			t.Errorf("EXPECTED.tsv:%d: %s has no specification %s", line, cols[0], cols[1])
+			continue
 		}
 		for _, spec := range specs {
-			rows++
-			t.Run(cols[0]+"/"+spec, func(t *testing.T) {
-				r := Verify(context.Background(), f, spec, crossChecked(Options{Jobs: 1}))
-				if string(r.Verdict) != cols[2] {
-					t.Fatalf("%s (%s), expected %s: %s", r.Verdict, r.Reason, cols[2], cols[3])
-				}
-				crossCheck(t, f, spec, r, 6, 4)
-			})
+			rows = append(rows, expectedRow{file: cols[0], spec: spec, verdict: cols[2], why: cols[len(cols)-1], f: f, cols: byName})
 		}
 	}
-	if rows < 20 {
-		t.Errorf("EXPECTED.tsv gave %d specifications, want at least 20", rows)
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// TestPublishedAutomata reads every automaton of ByMC's benchmark
+// repository (ta/testdata/bymc): each is prepared for the engine or
+// refused at a position for a feature the manual lists as unsupported,
+// and the specifications of its EXPECTED.tsv get their verdicts, checked
+// again on instances.
+func TestPublishedAutomata(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	dir := filepath.Join(testenv.RepoRoot(t), "ta", "testdata", "bymc")
+	files, refused := readPublished(t, dir, func(f *ta.File) error {
+		_, err := prepare(f)
+		return err
+	})
+	if len(files)+refused < 47 || refused > 14 {
+		t.Errorf("%d automata prepared, %d refused: want 47 read, at most the 14 with unknowns refused", len(files), refused)
+	}
+	rows := readExpected(t, dir, files)
+	for _, r := range rows {
+		t.Run(r.file+"/"+r.spec, func(t *testing.T) {
+			v := Verify(context.Background(), r.f, r.spec, crossChecked(Options{Jobs: 1}))
+			if string(v.Verdict) != r.verdict {
+				t.Fatalf("%s (%s), expected %s: %s", v.Verdict, v.Reason, r.verdict, r.why)
+			}
+			crossCheck(t, r.f, r.spec, v, 6, 4)
+		})
+	}
+	if len(rows) < 20 {
+		t.Errorf("EXPECTED.tsv gave %d specifications, want at least 20", len(rows))
 	}
 }
 
