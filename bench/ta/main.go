@@ -19,6 +19,12 @@
 // -o replaces (or adds) the section "## Published automata".
 //
 //	go run ./bench/ta -published ta/testdata/bymc [-time 60s] [-o bench/ta/RESULTS.md]
+//
+// The section "## TACO's own copies" of RESULTS.md is the part "Against
+// TACO's table" of such a run on TACO's copies of the automata, which the
+// main run keeps:
+//
+//	go run ./bench/ta -published ta/testdata/taco/benchmarks/TACO -j 1 -time 60s -o FILE
 package main
 
 import (
@@ -59,7 +65,7 @@ func main() {
 	timeout := flag.Duration("time", 10*time.Minute, "time limit per run")
 	extra := flag.Bool("extra", false, "also run, once each, the specifications of the ten models that EXPECTED.tsv does not list")
 	cross := flag.String("cross-check", "", "measure the cost of --cross-check with this solver instead")
-	pub := flag.String("published", "", "run instead every specification of every automaton under this directory (e.g. ta/testdata/bymc), next to TACO's published times")
+	pub := flag.String("published", "", "run instead every specification of every automaton under this directory (e.g. ta/testdata/bymc or ta/testdata/taco/benchmarks/TACO), next to TACO's published times")
 	flag.Parse()
 	root, err := repoRoot()
 	if err != nil {
