@@ -79,7 +79,14 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	bin := filepath.Join(os.TempDir(), "ftmc-bench")
+	// A directory of its own: two runs at once must not replace each
+	// other's binary.
+	tmp, err := os.MkdirTemp("", "ftmc-bench-")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "ftmc")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/ftmc")
 	build.Dir = root
 	build.Stderr = os.Stderr
