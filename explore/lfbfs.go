@@ -485,17 +485,13 @@ func (w *pworker) lfPublish() {
 func (p *parallel) migrate(depth int64) bool {
 	lf := p.lf
 	n := len(p.workers)
-	wo := p.opts
-	wo.Compress = true
-	wo.ExpectedStates = lf.Len() / n
-	stores := make([]*Store, n)
+	stores := newSharedCompressedStores(n, lf.Len()/n)
 	parents := make([]column[uint32], n)
 	room := int64(0)
 	if l := lf.limit.Load(); l > 0 {
 		room = max(1, (l-lf.Bytes())/int64(n))
 	}
 	for o := range stores {
-		stores[o] = wo.NewStore()
 		if room > 0 {
 			stores[o].SetLimit(room)
 		}
@@ -594,6 +590,7 @@ func (p *parallel) migrate(depth int64) bool {
 	p.migratedRest = len(restIdx)
 	lf.free()
 	p.lf = nil
+	p.rooted = true
 	p.pause.Store(false)
 	for _, w := range p.workers {
 		w.publish()

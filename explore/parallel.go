@@ -106,9 +106,9 @@ type message struct {
 
 // msgEntry is a successor in a message; its vector follows the previous
 // entry's in the message's data. It carries the top half of the vector's
-// hash, all that the owner's table reads (the owner is chosen by the bottom
-// half): 16 bytes an entry, as the messages' bytes go from one core to
-// another.
+// hash, all that the owner's plain table reads (the owner is chosen by the
+// bottom half), or the root that the owner's compressed store looks up:
+// 24 bytes an entry, as the messages' bytes go from one core to another.
 type msgEntry struct {
 	parent Index  // global index of the expanded state
 	hi     uint32 // the top 32 bits of the vector's Hash
@@ -119,6 +119,9 @@ type msgEntry struct {
 	// one included, all of them, for the first of a group; 0 for one the
 	// owner holds until the round's end.
 	ample int32
+	// l and r are the vector's root pair when the stores share their
+	// nodes (parallel.rooted).
+	l, r uint32
 }
 
 const (
@@ -165,6 +168,12 @@ type parallel struct {
 	storeBudget atomic.Int64   // memory each worker's store may hold (0: no limit)
 	pool        sync.Pool      // *message
 	memoryPeak  int64
+	// rooted: the owners' stores are compressed and share their nodes
+	// (newSharedCompressedStores), so a worker sends each successor with
+	// its root, built against the tree of the state it expanded, and its
+	// owner looks up only the root. Set before the workers start, or by
+	// migrate while they are parked.
+	rooted bool
 
 	// The search on a shared store (lfbfs.go): lf is nil on the owners'
 	// stores, from the start or once migrate made them.
@@ -351,6 +360,10 @@ func newParallelOn(ctx context.Context, m state.Model, opts Options, shared bool
 	p.pool.New = func() any { return &message{} }
 	p.barrier.n = n
 	p.work[0], p.work[1] = make([]levelWork, n), make([]levelWork, n)
+	var stores []*Store
+	if !shared && opts.Compress && opts.Lossy == Exact {
+		stores, p.rooted = newSharedCompressedStores(n, opts.ExpectedStates/n), true
+	}
 	for i := range n {
 		wm := m
 		if i > 0 {
@@ -359,7 +372,10 @@ func newParallelOn(ctx context.Context, m state.Model, opts Options, shared bool
 		wo := opts
 		wo.ExpectedStates /= n
 		w := &pworker{p: p, id: i, m: wm, inbox: make(chan *message, inboxCap), out: make([]*message, n), budget: pollEvery}
-		if !shared {
+		switch {
+		case p.rooted:
+			w.store = stores[i]
+		case !shared:
 			w.store = wo.NewStore()
 		}
 		w.checker, _ = wm.(state.Checker)
@@ -822,7 +838,24 @@ func (w *pworker) send(to int, h uint64, v []byte, ample int32, post bool) {
 		msg = w.p.pool.Get().(*message)
 		w.out[to] = msg
 	}
-	msg.ents = append(msg.ents, msgEntry{parent: w.cur, hi: uint32(h >> 32), len: uint32(len(v)), ample: ample})
+	e := msgEntry{parent: w.cur, hi: uint32(h >> 32), len: uint32(len(v)), ample: ample}
+	if w.p.rooted {
+		// The tree of v against that of w.cur, its parent, which this
+		// worker owns and has just read from its store.
+		t := w.store.tree
+		var base *treeCopy
+		if w.cur != NoIndex && int(w.cur&(MaxWorkers-1)) == w.id {
+			base = t.gotten(w.cur >> workerBits)
+		}
+		l, r, ok := t.root(v, base)
+		if !ok {
+			// The node table, every store's, is full.
+			w.storeFull()
+			return
+		}
+		e.l, e.r = l, r
+	}
+	msg.ents = append(msg.ents, e)
 	msg.data = append(msg.data, v...)
 	if post && len(msg.ents) >= msgEntries {
 		w.out[to] = nil
@@ -936,7 +969,9 @@ func (w *pworker) process(msg *message) {
 				k++
 				continue
 			}
-			n := max(1, int(e.ample>>ampleProcBits))
+			// A group cut short by a full store, which stops the search, ends
+			// with the message.
+			n := min(max(1, int(e.ample>>ampleProcBits)), len(msg.ents)-k)
 			off = w.insertAmple(msg.ents[k:k+n], msg.data, off)
 			k += n
 		}
@@ -1010,6 +1045,18 @@ func (w *pworker) reject(e *msgEntry) {
 // roots' slots and pairs. It returns the sum of what it read.
 func (w *pworker) prefetch(msg *message) uint64 {
 	st := w.store
+	if w.p != nil && w.p.rooted {
+		t := st.tree
+		t.clearReady()
+		off := uint32(0)
+		for k := range msg.ents {
+			e := &msg.ents[k]
+			v := msg.data[off : off+e.len]
+			off += e.len
+			t.addReady(v, e.l, e.r, true)
+		}
+		return t.findReady()
+	}
 	if st.tree != nil {
 		b := &w.tbatch
 		b.reset()
@@ -1064,12 +1111,7 @@ func (w *pworker) add(v []byte, h uint64, parent Index) (Index, bool) {
 	i, isNew := w.store.InsertHash(v, h)
 	if !isNew {
 		if i == NoIndex {
-			w.publish()
-			if w.p.opts.MemoryLimit > 0 {
-				w.p.halt(memoryReason(w.p.opts, w.p.states()))
-			} else {
-				w.p.halt(fmt.Sprintf("state store full after %d states", w.p.states()))
-			}
+			w.storeFull()
 		}
 		return i, false
 	}
@@ -1081,6 +1123,16 @@ func (w *pworker) add(v []byte, h uint64, parent Index) (Index, bool) {
 		}
 	}
 	return i, true
+}
+
+// storeFull stops the search: the store cannot take a new state.
+func (w *pworker) storeFull() {
+	w.publish()
+	if w.p.opts.MemoryLimit > 0 {
+		w.p.halt(memoryReason(w.p.opts, w.p.states()))
+	} else {
+		w.p.halt(fmt.Sprintf("state store full after %d states", w.p.states()))
+	}
 }
 
 // count counts the transition from parent to i.

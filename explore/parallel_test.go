@@ -172,11 +172,11 @@ func TestParallelProgress(t *testing.T) {
 	}
 }
 
-// A message's entry is 16 bytes: the messages' bytes are what goes from
+// A message's entry is 24 bytes: the messages' bytes are what goes from
 // one core to another.
 func TestParallelMessageEntry(t *testing.T) {
-	if n := unsafe.Sizeof(msgEntry{}); n != 16 {
-		t.Errorf("a message entry takes %d bytes, want 16", n)
+	if n := unsafe.Sizeof(msgEntry{}); n != 24 {
+		t.Errorf("a message entry takes %d bytes, want 24", n)
 	}
 }
 
@@ -186,7 +186,7 @@ func TestParallelMessageEntry(t *testing.T) {
 // though the states' successors come one state after another.
 func TestCompressedParallelDiffsAgainstParents(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	w := &pworker{id: 1, store: NewCompressedStore(0)}
+	w := &pworker{p: &parallel{}, id: 1, store: NewCompressedStore(0)}
 	defer w.store.Free()
 	randVec := func() []byte {
 		v := make([]byte, 66) // 17 words: 16 nodes, 4 above a word
@@ -205,9 +205,9 @@ func TestCompressedParallelDiffsAgainstParents(t *testing.T) {
 		msg.data = append(msg.data, u...)
 	}
 	lookups := func(msg *message) int {
-		before := w.store.tree.nodes.lookups
+		before := w.store.tree.lookups
 		w.prefetch(msg)
-		n := w.store.tree.nodes.lookups - before
+		n := w.store.tree.lookups - before
 		off := uint32(0)
 		for _, e := range msg.ents {
 			w.store.Insert(msg.data[off : off+e.len])

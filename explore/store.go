@@ -90,8 +90,25 @@ func NewStore(expected int) *Store {
 // outside the Go heap as the plain table is; the pairs are Go memory.
 func NewCompressedStore(expected int) *Store {
 	s := &Store{width: -2}
-	s.tree = newTreeStore(expected, s.room)
+	s.tree = newTreeStore(expected, s.room, nil)
 	return s
+}
+
+// newSharedCompressedStores returns n empty compressed stores, for about
+// expected states each, that share one node table (nodeTable): the first
+// counts it in its bytes and limit.
+func newSharedCompressedStores(n, expected int) []*Store {
+	stores := make([]*Store, n)
+	for k := range stores {
+		s := &Store{width: -2}
+		var nodes *nodeTable
+		if k > 0 {
+			nodes = stores[0].tree.nodes
+		}
+		s.tree = newTreeStore(expected, s.room, nodes)
+		stores[k] = s
+	}
+	return stores
 }
 
 // loadLimit is the number of states a table of size slots holds before it
@@ -410,7 +427,7 @@ func (s *Store) Compress() bool {
 	if !s.room(4 * int64(treeSlots(s.n, true)+minTreeSlots)) { // the two tables' slots
 		return false
 	}
-	t := newTreeStore(s.n, s.room)
+	t := newTreeStore(s.n, s.room, nil)
 	for i := range s.n {
 		if j, isNew, full := t.insert(s.Get(Index(i))); full || !isNew || j != Index(i) {
 			t.free()

@@ -41,12 +41,21 @@ func (o Options) NewStore() *Store {
 
 // treeStore is a Store's compressed form.
 type treeStore struct {
-	nodes nodeTable // internal nodes below the roots
-	roots rootTable // the roots: a state's index is its root's number
-	lens  lengthTable
-	// The chunks of the pairs' columns once they are large, the nodes'
-	// and the roots' apart: the roots' are packed again when they widen.
-	nodeBlocks, rootBlocks chunkBlocks
+	nodes     *nodeTable // internal nodes below the roots, perhaps shared
+	ownsNodes bool       // whether the nodes count in this store's bytes
+	roots     rootTable  // the roots: a state's index is its root's number
+	lens      lengthTable
+	// The chunks of the roots' pairs once they are large: packed again
+	// when they widen.
+	rootBlocks chunkBlocks
+	room       func(int64) bool
+
+	// recent holds, once the node table is larger than the core's cache,
+	// the pairs this store looked up last, by their hash: most lookups
+	// find them there, in a line of the cache, rather than the slot and
+	// the pair in two lines of memory one after the other.
+	recent  []recentNode
+	lookups int // node lookups, found or added
 
 	// The roots prefetch prepared, in the order the search inserts them,
 	// with a copy of their vectors: next is the one the next insertion
@@ -102,33 +111,42 @@ func (c *treeCopy) set(i Index, m int, bytes []byte, nodes []uint32) {
 // noNode is no node number: nodeTable never reaches it.
 const noNode = math.MaxUint32
 
-func newTreeStore(expected int, room func(int64) bool) *treeStore {
-	t := &treeStore{}
-	// The nodes below the roots are few beside the states.
-	if !t.roots.init(t, expected, true, room) || !t.nodes.init(t, 0, false, room) {
+// newTreeStore returns an empty compressed store with nodes of its own
+// (nodes nil) or those given, which another store counts.
+func newTreeStore(expected int, room func(int64) bool, nodes *nodeTable) *treeStore {
+	t := &treeStore{nodes: nodes, room: room}
+	if nodes == nil {
+		// The nodes below the roots are few beside the states.
+		t.nodes, t.ownsNodes = newNodeTable(room), true
+	}
+	if !t.roots.init(t, expected, true, room) {
 		panic("explore: cannot allocate the node tables")
 	}
-	t.nodeBlocks = chunkBlocks{owner: t, from: blockedFrom}
 	t.rootBlocks = chunkBlocks{owner: t, from: blockedFrom}
-	t.nodes.blocks, t.roots.pairs.blocks = &t.nodeBlocks, &t.rootBlocks
+	t.roots.pairs.blocks = &t.rootBlocks
 	return t
 }
 
 func (t *treeStore) bytes() int64 {
-	return t.nodes.bytes() + t.roots.bytes() + t.lens.bytes() + t.nodeBlocks.unused() + t.rootBlocks.unused()
+	b := t.roots.bytes() + t.lens.bytes() + t.rootBlocks.unused()
+	if t.ownsNodes {
+		b += t.nodes.bytes.Load()
+	}
+	if t.recent != nil {
+		b += recentBytes
+	}
+	return b
 }
 
-// mapped is the memory of the tables' slots and of the chunk blocks,
+// mapped is the memory of the roots' slots and of the chunk blocks,
 // outside the Go heap.
 func (t *treeStore) mapped() int64 {
-	return t.nodes.mapped() + t.roots.mapped() + t.nodeBlocks.mapped() + t.rootBlocks.mapped()
+	return t.roots.mapped() + t.rootBlocks.mapped()
 }
 
 // free releases the slots and the chunk blocks at once.
 func (t *treeStore) free() {
-	t.nodes.free()
 	t.roots.free()
-	t.nodeBlocks.free()
 	t.rootBlocks.free()
 }
 
@@ -326,7 +344,7 @@ func (t *treeStore) readyRoot(vec []byte) (l, r uint32, h uint64, found uint32, 
 // roots are never removed. It returns the sum of the slots it read, which
 // keeps the reads.
 func (t *treeStore) prefetch(b *batch) uint64 {
-	t.ready, t.readyData, t.next = t.ready[:0], t.readyData[:0], 0
+	t.clearReady()
 	var base *treeCopy
 	for k := range b.events {
 		e := &b.events[k]
@@ -345,9 +363,27 @@ func (t *treeStore) prefetch(b *batch) uint64 {
 		}
 		v := b.data[e.off : e.off+e.len]
 		l, r, ok := t.root(v, g)
-		t.ready = append(t.ready, readyRoot{l: l, r: r, h: rootHash(uint64(l)<<32|uint64(r), len(v)), off: len(t.readyData), n: len(v), ok: ok})
-		t.readyData = append(t.readyData, v...)
+		t.addReady(v, l, r, ok)
 	}
+	return t.findReady()
+}
+
+// clearReady starts the roots prepared for a batch.
+func (t *treeStore) clearReady() {
+	t.ready, t.readyData, t.next = t.ready[:0], t.readyData[:0], 0
+}
+
+// addReady adds the root (l, r) of v, the next successor of a batch, to
+// those prepared; ok false: there is none (the node table is full).
+func (t *treeStore) addReady(v []byte, l, r uint32, ok bool) {
+	t.ready = append(t.ready, readyRoot{l: l, r: r, h: rootHash(uint64(l)<<32|uint64(r), len(v)), off: len(t.readyData), n: len(v), ok: ok})
+	t.readyData = append(t.readyData, v...)
+}
+
+// findReady reads the prepared roots' table slots in one loop and looks
+// the roots up in another (see prefetch), and returns the sum of the
+// slots it read.
+func (t *treeStore) findReady() uint64 {
 	var touch uint64
 	rt := &t.roots
 	for k := range t.ready {
@@ -411,7 +447,7 @@ func (t *treeStore) build(sh *treeShape, dirty []uint64) (l, r uint32, ok bool) 
 			if pos == 0 {
 				return l, r, true
 			}
-			n, ok := t.nodes.put(l, r)
+			n, ok := t.putNode(l, r)
 			if !ok {
 				return 0, 0, false
 			}
@@ -665,114 +701,6 @@ func (t *slotTable) place(i uint32, h uint64) {
 		}
 	}
 	t.slots[s] = t.tag(h) | (i + 1)
-}
-
-// nodeTable holds the nodes below the roots: pairs of 32-bit values, words
-// or node numbers.
-type nodeTable struct {
-	slotTable
-	pairs   column[uint64]
-	blocks  *chunkBlocks // the pairs' chunks once they are many
-	lookups int          // puts, found or added
-	// recent holds, once the table is larger than the core's cache, the
-	// pairs last looked up, by their hash: most lookups find them there,
-	// in a line of the cache, rather than the slot and the pair in two
-	// lines of memory one after the other.
-	recent []recentNode
-}
-
-// recentNode is a pair and its number plus one (0: empty) in recent.
-type recentNode struct {
-	p uint64
-	i uint64
-}
-
-const (
-	recentLog   = 14      // 256 KiB, a quarter of a core's L2 cache
-	recentFrom  = 1 << 16 // the nodes from which the table keeps recent: 1 MiB of slots and pairs
-	recentBytes = 16 << recentLog
-)
-
-func (t *nodeTable) bytes() int64 {
-	b := t.mapped() + t.pairs.bytes()
-	if t.recent != nil {
-		b += recentBytes
-	}
-	return b
-}
-
-func (t *nodeTable) pair(i uint32) uint64 { return t.pairs.at(int(i)) }
-
-func pairHash(p uint64) uint64 { return mix(p^hk1, hk2) }
-
-func rootHash(p uint64, l int) uint64 { return mix(mix(p^hk1, uint64(l)^hk2)^hk3, hk0) }
-
-// put returns the number of the pair (l, r), adding it when new; false when
-// the table cannot take it.
-func (t *nodeTable) put(l, r uint32) (uint32, bool) {
-	t.lookups++
-	p := uint64(l)<<32 | uint64(r)
-	h := pairHash(p)
-	var c *recentNode
-	if t.recent != nil {
-		c = &t.recent[h&(1<<recentLog-1)]
-		if c.p == p && c.i != 0 {
-			return uint32(c.i - 1), true
-		}
-	} else if t.n >= recentFrom && t.room(recentBytes) {
-		t.recent = make([]recentNode, 1<<recentLog)
-	}
-	tag := t.tag(h)
-	end := uint64(len(t.slots))
-	s := t.home(h)
-	for {
-		e := t.slots[s]
-		if e == 0 {
-			break
-		}
-		if e&^t.idxMask == tag {
-			i := e&t.idxMask - 1
-			if t.pairs.at(int(i)) == p {
-				if c != nil {
-					c.p, c.i = p, uint64(i)+1
-				}
-				return i, true
-			}
-		}
-		if s++; s == end {
-			s = 0
-		}
-	}
-	if t.n >= t.growAt || t.n >= noNode-1 {
-		if !t.grow(func() {
-			for i := range t.n {
-				t.place(uint32(i), pairHash(t.pairs.at(i)))
-			}
-		}) {
-			return 0, false
-		}
-		return t.put(l, r)
-	}
-	if g := columnGrowth(&t.pairs); g > 0 {
-		if t.blocks != nil && t.pairs.bytes() >= t.blocks.from {
-			// A full chunk, which append then fills.
-			c := t.blocks.chunk(1<<columnShift, t.room)
-			if c == nil {
-				return 0, false
-			}
-			t.pairs.chunks = append(t.pairs.chunks, c)
-		} else if !t.room(g) {
-			return 0, false
-		}
-	}
-	t.pairs.append(p)
-	t.n++
-	i := uint32(t.n - 1)
-	t.slots[s] = tag | (i + 1)
-	if c != nil {
-		c.p, c.i = p, uint64(i)+1
-	}
-	return i, true
 }
 
 // rootTable holds the roots, whose numbers are the states' indices. Their

@@ -362,7 +362,7 @@ func TestCompressedStoreBytesPerState(t *testing.T) {
 		}
 	})
 	t.Logf("%d states, %d nodes, %d growths of the roots' table: at most %.2f bytes a state (at %d states), %.2f at the end",
-		s.Len(), s.tree.nodes.n, growths, worst, at, float64(s.Bytes())/float64(s.Len()))
+		s.Len(), s.tree.nodes.len(), growths, worst, at, float64(s.Bytes())/float64(s.Len()))
 	if s.Len() < 1_500_000 || growths < 10 {
 		t.Fatalf("%d states, %d growths: the stream is too short to cross the growth cycle", s.Len(), growths)
 	}
@@ -461,10 +461,10 @@ func TestCompressedBatchLooksUpChangedPaths(t *testing.T) {
 				b.succ(from, w)
 			}
 		}
-		before := s.tree.nodes.lookups
+		before := s.tree.lookups
 		s.tree.prefetch(&b)
 		succs := len(b.events)
-		if got := s.tree.nodes.lookups - before; got > 4*succs {
+		if got := s.tree.lookups - before; got > 4*succs {
 			t.Fatalf("round %d: %d node lookups for %d successors a word away from their states, want at most %d", round, got, succs, 4*succs)
 		}
 		for _, e := range b.events {
@@ -558,7 +558,7 @@ func TestCompressedBatchAgrees(t *testing.T) {
 	if s.Len() < 20000 {
 		t.Fatalf("%d states: the batches found too few new ones", s.Len())
 	}
-	used := make([]bool, s.tree.nodes.n)
+	used := make([]bool, s.tree.nodes.len())
 	var walk func(v uint32, lo, hi int)
 	walk = func(v uint32, lo, hi int) {
 		if hi-lo == 1 {
@@ -595,7 +595,7 @@ func TestCompressedStoreChunkBlocks(t *testing.T) {
 	s := NewCompressedStore(0)
 	defer s.Free()
 	tr := s.tree
-	tr.nodeBlocks.from, tr.rootBlocks.from = 0, 0
+	tr.rootBlocks.from = 0
 	widths := map[uint]bool{}
 	gen := neighbours(13, 1000)
 	checkAgainstMap(t, s, 300_000, func(i int) []byte {
@@ -605,17 +605,21 @@ func TestCompressedStoreChunkBlocks(t *testing.T) {
 		}
 		return gen(i)
 	})
-	if len(tr.nodeBlocks.maps) == 0 || len(tr.rootBlocks.maps) == 0 || len(widths) < 5 {
-		t.Fatalf("%d node blocks, %d root blocks, %d widths of the roots' pairs", len(tr.nodeBlocks.maps), len(tr.rootBlocks.maps), len(widths))
+	if len(tr.rootBlocks.maps) == 0 || len(widths) < 5 {
+		t.Fatalf("%d root blocks, %d widths of the roots' pairs", len(tr.rootBlocks.maps), len(widths))
 	}
-	if got, want := tr.mapped(), tr.nodes.mapped()+tr.roots.mapped()+int64(len(tr.nodeBlocks.maps)+len(tr.rootBlocks.maps))*blockWords*8; got != want {
+	if got, want := tr.mapped(), tr.roots.mapped()+int64(len(tr.rootBlocks.maps))*blockWords*8; got != want {
 		t.Errorf("mapped %d bytes, want %d", got, want)
 	}
-	if got, want := tr.bytes(), tr.nodes.bytes()+tr.roots.bytes()+tr.lens.bytes()+tr.nodeBlocks.unused()+tr.rootBlocks.unused(); got != want {
+	recent := int64(0)
+	if tr.recent != nil {
+		recent = recentBytes
+	}
+	if got, want := tr.bytes(), tr.nodes.bytes.Load()+tr.roots.bytes()+tr.lens.bytes()+tr.rootBlocks.unused()+recent; got != want {
 		t.Errorf("%d bytes, want %d", got, want)
 	}
 	s.Free()
-	if tr.nodeBlocks.maps != nil || tr.rootBlocks.maps != nil {
+	if tr.rootBlocks.maps != nil {
 		t.Error("Free kept the blocks")
 	}
 }
@@ -630,7 +634,7 @@ func TestCompressedNodesRecent(t *testing.T) {
 	defer plain.Free()
 	rng := rand.New(rand.NewPCG(5, 6))
 	v := make([]byte, 96)
-	for s.tree.nodes.n < 2*recentFrom {
+	for s.tree.nodes.len() < 2*recentFrom {
 		binary.LittleEndian.PutUint32(v[4*rng.IntN(24):], rng.Uint32N(64))
 		i, isNew := s.Insert(v)
 		j, plainNew := plain.Insert(v)
@@ -638,12 +642,12 @@ func TestCompressedNodesRecent(t *testing.T) {
 			t.Fatalf("Insert = (%d, %v), plain (%d, %v)", i, isNew, j, plainNew)
 		}
 	}
-	nt := &s.tree.nodes
-	if len(nt.recent) != 1<<recentLog {
-		t.Fatalf("%d nodes, %d recent, want %d", nt.n, len(nt.recent), 1<<recentLog)
+	tr, nt := s.tree, s.tree.nodes
+	if len(tr.recent) != 1<<recentLog {
+		t.Fatalf("%d nodes, %d recent, want %d", nt.len(), len(tr.recent), 1<<recentLog)
 	}
 	held := 0
-	for _, c := range nt.recent {
+	for _, c := range tr.recent {
 		if c.i == 0 {
 			continue
 		}
@@ -652,23 +656,23 @@ func TestCompressedNodesRecent(t *testing.T) {
 			t.Fatalf("recent holds %x as node %d, whose pair is %x", c.p, c.i-1, got)
 		}
 	}
-	if held < len(nt.recent)/2 {
-		t.Errorf("recent holds %d of %d", held, len(nt.recent))
+	if held < len(tr.recent)/2 {
+		t.Errorf("recent holds %d of %d", held, len(tr.recent))
 	}
 	for range 1000 {
-		k := uint32(rng.IntN(nt.n))
+		k := uint32(rng.IntN(nt.len()))
 		p := nt.pair(k)
-		if got, ok := nt.put(uint32(p>>32), uint32(p)); !ok || got != k {
-			t.Fatalf("put(%x) = %d, %v; want %d", p, got, ok, k)
+		if got, ok := tr.putNode(uint32(p>>32), uint32(p)); !ok || got != k {
+			t.Fatalf("putNode(%x) = %d, %v; want %d", p, got, ok, k)
 		}
 		// Now in recent, where the table is not read: with its slots
 		// gone, the lookup still answers.
-		slots := nt.slots
-		nt.slots = nil
-		got, ok := nt.put(uint32(p>>32), uint32(p))
-		nt.slots = slots
+		tab := nt.tab.Load()
+		nt.tab.Store(&nodeSlots{})
+		got, ok := tr.putNode(uint32(p>>32), uint32(p))
+		nt.tab.Store(tab)
 		if !ok || got != k {
-			t.Fatalf("put(%x) from recent = %d, %v; want %d", p, got, ok, k)
+			t.Fatalf("putNode(%x) from recent = %d, %v; want %d", p, got, ok, k)
 		}
 	}
 	for i := range s.Len() {
