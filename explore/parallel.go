@@ -39,7 +39,10 @@ import (
 // the level's end. A worker whose store is compressed keeps its chunks'
 // vectors in the store only, and expands those chunks itself: the copies
 // would undo the compression. (On the shared store a chunk names a run of
-// the arena, which every worker reads.)
+// the arena, which every worker reads.) Compressed stores share one node
+// table (nodeTable), so the worker that expands a state builds the trees
+// of its successors against the state's and sends their owners the roots
+// to look up.
 //
 // Partial-order reduction needs the breadth-first cycle proviso (reduce.go):
 // every successor of an ample set is new or in the next level, that is,

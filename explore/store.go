@@ -424,7 +424,7 @@ func (s *Store) Compress() bool {
 	if s.tree != nil {
 		return true
 	}
-	if !s.room(4 * int64(treeSlots(s.n, true)+minTreeSlots)) { // the two tables' slots
+	if !s.room(4 * int64(treeSlots(s.n)+minTreeSlots)) { // the two tables' slots
 		return false
 	}
 	t := newTreeStore(s.n, s.room, nil)

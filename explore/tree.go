@@ -119,7 +119,7 @@ func newTreeStore(expected int, room func(int64) bool, nodes *nodeTable) *treeSt
 		// The nodes below the roots are few beside the states.
 		t.nodes, t.ownsNodes = newNodeTable(room), true
 	}
-	if !t.roots.init(t, expected, true, room) {
+	if !t.roots.init(t, expected, room) {
 		panic("explore: cannot allocate the node tables")
 	}
 	t.rootBlocks = chunkBlocks{owner: t, from: blockedFrom}
@@ -557,8 +557,8 @@ func (t *treeStore) decode(lo, hi, pos int, v uint32) {
 	t.outNodes[pos] = v
 }
 
-// slotTable is the hash table of a nodeTable or a rootTable, which number
-// the pairs they hold 0, 1, 2, ... in the order they are first put: a
+// slotTable is the hash table of a rootTable, which numbers the pairs it
+// holds 0, 1, 2, ... in the order they are first put: a
 // linear-probing table of 32-bit slots that finds a pair's number by its
 // content. A slot holds the number plus one in its low ibits bits (0:
 // empty) and, above them, low bits of the hash's upper half, whose high
@@ -566,12 +566,12 @@ func (t *treeStore) decode(lo, hi, pos int, v uint32) {
 // pair.
 //
 // The table's size need not be a power of two: the home slot is the upper
-// half of the hash times the size, shifted down. The roots' table (dense)
-// grows by half when 4/5 full, so it is 53% full or more after a growth
-// and its slots cost 5 to 7.5 bytes a state wherever the search ends
-// (doubling at 70% cost 5.7 to 11.4); finer steps would rehash the roots
-// more often for little. The nodes' table, small beside it, doubles at 70%
-// as a Store's table does, for the shorter probes.
+// half of the hash times the size, shifted down. The table grows by half
+// when 4/5 full, so it is 53% full or more after a growth and its slots
+// cost 5 to 7.5 bytes a state wherever the search ends (doubling at 70%
+// cost 5.7 to 11.4); finer steps would rehash the roots more often for
+// little. The nodes' table (nodeTable), small beside it, doubles at 70% as
+// a Store's table does, for the shorter probes.
 type slotTable struct {
 	slots   []uint32 // mapped outside the Go heap, as a Store's table (allocWords)
 	words   []uint64 // the mapping, for freeWords
@@ -582,7 +582,6 @@ type slotTable struct {
 	n       int
 	growAt  int
 	room    func(int64) bool
-	dense   bool // the roots' table, which grows in finer steps to a higher load
 }
 
 const (
@@ -591,41 +590,30 @@ const (
 )
 
 // treeLoadLimit is the number of pairs a slotTable of size slots holds
-// before it grows: dense, the roots' table.
-func treeLoadLimit(size int, dense bool) int {
-	if dense {
-		return size / 5 * 4
-	}
-	return loadLimit(size)
-}
+// before it grows.
+func treeLoadLimit(size int) int { return size / 5 * 4 }
 
-// nextTreeSlots is the size a slotTable of size slots grows to: dense,
-// half as large again, else twice, and even (allocWords maps slots in
-// pairs).
-func nextTreeSlots(size int, dense bool) int {
-	if dense {
-		return min((size+size/2+1)&^1, maxTreeSlots)
-	}
-	return min(2*size, maxTreeSlots)
-}
+// nextTreeSlots is the size a slotTable of size slots grows to: half as
+// large again, and even (allocWords maps slots in pairs).
+func nextTreeSlots(size int) int { return min((size+size/2+1)&^1, maxTreeSlots) }
 
 // treeSlots is the size of a slotTable that holds expected pairs before
 // it grows.
-func treeSlots(expected int, dense bool) int {
+func treeSlots(expected int) int {
 	size := minTreeSlots
-	for size < maxTreeSlots && expected > treeLoadLimit(size, dense) {
-		size = nextTreeSlots(size, dense)
+	for size < maxTreeSlots && expected > treeLoadLimit(size) {
+		size = nextTreeSlots(size)
 	}
 	return size
 }
 
-func (t *slotTable) init(owner *treeStore, expected int, dense bool, room func(int64) bool) bool {
-	t.owner, t.room, t.dense = owner, room, dense
-	size := treeSlots(expected, dense)
+func (t *slotTable) init(owner *treeStore, expected int, room func(int64) bool) bool {
+	t.owner, t.room = owner, room
+	size := treeSlots(expected)
 	if !t.setSlots(size) {
 		return false
 	}
-	t.growAt = treeLoadLimit(size, dense)
+	t.growAt = treeLoadLimit(size)
 	return true
 }
 
@@ -670,7 +658,7 @@ func (t *slotTable) tag(h uint64) uint32 { return uint32(h>>32) << t.ibits }
 // pair again (place), or when that does not fit lets it fill to 90%.
 func (t *slotTable) grow(rehash func()) bool {
 	size := len(t.slots)
-	next := nextTreeSlots(size, t.dense)
+	next := nextTreeSlots(size)
 	if next == size || !t.room(int64(next)*4) {
 		if hard := size / 10 * 9; t.growAt < hard && t.n < noNode-1 {
 			t.growAt = hard
@@ -686,7 +674,7 @@ func (t *slotTable) grow(rehash func()) bool {
 	}
 	rehash()
 	old.free()
-	t.growAt = treeLoadLimit(next, t.dense)
+	t.growAt = treeLoadLimit(next)
 	return true
 }
 
