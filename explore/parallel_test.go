@@ -172,6 +172,58 @@ func TestParallelProgress(t *testing.T) {
 	}
 }
 
+// TestCompressedParallelSendsRoots: with compressed stores, which share
+// their nodes, the worker that expands a state builds its successors'
+// trees against the state's, a few node lookups each whichever worker owns
+// them, and the owner looks up their roots and no node; the owner then
+// holds the successors.
+func TestCompressedParallelSendsRoots(t *testing.T) {
+	p := newParallel(context.Background(), &counters{k: 2, n: 3}, Options{Workers: 2, Compress: true})
+	if !p.rooted {
+		t.Fatal("compressed workers do not share their nodes")
+	}
+	w0, w1 := p.workers[0], p.workers[1]
+	rng := rand.New(rand.NewPCG(13, 14))
+	for range 200 {
+		v := make([]byte, 66) // 17 words: 16 nodes, 4 above a word
+		for k := range v {
+			v[k] = byte(rng.IntN(4))
+		}
+		w0.insert(v, Hash(v), NoIndex)
+	}
+	for round := range 10 {
+		var succs [][]byte
+		before := w0.store.tree.lookups
+		for range 16 {
+			local := rng.IntN(w0.store.Len())
+			v := append([]byte(nil), w0.store.Get(Index(local))...)
+			w0.cur = gid(local, 0)
+			for range 4 {
+				u := append([]byte(nil), v...)
+				binary.LittleEndian.PutUint32(u[4*rng.IntN(16):], 100+rng.Uint32N(1000))
+				w0.send(1, Hash(u), u, -1, false)
+				succs = append(succs, u)
+			}
+		}
+		if got, want := w0.store.tree.lookups-before, 4*len(succs); got > want {
+			t.Errorf("round %d: %d node lookups to send %d successors, want at most %d", round, got, len(succs), want)
+		}
+		msg := w0.out[1]
+		w0.out[1] = nil
+		before = w1.store.tree.lookups
+		w1.process(msg)
+		if got := w1.store.tree.lookups - before; got != 0 {
+			t.Errorf("round %d: the owner looked up %d nodes", round, got)
+		}
+		for _, u := range succs {
+			i := w1.store.Lookup(u, Hash(u))
+			if i == NoIndex || string(w1.store.Get(i)) != string(u) {
+				t.Fatalf("round %d: the owner does not hold a successor it was sent", round)
+			}
+		}
+	}
+}
+
 // A message's entry is 24 bytes: the messages' bytes are what goes from
 // one core to another.
 func TestParallelMessageEntry(t *testing.T) {
