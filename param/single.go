@@ -377,13 +377,18 @@ func (m *model) btermAt(b *bexpr, pos, neg []string) string {
 }
 
 // singleCrossLimit bounds the second solver's confirmation of the single
-// query, and singleLimit the first solver's answer: a query that takes
-// longer leaves the disjunct to the tree search, whose queries are small
-// (z3 took more than seven minutes on one single query of the command's
-// tests, whose tree search takes seconds).
+// query, and singleLimit (cvc5) or singleRLimit (z3) the first solver's
+// answer: a query that takes longer leaves the disjunct to the tree
+// search, whose queries are small (z3 took more than seven minutes on one
+// single query of the command's tests, whose tree search takes seconds).
+// z3's bound counts its work, about 30 s of it here (z3 4.8.12 counts
+// about 1.1e8 a second): a bound on the clock gave up under load on
+// queries it answers when idle (random19's n-kset decide_or_flip, 12 s
+// idle), and left them to a tree search of minutes.
 const (
 	singleCrossLimit = 10 * time.Second
 	singleLimit      = 30 * time.Second
+	singleRLimit     = 3_300_000_000
 )
 
 // singleCheck runs the single query of p. Unsat means that the disjunct
@@ -401,7 +406,12 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 		return false, nil, err
 	}
 	so := opts.Solver
-	if so.Timeout == 0 || so.Timeout > singleLimit {
+	switch {
+	case so.Name != "cvc5":
+		if so.RLimit == 0 || so.RLimit > singleRLimit {
+			so.RLimit = singleRLimit
+		}
+	case so.Timeout == 0 || so.Timeout > singleLimit:
 		so.Timeout = singleLimit
 	}
 	if cc := so.CrossCheck; cc != nil && (cc.Timeout == 0 || cc.Timeout > singleCrossLimit) {

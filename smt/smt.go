@@ -102,6 +102,11 @@ type Options struct {
 	// bounds every other wait on the solver (at least a second; a minute
 	// when Timeout is 0).
 	Timeout time.Duration
+	// RLimit bounds each check-sat of z3 by its resource count (rlimit),
+	// which counts the solver's work, not the clock's time: a query stops
+	// at the same point however loaded the machine is. 0: none; cvc5
+	// ignores it. A check that reaches it answers Unknown.
+	RLimit uint64
 	// AutoConfig keeps z3's auto_config and its default arithmetic
 	// solver. Off by default: ftmc's z3 runs without auto_config, which
 	// is much slower on the unrolled counter-system queries of threshold
@@ -732,6 +737,9 @@ func (p *process) check(ctx context.Context, assumptions []string) (Status, erro
 			return p.unknown(ctx, err)
 		}
 	}
+	if p.opts.RLimit > 0 && p.opts.Name != "cvc5" {
+		p.raw(fmt.Sprintf("(set-option :rlimit %d)", p.opts.RLimit))
+	}
 	if p.opts.Timeout > 0 {
 		ms := p.opts.Timeout.Milliseconds()
 		if p.opts.Name == "cvc5" {
@@ -770,7 +778,7 @@ func (p *process) check(ctx context.Context, assumptions []string) (Status, erro
 		return Unsat, nil
 	case !e.IsList && e.Atom == "unknown":
 		p.failures = 0
-		p.reason = p.reasonUnknown(ctx)
+		p.reason = p.reasonUnknown(ctx, time.Since(start))
 		return Unknown, nil
 	case isError(e):
 		return Unknown, p.errorOf(e)
@@ -794,7 +802,9 @@ func (p *process) unknown(ctx context.Context, err error) (Status, error) {
 	return Unknown, err
 }
 
-func (p *process) reasonUnknown(ctx context.Context) string {
+// reasonUnknown asks the solver why it answered unknown to a check that
+// took elapsed.
+func (p *process) reasonUnknown(ctx context.Context, elapsed time.Duration) string {
 	e, err := p.ask(ctx, "(get-info :reason-unknown)", p.replyLimit())
 	if err != nil {
 		return "solver answered unknown"
@@ -803,6 +813,10 @@ func (p *process) reasonUnknown(ctx context.Context) string {
 	if e.IsList && len(e.List) == 2 {
 		r := strings.Trim(e.List[1].Atom, `"`)
 		if r == "timeout" || r == "canceled" {
+			// z3 says canceled for both of its limits.
+			if p.opts.RLimit > 0 && (p.opts.Timeout == 0 || elapsed < p.opts.Timeout) {
+				return fmt.Sprintf("solver resource limit (%d)", p.opts.RLimit)
+			}
 			return fmt.Sprintf("solver timeout (%v)", p.opts.Timeout)
 		}
 		return "solver answered unknown: " + r

@@ -125,6 +125,39 @@ func TestTimeoutIsUnknown(t *testing.T) {
 	}
 }
 
+// TestRLimitIsUnknown: z3 stops a check at its resource limit, which
+// counts the solver's work, and the check answers unknown with the limit
+// as its reason; the process then answers the next check as usual.
+func TestRLimitIsUnknown(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	// The timeout, far beyond the limit, ends the check if the limit
+	// does not.
+	s, err := New(context.Background(), Options{RLimit: 100_000, Timeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Send(DeclareConst("x", "Int"), DeclareConst("y", "Int"), DeclareConst("z", "Int"))
+	s.Send("(push 1)")
+	s.Assert("(and (> x 0) (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z)))")
+	start := time.Now()
+	st, err := s.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st != Unknown || s.Reason() != "solver resource limit (100000)" {
+		t.Fatalf("status %v (%s), want unknown at the resource limit", st, s.Reason())
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the check took %v", d)
+	}
+	s.Send("(pop 1)")
+	s.Assert("(and (= x 2) (= y (* 2 x)))")
+	if st, err := s.Check(context.Background()); st != Sat || err != nil {
+		t.Errorf("after the limit: %v %v", st, err)
+	}
+}
+
 func TestCrashIsUnknownAndRestarts(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	s, err := New(context.Background(), Options{})
