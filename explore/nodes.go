@@ -9,7 +9,7 @@ import (
 // nodeTable holds the nodes below the roots: pairs of 32-bit values, words
 // or node numbers, numbered 0, 1, 2, ... in the order they are first put.
 //
-// The workers of a parallel search share one (newSharedTreeStores), so
+// The workers of a parallel search share one (newSharedCompressedStores), so
 // that a worker can build the tree of any successor against the tree of
 // the state it expanded, whichever worker owns the successor, and send
 // its owner the root. Nodes are found without a lock, and are many times
@@ -45,6 +45,18 @@ func newNodeSlots(size int) *nodeSlots {
 func (s *nodeSlots) home(h uint64) uint64 { return (h >> 32 * uint64(len(s.slots))) >> 32 }
 
 func (s *nodeSlots) tag(h uint64) uint32 { return uint32(h>>32) << s.ibits }
+
+// empty is the first empty slot from the home of hash h.
+func (s *nodeSlots) empty(h uint64) uint64 {
+	end := uint64(len(s.slots))
+	p := s.home(h)
+	for atomic.LoadUint32(&s.slots[p]) != 0 {
+		if p++; p == end {
+			p = 0
+		}
+	}
+	return p
+}
 
 // newNodeTable returns an empty node table whose growth room allows.
 func newNodeTable(room func(int64) bool) *nodeTable {
@@ -114,13 +126,7 @@ func (t *nodeTable) add(p, h uint64) (uint32, bool) {
 		return 0, false
 	}
 	i := uint32(n)
-	end := uint64(len(tab.slots))
-	s := tab.home(h)
-	for tab.slots[s] != 0 {
-		if s++; s == end {
-			s = 0
-		}
-	}
+	s := tab.empty(h)
 	t.n.Store(n + 1)
 	atomic.StoreUint32(&tab.slots[s], tab.tag(h)|(i+1))
 	return i, true
@@ -140,16 +146,9 @@ func (t *nodeTable) grow(tab *nodeSlots) bool {
 		return false
 	}
 	nt := newNodeSlots(next)
-	end := uint64(next)
 	for i := range uint32(t.n.Load()) {
 		h := pairHash(t.pair(i))
-		s := nt.home(h)
-		for nt.slots[s] != 0 {
-			if s++; s == end {
-				s = 0
-			}
-		}
-		nt.slots[s] = nt.tag(h) | (i + 1)
+		nt.slots[nt.empty(h)] = nt.tag(h) | (i + 1)
 	}
 	t.tab.Store(nt)
 	t.bytes.Add(int64(next-size) * 4)

@@ -1048,7 +1048,7 @@ func (w *pworker) reject(e *msgEntry) {
 // roots' slots and pairs. It returns the sum of what it read.
 func (w *pworker) prefetch(msg *message) uint64 {
 	st := w.store
-	if w.p != nil && w.p.rooted {
+	if w.p.rooted {
 		t := st.tree
 		t.clearReady()
 		off := uint32(0)

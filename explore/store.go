@@ -88,9 +88,13 @@ func NewStore(expected int) *Store {
 // tree-compressed (tree.go): a state takes a fraction of its vector's
 // bytes, and Insert and Get take longer. Its tables' slots are mapped
 // outside the Go heap as the plain table is; the pairs are Go memory.
-func NewCompressedStore(expected int) *Store {
+func NewCompressedStore(expected int) *Store { return newCompressedStore(expected, nil) }
+
+// newCompressedStore is NewCompressedStore with the node table given, which
+// another store counts, or one of its own (nodes nil).
+func newCompressedStore(expected int, nodes *nodeTable) *Store {
 	s := &Store{width: -2}
-	s.tree = newTreeStore(expected, s.room, nil)
+	s.tree = newTreeStore(expected, s.room, nodes)
 	return s
 }
 
@@ -100,13 +104,11 @@ func NewCompressedStore(expected int) *Store {
 func newSharedCompressedStores(n, expected int) []*Store {
 	stores := make([]*Store, n)
 	for k := range stores {
-		s := &Store{width: -2}
 		var nodes *nodeTable
 		if k > 0 {
 			nodes = stores[0].tree.nodes
 		}
-		s.tree = newTreeStore(expected, s.room, nodes)
-		stores[k] = s
+		stores[k] = newCompressedStore(expected, nodes)
 	}
 	return stores
 }
