@@ -147,3 +147,33 @@ func TestLFTableRefill(t *testing.T) {
 		nt.free()
 	}
 }
+
+// TestLFStoreWantGrowCountsStored: while the states stored are below the
+// table's growAt, the workers' reserved quotas do not make the store ask
+// to double (grow would refuse, and every worker that asked would have
+// stopped for nothing); at growAt it asks, and grow doubles the table.
+func TestLFStoreWantGrowCountsStored(t *testing.T) {
+	s := newLFStore(2, 0)
+	defer s.free()
+	tab := s.table.Load()
+	views := []lfView{{s, 0, nil}, {s, 1, nil}}
+	for k := 0; int64(k) < tab.growAt; k++ {
+		if s.wantGrow() {
+			t.Fatalf("asks to double with %d states stored, %d reserved, growAt %d", s.Len(), s.reserved.Load(), tab.growAt)
+		}
+		vec := binary.LittleEndian.AppendUint32(nil, uint32(k))
+		if _, isNew := views[k%2].insertFrom(vec, 0, NoIndex); !isNew {
+			t.Fatalf("vector %d found stored", k)
+		}
+	}
+	if s.reserved.Load() <= int64(s.Len()) {
+		t.Fatalf("no quota reserved beyond the %d states: the test does not test", s.Len())
+	}
+	if !s.wantGrow() {
+		t.Fatalf("does not ask to double at growAt (%d states)", s.Len())
+	}
+	s.grow()
+	if s.table.Load() == tab {
+		t.Fatal("grow did not double the table")
+	}
+}

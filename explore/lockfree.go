@@ -199,10 +199,14 @@ func (s *lfStore) room(extra int64) bool {
 }
 
 // wantGrow reports whether the table is full enough to double: the
-// states stored or reserved have reached its growAt.
+// states stored have reached its growAt. The states reserved come first,
+// as they are one counter where the states stored are one per worker,
+// but do not decide: with the workers' quotas they reach growAt while
+// the states stored are up to a quota per worker short of it, and every
+// worker that asked there would stop for a doubling that grow refuses.
 func (s *lfStore) wantGrow() bool {
 	t := s.table.Load()
-	return !t.final && s.reserved.Load() >= t.growAt
+	return !t.final && s.reserved.Load() >= t.growAt && int64(s.Len()) >= t.growAt
 }
 
 // grow doubles the table; every worker must be outside the store. When the
