@@ -152,13 +152,21 @@ func newCNDFS(ctx context.Context, m state.Model, a *Automaton, atoms []Predicat
 		c.watch = explore.NewLockFreeWatch(ctx, c.lf, opts.limits())
 	}
 	for id := range n {
-		fm := m
-		if id > 0 {
+		fm, fatoms, wopts, mu := m, atoms, opts, &c.readMu
+		if id > 0 || opts.ForkAtoms != nil {
 			fm = m.Fork()
 		}
-		w := &cworker{c: c, id: id, expander: newExpander(fm, a, atoms, opts)}
+		if opts.ForkAtoms != nil {
+			fa, fault, err := opts.ForkAtoms(fm)
+			if err == nil {
+				fatoms, wopts.Fault, mu = fa, fault, nil
+			} else if id == 0 {
+				fm = m // the model's atoms, read in turns
+			}
+		}
+		w := &cworker{c: c, id: id, expander: newExpander(fm, a, fatoms, wopts)}
 		w.noStutter = noStutter
-		w.readMu = &c.readMu
+		w.readMu = mu
 		if id > 0 {
 			w.rng = rand.New(rand.NewPCG(uint64(id), 0x5eed))
 		}

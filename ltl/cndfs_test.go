@@ -326,3 +326,51 @@ func TestCNDFSWaitsForEveryWorker(t *testing.T) {
 		}
 	}
 }
+
+// TestCNDFSForkAtoms: with Options.ForkAtoms every worker reads atoms of
+// its own, made for its own model, without taking turns; the atoms given
+// to Check are left to the counterexample, and the verdict and the
+// product's states are the one-worker search's.
+func TestCNDFSForkAtoms(t *testing.T) {
+	const k = 16
+	grid := &gcModel{name: "grid", vars: []string{"x0", "x1", "x2", "x3"}, init: [][]byte{{0, 0, 0, 0}}}
+	for v := range 3 {
+		grid.procs = append(grid.procs, []gcmd{{name: "x++", guard: func(s []byte) bool { return s[v] < k-1 }, act: func(s []byte) { s[v]++ }}})
+	}
+	a := negation(t, "<>[](x3 == 0)")
+	var shared atomic.Int64
+	preds := []Predicate{func(s []byte) bool { shared.Add(1); return s[3] == 0 }}
+	_, one, err := Check(context.Background(), grid, a, []Predicate{eq(3, 0)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var forks atomic.Int64
+	var reads [4]atomic.Int64
+	fork := func(m state.Model) ([]Predicate, func() string, error) {
+		w := forks.Add(1) - 1
+		return []Predicate{func(s []byte) bool { reads[w].Add(1); return s[3] == 0 }}, func() string { return "" }, nil
+	}
+	cs := newCNDFS(context.Background(), yieldModel{grid}, withoutEnds(a), preds, Options{Workers: 4, ForkAtoms: fork}, state.KindAcceptCycle, false)
+	r, st, err := cs.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != trace.Holds || st.States != one.States {
+		t.Fatalf("four workers: %s (%s), %d states; want holds, %d states", r.Verdict, r.Reason, st.States, one.States)
+	}
+	if forks.Load() != 4 || shared.Load() != 0 {
+		t.Errorf("%d forks of the atoms, the given ones read %d times; want 4 and 0", forks.Load(), shared.Load())
+	}
+	for _, w := range cs.workers {
+		if w.readMu != nil {
+			t.Errorf("worker %d takes turns at its atoms", w.id)
+		}
+	}
+	var total int64
+	for w := range reads {
+		total += reads[w].Load()
+	}
+	if total == 0 {
+		t.Error("the workers' own atoms were never read")
+	}
+}

@@ -91,6 +91,12 @@ type Options struct {
 	// index out of bounds), which is a run-time error in that state, as
 	// with Spin. The call clears it.
 	Fault func() string
+	// ForkAtoms, when set, gives each worker of a parallel search, whose
+	// model is a Fork of the one searched, atoms and a Fault of its own,
+	// which it may read while other workers read theirs. Without it the
+	// workers take turns at the atoms (a predicate may keep scratch in
+	// its model).
+	ForkAtoms func(m state.Model) ([]Predicate, func() string, error)
 	// Workers is the number of goroutines of the search for acceptance
 	// and non-progress cycles (at most explore.MaxWorkers; 0 or 1: one).
 	// Several run CNDFS (cndfs.go), which finds the same verdicts as the

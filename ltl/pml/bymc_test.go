@@ -2,6 +2,7 @@ package pml
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"ftmc/ltl"
 	"ftmc/promela"
 	"ftmc/promela/compile"
+	"ftmc/state"
 	"ftmc/trace"
 )
 
@@ -331,4 +333,35 @@ func compileModel(t *testing.T, prog *promela.Program) *compile.Model {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestCheckPropertyWorkersFault: a proposition that cannot be evaluated
+// is a run-time error in the state where it is read, also when several
+// workers read the atoms each on a model of its own (ltl.Options.ForkAtoms):
+// each hears its own atoms' fault.
+func TestCheckPropertyWorkersFault(t *testing.T) {
+	prog := parse(t, `byte a[3];
+byte i;
+active proctype P() {
+	do
+	:: i < 5 -> i++
+	:: i == 5 -> i = 0
+	od
+}
+ltl p { []<>(a[i] == 0) }
+`)
+	m := compileModel(t, prog)
+	props, err := Properties(prog, m, Selection{Name: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2, 4} {
+		r, _, err := CheckProperty(context.Background(), m, props[0], ltl.Options{Fairness: true, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != trace.Violated || r.Kind != state.KindRuntime || r.Counterexample == nil || !strings.Contains(r.Counterexample.Message, "invalid array index 3") {
+			t.Errorf("%d workers: %s %s (%s); want a run-time error at index 3", workers, r.Verdict, r.Kind, r.Reason)
+		}
+	}
 }

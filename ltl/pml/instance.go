@@ -163,6 +163,17 @@ func checkProperty(ctx context.Context, m *compile.Model, sm state.Model, p Prop
 	if opts.Fault == nil {
 		opts.Fault = m.PredicateFault
 	}
+	if sm == state.Model(m) && p.exprs != nil && opts.ForkAtoms == nil {
+		// The workers of a parallel search read atoms of their own.
+		opts.ForkAtoms = func(fm state.Model) ([]ltl.Predicate, func() string, error) {
+			cm, ok := fm.(*compile.Model)
+			if !ok {
+				return nil, nil, fmt.Errorf("%s: not a compiled model", fm.Name())
+			}
+			preds, err := predicates(cm, p.Automaton.Atoms, p.exprs)
+			return preds, cm.PredicateFault, err
+		}
+	}
 	// Statement merging, when the caller turned it on, only where the
 	// property cannot see it (Property.Merge), and not under weak
 	// fairness: nothing here shows that the fair runs of the merged model

@@ -40,6 +40,9 @@ type Property struct {
 	Automaton *ltl.Automaton
 	// Atoms are the predicates of Automaton.Atoms.
 	Atoms []ltl.Predicate
+	// exprs are the atoms' expressions, by name: CheckProperty compiles
+	// them again for each worker of a parallel search (ltl.Options.ForkAtoms).
+	exprs Atoms
 	// Reducer is the partial-order reduction the property allows
 	// (ltl.Options.Reducer), or nil: a formula without the next-time
 	// operator whose propositions the model's safe steps cannot change
@@ -240,7 +243,7 @@ func Properties(prog *promela.Program, m Model, sel Selection) ([]Property, erro
 		if err != nil {
 			return err
 		}
-		out = append(out, Property{Name: name, Text: f.String(), Pos: d.LTL, Automaton: a, Atoms: preds, Reducer: reducerFor(m, f, a, atoms), Merge: mergesFor(f, a, atoms)})
+		out = append(out, Property{Name: name, Text: f.String(), Pos: d.LTL, Automaton: a, Atoms: preds, exprs: atoms, Reducer: reducerFor(m, f, a, atoms), Merge: mergesFor(f, a, atoms)})
 		return nil
 	}
 	addClaim := func(name string, d *promela.ProcDecl) error {
@@ -255,7 +258,7 @@ func Properties(prog *promela.Program, m Model, sel Selection) ([]Property, erro
 		if err != nil {
 			return err
 		}
-		out = append(out, Property{Name: name, Text: "never claim " + name, Pos: d.Pos(), Automaton: a, Atoms: preds})
+		out = append(out, Property{Name: name, Text: "never claim " + name, Pos: d.Pos(), Automaton: a, Atoms: preds, exprs: atoms})
 		return nil
 	}
 
