@@ -152,21 +152,20 @@ func newCNDFS(ctx context.Context, m state.Model, a *Automaton, atoms []Predicat
 		c.watch = explore.NewLockFreeWatch(ctx, c.lf, opts.limits())
 	}
 	for id := range n {
-		fm, fatoms, wopts, mu := m, atoms, opts, &c.readMu
+		fm := m
 		if id > 0 || opts.ForkAtoms != nil {
 			fm = m.Fork()
 		}
+		w := &cworker{c: c, id: id, expander: newExpander(fm, a, atoms, opts)}
+		w.noStutter = noStutter
+		w.readMu = &c.readMu
 		if opts.ForkAtoms != nil {
-			fa, fault, err := opts.ForkAtoms(fm)
-			if err == nil {
-				fatoms, wopts.Fault, mu = fa, fault, nil
-			} else if id == 0 {
-				fm = m // the model's atoms, read in turns
+			// Atoms of its own, read while the others read theirs; if they
+			// cannot be made, the given ones, in turns.
+			if fa, fault, err := opts.ForkAtoms(fm); err == nil {
+				w.atoms, w.opts.Fault, w.readMu = fa, fault, nil
 			}
 		}
-		w := &cworker{c: c, id: id, expander: newExpander(fm, a, fatoms, wopts)}
-		w.noStutter = noStutter
-		w.readMu = mu
 		if id > 0 {
 			w.rng = rand.New(rand.NewPCG(uint64(id), 0x5eed))
 		}
