@@ -108,7 +108,7 @@ func contractFor(ctx context.Context, f *ta.File, spec ta.Expr, lasso, overAppro
 	// more. A lasso may go round for ever, so its automaton must be
 	// acyclic from the start.
 	m, err := prepareCycles(f, !lasso)
-	if err != nil {
+	if err != nil || m.reset != nil {
 		return f, spec, nil, nil // the search reports it
 	}
 	var fair *fairSplit

@@ -40,6 +40,7 @@ type rule struct {
 	guard    *bexpr
 	inc      []int64 // per shared variable
 	stutter  bool    // a self-loop that changes nothing: only in lassos
+	reset    []bool  // per shared variable: set to 0 (nil: none is)
 }
 
 // model is a threshold automaton prepared for the schema engine.
@@ -52,9 +53,21 @@ type model struct {
 	atoms   []atom
 	atomIdx map[string]int
 	cycle   error // the rules form a cycle (prepareCycles): there is no order
+	reset   error // a rule resets a shared variable (the first, positioned)
 }
 
-func prepare(f *ta.File) (*model, error) { return prepareCycles(f, false) }
+func prepare(f *ta.File) (*model, error) {
+	m, err := prepareCycles(f, true)
+	switch {
+	case err != nil:
+		return nil, err
+	case m.reset != nil:
+		return nil, m.reset
+	case m.cycle != nil:
+		return nil, m.cycle
+	}
+	return m, nil
+}
 
 // prepareCycles is prepare, which with cycles set accepts rules that form
 // cycles (the model has no order then): the contraction of a safety
@@ -78,8 +91,15 @@ func prepareCycles(f *ta.File, cycles bool) (*model, error) {
 			self := ta.Var{Kind: ta.Shared, Index: u.Var.Index}
 			c := l.Const
 			ok := len(l.Coef) == 1 && l.Coef[self] == 1
-			if len(l.Coef) == 0 {
-				return nil, fmt.Errorf("%s:%s: rule %s: %s' == %s resets %s: resets (TACO's extended threshold automata) are not supported by the schema engine, whose shared variables only grow; ftmc check FILE --param ... checks instances", f.Path, u.Pos, r.ID, u.Var.Name, u.Expr, u.Var.Name)
+			if len(l.Coef) == 0 && c == 0 {
+				if mr.reset == nil {
+					mr.reset = make([]bool, m.nsh)
+				}
+				mr.reset[u.Var.Index] = true
+				if m.reset == nil {
+					m.reset = fmt.Errorf("%s:%s: rule %s: %s' == %s resets %s: resets (TACO's extended threshold automata) are not supported by the schema engine, whose shared variables only grow", f.Path, u.Pos, r.ID, u.Var.Name, u.Expr, u.Var.Name)
+				}
+				continue
 			}
 			if !ok || c < 0 {
 				return nil, fmt.Errorf("%s:%s: rule %s: the update %s' == %s is not an increment x' == x + c with c >= 0 (shared variables must only grow)", f.Path, u.Pos, r.ID, u.Var.Name, u.Expr)
@@ -90,7 +110,7 @@ func prepareCycles(f *ta.File, cycles bool) (*model, error) {
 		for _, c := range mr.inc {
 			zero = zero && c == 0
 		}
-		mr.stutter = mr.src == mr.dst && zero
+		mr.stutter = mr.src == mr.dst && zero && mr.reset == nil
 		m.rules = append(m.rules, mr)
 	}
 	if err := m.topo(); err != nil {

@@ -202,3 +202,113 @@ func TestRandomSingleQuery(t *testing.T) {
 		t.Errorf("the single query refuted no specification")
 	}
 }
+
+// randomResetTA writes a small threshold automaton whose last locations
+// lead back to the first ones and reset shared variables, as TACO's
+// extended automata do, with safety specifications.
+func randomResetTA(r *rand.Rand) string {
+	nloc := 3 + r.Intn(3)
+	var b strings.Builder
+	b.WriteString("skel R {\n local pc;\n shared x0, x1;\n parameters N, T, F;\n")
+	b.WriteString(" assumptions (0) { N > 2 * T; T >= F; F >= 0; T >= 1; }\n locations (0) {")
+	for l := 0; l < nloc; l++ {
+		fmt.Fprintf(&b, " l%d: [%d];", l, l)
+	}
+	b.WriteString(" }\n inits (0) { l0 + l1 == N - F;")
+	for l := 2; l < nloc; l++ {
+		fmt.Fprintf(&b, " l%d == 0;", l)
+	}
+	b.WriteString(" x0 == 0; x1 == 0; }\n rules (0) {\n")
+	thresholds := []string{"1", "T", "T + 1", "N - T", "N - T - F", "T + 1 - F", "2 * T"}
+	guard := func() string {
+		switch r.Intn(4) {
+		case 0:
+			return "true"
+		case 1:
+			return fmt.Sprintf("x%d < %s", r.Intn(2), thresholds[r.Intn(len(thresholds))])
+		}
+		return fmt.Sprintf("x%d >= %s", r.Intn(2), thresholds[r.Intn(len(thresholds))])
+	}
+	id := 0
+	for l := 0; l < nloc; l++ {
+		for d := l + 1; d < nloc; d++ {
+			if r.Intn(3) == 0 && !(l == 0 && d == 1) {
+				continue
+			}
+			upd := "unchanged(x0);"
+			if r.Intn(3) > 0 {
+				v := r.Intn(2)
+				upd = fmt.Sprintf("x%d' == x%d + 1;", v, v)
+			}
+			fmt.Fprintf(&b, "  %d: l%d -> l%d when (%s) do { %s };\n", id, l, d, guard(), upd)
+			id++
+		}
+	}
+	for k := 0; k < 1+r.Intn(2); k++ {
+		from, to := 2+r.Intn(nloc-2), r.Intn(2)
+		upd := "x0' == 0; x1' == 0;"
+		switch r.Intn(3) {
+		case 0:
+			upd = "x0' == 0;"
+		case 1:
+			upd = "x1' == 0; x0' == x0 + 1;"
+		}
+		fmt.Fprintf(&b, "  %d: l%d -> l%d when (%s) do { %s };\n", id, from, to, guard(), upd)
+		id++
+	}
+	last := nloc - 1
+	fmt.Fprintf(&b, " }\n specifications (0) {\n")
+	fmt.Fprintf(&b, "  safe1: l1 == 0 -> [](l%d == 0);\n", last)
+	fmt.Fprintf(&b, "  safe2: [](x0 < N - T || l%d == 0);\n", last-1)
+	fmt.Fprintf(&b, "  safe3: [](x1 < T + 1 || l%d == 0);\n", last)
+	fmt.Fprintf(&b, "  safe4: l0 == 0 -> [](x0 < 1);\n")
+	b.WriteString(" }\n}\n")
+	return b.String()
+}
+
+// TestRandomResetsAgainstInstances checks random automata with resets on
+// the counter abstraction: a verdict holds must agree with every small
+// instance, a violation is an instance's (replayed), and the run must
+// prove some specifications and refute others. FTMC_RANDOM_TA=n for more
+// automata.
+func TestRandomResetsAgainstInstances(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	n := 12
+	if s := os.Getenv("FTMC_RANDOM_TA"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	r := rand.New(rand.NewSource(20261127))
+	count := map[trace.Verdict]int{}
+	for i := 0; i < n; i++ {
+		src := randomResetTA(r)
+		f, err := ta.Parse(fmt.Sprintf("reset%d.eta", i), []byte(src))
+		if err != nil {
+			t.Fatalf("generated automaton does not parse: %v\n%s", err, src)
+		}
+		if !HasResets(f) {
+			t.Fatalf("automaton %d has no reset\n%s", i, src)
+		}
+		params := smallParams(t, f, 5, 8)
+		for _, s := range f.Specs {
+			res := Verify(context.Background(), f, s.Name, Options{Jobs: 1})
+			count[res.Verdict]++
+			switch res.Verdict {
+			case trace.Holds:
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				for _, p := range params {
+					if e, _ := Explicit(ctx, f, s.Name, p, explore.Options{MaxStates: 1_000_000}); e.Verdict == trace.Violated {
+						t.Errorf("automaton %d %s: the abstraction says holds, instance %v violates it\n%s", i, s.Name, p, src)
+						break
+					}
+				}
+				cancel()
+			case trace.Violated:
+				crossCheck(t, f, s.Name, res, 5, 1)
+			}
+		}
+	}
+	t.Logf("verdicts over %d automata: %v", n, count)
+	if count[trace.Holds] == 0 || count[trace.Violated] == 0 {
+		t.Errorf("verdicts %v: want some of each of holds and violated", count)
+	}
+}

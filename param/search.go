@@ -89,6 +89,9 @@ type SpecResult struct {
 	// that stands for both in the counterexample.
 	Contracted string
 	Merged     map[string]string
+	// Abstract describes the counter abstraction that checked an
+	// automaton with resets (abstract.go), if one did.
+	Abstract *AbstractStats
 }
 
 // Verify checks one specification of f for all parameter values.
@@ -104,6 +107,9 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 	if ctx.Err() != nil {
 		res.Reason = stopped(ctx)
 		return res
+	}
+	if HasResets(f) {
+		return verifyAbstract(ctx, f, spec, opts, res)
 	}
 	lcs, err := specCases(spec.Formula)
 	if err != nil {

@@ -1,0 +1,688 @@
+package param
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"ftmc/explore"
+	"ftmc/smt"
+	"ftmc/state"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// The schema technique needs shared variables that only grow. TACO's
+// extended automata reset them (x' == 0), so that one automaton runs
+// round after round; their safety specifications are checked here on a
+// counter abstraction instead, in the spirit of the zero-counter systems
+// TACO checks them with (Eichler, Jacobs, Weil-Kennedy, "Parameterized
+// verification of round-based distributed algorithms via extended
+// threshold automata", FM 2024) and of the parametric interval abstraction
+// of the thesis (ch. 4):
+//
+//   - a location's counter is abstracted to zero or not zero;
+//   - the shared variables are abstracted to the truth values of the
+//     guards' threshold atoms (x >= t + 1 - f, ...), grouped by the
+//     variables they share, over every parameter value the assumptions
+//     allow; which combinations of truth values exist, and which a rule's
+//     update can lead to from which, is asked of the SMT solver once,
+//     before the search;
+//   - a rule moves a process from a non-empty location: the target is
+//     then non-empty and the source either (the other processes may have
+//     left or not).
+//
+// Every run of every instance maps to a run of this finite system, so a
+// search of it (explore's breadth-first search) that reaches no bad state
+// proves the specification for all parameters. A bad state it reaches may
+// be an artefact of the abstraction: a violation is reported only when an
+// explicit check of a small instance (as the hunter's) finds one, which is
+// then the counterexample; otherwise the verdict is unknown, with the
+// abstract path in the reason.
+
+// absMaxAtoms bounds the atoms of one group of shared variables (a byte
+// of the state vector holds their truth values).
+const absMaxAtoms = 8
+
+// When the abstraction reaches a bad state, the smallest instances (by
+// the sum of their parameters, at most absHuntSum) are checked for a
+// violation: at most absHuntInstances of them, for at most absHuntTime.
+// TACO's phase-king-buggy.eta is violated first at N = 7, T = 2, F = 1
+// (a sum of 10), beyond the hunter's bound of 4 on each parameter.
+const (
+	absHuntSum       = 16
+	absHuntInstances = 1000
+	absHuntTime      = 20 * time.Second
+)
+
+// absMaxInit bounds the abstract initial states.
+const absMaxInit = 1 << 16
+
+// absModel is the counter abstraction of an automaton as a state.Model.
+// A vector holds one byte per location (0: empty, 1: not) and one byte
+// per group of atoms (the atoms that hold, a bit each).
+type absModel struct {
+	f      *ta.File
+	m      *model
+	groups []absGroup
+	atomG  []int // atom -> its group
+	atomB  []uint
+	rules  []absRule
+	bad    ta.Expr
+	badCmp map[*ta.Binary]*bexpr // the comparisons of shared variables in bad
+	init   [][]byte
+	nloc   int
+
+	buf []byte
+}
+
+type absGroup struct {
+	atoms []int
+	vars  []int
+	masks []byte // the consistent truth values
+}
+
+type absRule struct {
+	r       *rule
+	touched []int             // groups the rule's update changes
+	next    []map[byte][]byte // per touched group: mask -> successor masks
+}
+
+// HasResets reports whether a rule of f resets a shared variable: Verify
+// then checks its safety specifications on a counter abstraction.
+func HasResets(f *ta.File) bool {
+	m, err := prepareCycles(f, true)
+	return err == nil && m.reset != nil
+}
+
+// verifyAbstract checks specName of f, whose rules reset shared variables,
+// on the counter abstraction.
+func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, res SpecResult) SpecResult {
+	init, bad, ok := SafetyShape(spec.Formula)
+	if !ok {
+		res.Reason = fmt.Sprintf("%s:%s: %s is not a safety specification (init -> [](...)); with resets (TACO's extended threshold automata) only safety specifications are checked, on a counter abstraction", f.Path, spec.Pos, spec.Name)
+		return res
+	}
+	m, err := prepareCycles(f, true)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	a := &absModel{f: f, m: m, bad: bad, badCmp: map[*ta.Binary]*bexpr{}, nloc: m.nloc}
+	if err := a.compileBad(bad); err != nil {
+		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
+		return res
+	}
+	s, err := smt.New(ctx, opts.Solver)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	defer s.Close()
+	t0 := time.Now()
+	queries, err := a.build(ctx, s, init)
+	res.Queries += queries
+	res.SolverSeconds += time.Since(t0).Seconds()
+	res.Atoms = len(m.atoms)
+	if err != nil {
+		res.Reason = err.Error()
+		if ctx.Err() != nil {
+			res.Reason = stopped(ctx)
+		}
+		return res
+	}
+	if len(a.init) == 0 {
+		res.Verdict = trace.Holds
+		res.Abstract = &AbstractStats{Predicates: len(m.atoms)}
+		return res
+	}
+	r, st, err := explore.Run(ctx, a, explore.Options{Order: explore.BreadthFirst, Property: spec.Name})
+	res.Abstract = &AbstractStats{States: st.States, Transitions: st.Transitions, Predicates: len(m.atoms)}
+	switch {
+	case err != nil:
+		res.Reason = err.Error()
+		return res
+	case r.Verdict == trace.Holds && st.Complete:
+		res.Verdict = trace.Holds
+		return res
+	case r.Verdict != trace.Violated:
+		res.Reason = r.Reason
+		if res.Reason == "" {
+			res.Reason = "the search of the counter abstraction did not end"
+		}
+		return res
+	}
+	// A bad abstract state: look for a concrete violation on the smallest
+	// instances.
+	var path []string
+	for _, s := range r.Counterexample.Steps {
+		path = append(path, s.Rule)
+	}
+	why := fmt.Sprintf("the counter abstraction (%d abstract states) reaches a bad state by %s", st.States, strings.Join(path, ", "))
+	hctx, cancel := context.WithTimeout(ctx, absHuntTime)
+	defer cancel()
+	checked := 0
+	for _, vals := range paramsBySum(f, absHuntSum, absHuntInstances) {
+		if hctx.Err() != nil {
+			break
+		}
+		er, _ := Explicit(hctx, f, spec.Name, vals, explore.Options{MaxStates: huntStates})
+		if er.Verdict == trace.Violated {
+			res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, er.Kind, er.Counterexample, ""
+			return res
+		}
+		checked++
+	}
+	why += fmt.Sprintf(", and none of the %d smallest instances checked violates it", checked)
+	if ctx.Err() != nil {
+		why += "; " + stopped(ctx)
+	}
+	res.Reason = why + ": the abstraction may be too coarse"
+	return res
+}
+
+// AbstractStats describe the counter abstraction of an automaton with
+// resets.
+type AbstractStats struct {
+	States, Transitions int64
+	Predicates          int // threshold atoms over the shared variables
+}
+
+// compileBad makes atoms of the comparisons of shared variables in bad,
+// so that the abstraction keeps their truth values.
+func (a *absModel) compileBad(e ta.Expr) error {
+	switch e := e.(type) {
+	case *ta.Unary:
+		return a.compileBad(e.X)
+	case *ta.Binary:
+		switch e.Op {
+		case "&&", "||", "->":
+			if err := a.compileBad(e.X); err != nil {
+				return err
+			}
+			return a.compileBad(e.Y)
+		}
+		d, err := cmpLin(e)
+		if err != nil {
+			return err
+		}
+		if len(d.Only(ta.Local).Coef) == 0 && len(d.Only(ta.Shared).Coef) > 0 {
+			b, err := a.m.compileCmp(e, false)
+			if err != nil {
+				return fmt.Errorf("%s: %v", e.Pos, err)
+			}
+			a.badCmp[e] = b
+		}
+	}
+	return nil
+}
+
+func cmpLin(e *ta.Binary) (ta.Lin, error) {
+	x, err := ta.Linear(e.X)
+	if err != nil {
+		return ta.Lin{}, err
+	}
+	y, err := ta.Linear(e.Y)
+	if err != nil {
+		return ta.Lin{}, err
+	}
+	return x.Add(y.Scale(-1)), nil
+}
+
+// build groups the atoms, and asks the solver which truth values each
+// group can take, which an update leads to, and which initial states the
+// assumptions, the inits and init allow.
+func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64, error) {
+	m := a.m
+	var queries int64
+	// Group the atoms by shared variables (union-find over variables).
+	parent := make([]int, m.nsh)
+	for v := range parent {
+		parent[v] = v
+	}
+	var find func(int) int
+	find = func(v int) int {
+		for parent[v] != v {
+			parent[v] = parent[parent[v]]
+			v = parent[v]
+		}
+		return v
+	}
+	for _, at := range m.atoms {
+		vs := at.shared.Vars()
+		for _, v := range vs[1:] {
+			parent[find(v.Index)] = find(vs[0].Index)
+		}
+	}
+	byRoot := map[int]int{}
+	a.atomG, a.atomB = make([]int, len(m.atoms)), make([]uint, len(m.atoms))
+	for i, at := range m.atoms {
+		root := find(at.shared.Vars()[0].Index)
+		g, ok := byRoot[root]
+		if !ok {
+			g = len(a.groups)
+			byRoot[root] = g
+			a.groups = append(a.groups, absGroup{})
+			for v := range m.nsh {
+				if find(v) == root {
+					a.groups[g].vars = append(a.groups[g].vars, v)
+				}
+			}
+		}
+		if len(a.groups[g].atoms) == absMaxAtoms {
+			return queries, fmt.Errorf("%s: more than %d threshold atoms over the shared variables %s: the counter abstraction does not take them", m.f.Path, absMaxAtoms, a.varNames(a.groups[g].vars))
+		}
+		a.atomG[i], a.atomB[i] = g, uint(len(a.groups[g].atoms))
+		a.groups[g].atoms = append(a.groups[g].atoms, i)
+	}
+
+	cmds, err := (&problem{m: m}).base()
+	if err != nil {
+		return queries, err
+	}
+	s.Send(cmds...)
+	x, y := stateNames("x"), stateNames("y")
+	for _, st := range []stateNames{x, y} {
+		for v := range m.nsh {
+			s.Send(smt.DeclareConst(st.x(v), "Int"), "(assert (>= "+st.x(v)+" 0))")
+		}
+		for l := range m.nloc {
+			s.Send(smt.DeclareConst(st.k(l), "Int"), "(assert (>= "+st.k(l)+" 0))")
+		}
+	}
+	// sat asks whether the terms can hold together; an answer other than
+	// unsat counts as yes, which keeps the abstraction sound.
+	sat := func(terms ...string) (bool, error) {
+		queries++
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		s.Push()
+		for _, t := range terms {
+			s.Assert(t)
+		}
+		st, err := s.Check(ctx)
+		s.Pop(1)
+		if err != nil {
+			return false, err
+		}
+		return st != smt.Unsat, nil
+	}
+	pattern := func(g int, mask byte, st stateNames) []string {
+		var ts []string
+		for b, ai := range a.groups[g].atoms {
+			t := m.atomTerm(ai, st)
+			if mask>>uint(b)&1 == 0 {
+				t = smt.Not(t)
+			}
+			ts = append(ts, t)
+		}
+		return ts
+	}
+	for g := range a.groups {
+		for mask := 0; mask < 1<<len(a.groups[g].atoms); mask++ {
+			ok, err := sat(pattern(g, byte(mask), x)...)
+			if err != nil {
+				return queries, err
+			}
+			if ok {
+				a.groups[g].masks = append(a.groups[g].masks, byte(mask))
+			}
+		}
+	}
+
+	// Updates: a group's successor masks depend only on what the rule
+	// does to the group's variables.
+	memo := map[string]map[byte][]byte{}
+	for _, r := range m.rules {
+		ar := absRule{r: r}
+		for g, gr := range a.groups {
+			var key strings.Builder
+			var upd []string
+			changed := false
+			for _, v := range gr.vars {
+				switch {
+				case r.reset != nil && r.reset[v]:
+					fmt.Fprintf(&key, "%d=0;", v)
+					upd = append(upd, smt.App("=", y.x(v), "0"))
+					changed = true
+				case r.inc[v] != 0:
+					fmt.Fprintf(&key, "%d+%d;", v, r.inc[v])
+					upd = append(upd, smt.App("=", y.x(v), smt.Sum(x.x(v), smt.Int(r.inc[v]))))
+					changed = true
+				default:
+					upd = append(upd, smt.App("=", y.x(v), x.x(v)))
+				}
+			}
+			if !changed {
+				continue
+			}
+			k := fmt.Sprintf("%d:%s", g, key.String())
+			next, ok := memo[k]
+			if !ok {
+				next = map[byte][]byte{}
+				for _, from := range gr.masks {
+					for _, to := range gr.masks {
+						ts := append(append(pattern(g, from, x), pattern(g, to, y)...), upd...)
+						ok, err := sat(ts...)
+						if err != nil {
+							return queries, err
+						}
+						if ok {
+							next[from] = append(next[from], to)
+						}
+					}
+				}
+				memo[k] = next
+			}
+			ar.touched = append(ar.touched, g)
+			ar.next = append(ar.next, next)
+		}
+		a.rules = append(a.rules, ar)
+	}
+
+	// Initial states: the assumptions, the inits and init over x, each
+	// location empty or not and each group's truth values on their own
+	// (a product, which over-approximates).
+	var base []string
+	for _, e := range append(append([]ta.Expr(nil), m.f.Inits...), init) {
+		t, err := exprTerm(e, x)
+		if err != nil {
+			return queries, fmt.Errorf("%s:%v", m.f.Path, err)
+		}
+		base = append(base, t)
+	}
+	if ok, err := sat(base...); err != nil || !ok {
+		return queries, err
+	}
+	choices := make([][]byte, m.nloc+len(a.groups))
+	for l := range m.nloc {
+		for _, c := range []struct {
+			v byte
+			t string
+		}{{0, smt.App("=", x.k(l), "0")}, {1, smt.App(">=", x.k(l), "1")}} {
+			ok, err := sat(append(append([]string(nil), base...), c.t)...)
+			if err != nil {
+				return queries, err
+			}
+			if ok {
+				choices[l] = append(choices[l], c.v)
+			}
+		}
+	}
+	for g := range a.groups {
+		for _, mask := range a.groups[g].masks {
+			ok, err := sat(append(append([]string(nil), base...), pattern(g, mask, x)...)...)
+			if err != nil {
+				return queries, err
+			}
+			if ok {
+				choices[m.nloc+g] = append(choices[m.nloc+g], mask)
+			}
+		}
+	}
+	n := 1.0
+	for _, c := range choices {
+		n *= float64(len(c))
+	}
+	if n > absMaxInit {
+		return queries, fmt.Errorf("%s: %.0f initial states of the counter abstraction (at most %d are taken)", m.f.Path, n, absMaxInit)
+	}
+	vec := make([]byte, len(choices))
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(choices) {
+			a.init = append(a.init, append([]byte(nil), vec...))
+			return
+		}
+		for _, c := range choices[i] {
+			vec[i] = c
+			rec(i + 1)
+		}
+	}
+	if n > 0 {
+		rec(0)
+	}
+	return queries, nil
+}
+
+func (a *absModel) varNames(vs []int) string {
+	var ns []string
+	for _, v := range vs {
+		ns = append(ns, a.f.Shared[v].Name)
+	}
+	return strings.Join(ns, ", ")
+}
+
+func (a *absModel) Name() string { return a.f.Path }
+
+func (a *absModel) Initial(emit func(s []byte)) error {
+	for _, v := range a.init {
+		emit(v)
+	}
+	return nil
+}
+
+// may evaluates b on v: whether it can be true, and whether it can be
+// false (atoms are exact; a condition over the parameters alone may be
+// either).
+func (a *absModel) may(b *bexpr, v []byte) (canT, canF bool) {
+	switch b.op {
+	case 't':
+		return true, false
+	case 'f':
+		return false, true
+	case 's':
+		return true, true
+	case 'l':
+		val := v[a.nloc+a.atomG[b.atom]]>>a.atomB[b.atom]&1 == 1
+		return val == b.pos, val != b.pos
+	}
+	and := b.op == 'a'
+	canT, canF = and, !and
+	for _, k := range b.kids {
+		t, f := a.may(k, v)
+		if and {
+			canT, canF = canT && t, canF || f
+		} else {
+			canT, canF = canT || t, canF && f
+		}
+	}
+	return canT, canF
+}
+
+func (a *absModel) Next(v []byte, sink state.Sink) {
+	for ri, ar := range a.rules {
+		r := ar.r
+		if v[r.src] == 0 {
+			continue
+		}
+		if t, _ := a.may(r.guard, v); !t {
+			continue
+		}
+		a.buf = append(a.buf[:0], v...)
+		a.buf[r.dst] = 1
+		srcs := []byte{1}
+		if r.src != r.dst {
+			srcs = []byte{0, 1}
+		}
+		for _, sv := range srcs {
+			a.buf[r.src] = sv
+			a.buf[r.dst] = 1
+			a.product(ri, 0, sink)
+		}
+	}
+}
+
+// product emits the successors of rule ri for every choice of the touched
+// groups' masks from the k-th on.
+func (a *absModel) product(ri, k int, sink state.Sink) {
+	ar := &a.rules[ri]
+	if k == len(ar.touched) {
+		sink.Succ(state.Trans{Proc: -1, ID: int32(ri)}, a.buf)
+		return
+	}
+	at := a.nloc + ar.touched[k]
+	old := a.buf[at]
+	for _, to := range ar.next[k][old] {
+		a.buf[at] = to
+		a.product(ri, k+1, sink)
+	}
+	a.buf[at] = old
+}
+
+// Check reports a state where bad can hold.
+func (a *absModel) Check(v []byte) (kind, msg string, bad bool) {
+	if t, _ := a.mayExpr(a.bad, v); t {
+		return state.KindInvariant, "", true
+	}
+	return "", "", false
+}
+
+// mayExpr evaluates a condition of the specification on v, as may.
+func (a *absModel) mayExpr(e ta.Expr, v []byte) (canT, canF bool) {
+	switch e := e.(type) {
+	case *ta.BoolLit:
+		return e.Val, !e.Val
+	case *ta.Unary:
+		if e.Op == "!" {
+			t, f := a.mayExpr(e.X, v)
+			return f, t
+		}
+	case *ta.Binary:
+		switch e.Op {
+		case "&&", "||", "->":
+			xt, xf := a.mayExpr(e.X, v)
+			yt, yf := a.mayExpr(e.Y, v)
+			switch e.Op {
+			case "&&":
+				return xt && yt, xf || yf
+			case "||":
+				return xt || yt, xf && yf
+			}
+			return xf || yt, xt && yf
+		}
+		if b, ok := a.badCmp[e]; ok {
+			return a.may(b, v)
+		}
+		d, err := cmpLin(e)
+		if err != nil || len(d.Only(ta.Local).Coef) != len(d.Coef) {
+			return true, true
+		}
+		return a.mayLocals(d, e.Op, v)
+	}
+	return true, true
+}
+
+// mayLocals evaluates d op 0, d over location counters and a constant,
+// from the range of d when each counter is 0 or at least 1.
+func (a *absModel) mayLocals(d ta.Lin, op string, v []byte) (canT, canF bool) {
+	lo, hi := float64(d.Const), float64(d.Const)
+	for x, c := range d.Coef {
+		if v[x.Index] == 0 {
+			continue
+		}
+		if c > 0 {
+			lo += float64(c)
+			hi = math.Inf(1)
+		} else {
+			hi += float64(c)
+			lo = math.Inf(-1)
+		}
+	}
+	switch op {
+	case ">=":
+		return hi >= 0, lo < 0
+	case ">":
+		return hi > 0, lo <= 0
+	case "<=":
+		return lo <= 0, hi > 0
+	case "<":
+		return lo < 0, hi >= 0
+	case "==":
+		return lo <= 0 && hi >= 0, !(lo == 0 && hi == 0)
+	case "!=":
+		return !(lo == 0 && hi == 0), lo <= 0 && hi >= 0
+	}
+	return true, true
+}
+
+func (a *absModel) ValidEnd([]byte) bool { return true }
+
+func (a *absModel) Explain(t state.Trans, from, to []byte) trace.Step {
+	return a.f.Step(a.rules[t.ID].r.r, 0)
+}
+
+func (a *absModel) Decode(v []byte) []trace.Var {
+	var out []trace.Var
+	for l := range a.nloc {
+		val := "0"
+		if v[l] != 0 {
+			val = ">= 1"
+		}
+		out = append(out, trace.Var{Name: a.f.Locations[l].Name, Value: val})
+	}
+	for g, gr := range a.groups {
+		for b, ai := range gr.atoms {
+			val := "false"
+			if v[a.nloc+g]>>uint(b)&1 == 1 {
+				val = "true"
+			}
+			out = append(out, trace.Var{Name: a.m.atoms[ai].text, Value: val})
+		}
+	}
+	return out
+}
+
+func (a *absModel) Fork() state.Model {
+	b := *a
+	b.buf = nil
+	return &b
+}
+
+// paramsBySum lists up to max valuations of f's parameters (the quotients
+// aside) that satisfy the assumptions, by increasing sum, the sum at most
+// maxSum.
+func paramsBySum(f *ta.File, maxSum int64, max int) []map[string]int64 {
+	var names []string
+	for _, d := range f.Params {
+		if d.Quotient == nil {
+			names = append(names, d.Name)
+		}
+	}
+	var out []map[string]int64
+	vals := make([]int64, len(names))
+	var rec func(i int, left int64) bool
+	rec = func(i int, left int64) bool {
+		if i == len(names)-1 || len(names) == 0 {
+			if len(names) > 0 {
+				vals[i] = left
+			} else if left > 0 {
+				return true
+			}
+			m := make(map[string]int64, len(names))
+			for j, n := range names {
+				m[n] = vals[j]
+			}
+			if _, err := ta.NewInstance(f, m, ta.InstanceOptions{}); err == nil {
+				out = append(out, m)
+			}
+			return len(out) < max
+		}
+		for v := int64(0); v <= left; v++ {
+			vals[i] = v
+			if !rec(i+1, left-v) {
+				return false
+			}
+		}
+		return true
+	}
+	for sum := int64(0); sum <= maxSum && len(out) < max; sum++ {
+		if !rec(0, sum) {
+			break
+		}
+	}
+	return out
+}
