@@ -65,6 +65,10 @@ func verifyTA(e *env, args []string) int {
 	}
 	start := time.Now()
 	rep := &trace.Report{Model: path, Engine: "schema (SMT, " + sf.describe() + ")"}
+	resets := param.HasResets(f)
+	if resets {
+		rep.Engine = "counter abstraction (SMT, " + sf.describe() + ")"
+	}
 	if !*jsonOut && !*quiet {
 		fmt.Fprintf(e.stdout, "ftmc verify %s: %d locations, %d rules, parameters %s\n", path, len(f.Locations), len(f.Rules), strings.Join(ta.Names(f.Params), ", "))
 	}
@@ -90,12 +94,20 @@ func verifyTA(e *env, args []string) int {
 			{Name: "single_query", Value: float64(r.Single)},
 			{Name: "solver_seconds", Value: r.SolverSeconds},
 		}}
+		if a := r.Abstract; a != nil {
+			r.Result.Stats.States, r.Result.Stats.Transitions = a.States, a.Transitions
+		}
 		rep.Verdicts = append(rep.Verdicts, r.Result)
 		if *jsonOut || *quiet {
 			continue
 		}
-		fmt.Fprintf(e.stdout, "%s: nschemas = %d, min length = %d, max length = %d (%d thresholds, %d prefixes checked, %d pruned, %d SMT queries, %.2fs of solver time, %.2fs)\n",
-			s, r.Schemas, r.MinLen, r.MaxLen, r.Atoms, r.Nodes, r.Pruned, r.Queries, r.SolverSeconds, r.Seconds)
+		if a := r.Abstract; a != nil {
+			fmt.Fprintf(e.stdout, "%s: counter abstraction: %d abstract states, %d transitions (%d thresholds, %d SMT queries, %.2fs of solver time, %.2fs)\n",
+				s, a.States, a.Transitions, a.Predicates, r.Queries, r.SolverSeconds, r.Seconds)
+		} else if !resets {
+			fmt.Fprintf(e.stdout, "%s: nschemas = %d, min length = %d, max length = %d (%d thresholds, %d prefixes checked, %d pruned, %d SMT queries, %.2fs of solver time, %.2fs)\n",
+				s, r.Schemas, r.MinLen, r.MaxLen, r.Atoms, r.Nodes, r.Pruned, r.Queries, r.SolverSeconds, r.Seconds)
+		}
 		if r.Single > 0 {
 			fmt.Fprintf(e.stdout, "%s: %d of %d disjuncts refuted by one query over all milestone orders (%d SMT queries in all)\n", s, r.Single, r.Cases, r.Queries)
 		}
