@@ -102,7 +102,13 @@ func HasResets(f *ta.File) bool {
 func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, res SpecResult) SpecResult {
 	init, bad, ok := SafetyShape(spec.Formula)
 	if !ok {
-		res.Reason = fmt.Sprintf("%s:%s: %s is not a safety specification (init -> [](...)); with resets (TACO's extended threshold automata) only safety specifications are checked, on a counter abstraction", f.Path, spec.Pos, spec.Name)
+		// Liveness: only violations, on the smallest instances.
+		res.Reason = fmt.Sprintf("%s:%s: %s is not a safety specification (init -> [](...)); with resets (TACO's extended threshold automata) only safety specifications are proved, on a counter abstraction", f.Path, spec.Pos, spec.Name)
+		if r, n := huntAbstract(ctx, f, spec.Name, true); r != nil {
+			res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, r.Kind, r.Counterexample, ""
+		} else {
+			res.Reason += fmt.Sprintf(", and none of the %d smallest instances checked has a lasso that violates it", n)
+		}
 		return res
 	}
 	m, err := prepareCycles(f, true)
@@ -161,19 +167,10 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 		path = append(path, s.Rule)
 	}
 	why := fmt.Sprintf("the counter abstraction (%d abstract states) reaches a bad state by %s", st.States, strings.Join(path, ", "))
-	hctx, cancel := context.WithTimeout(ctx, absHuntTime)
-	defer cancel()
-	checked := 0
-	for _, vals := range paramsBySum(f, absHuntSum, absHuntInstances) {
-		if hctx.Err() != nil {
-			break
-		}
-		er, _ := Explicit(hctx, f, spec.Name, vals, explore.Options{MaxStates: huntStates})
-		if er.Verdict == trace.Violated {
-			res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, er.Kind, er.Counterexample, ""
-			return res
-		}
-		checked++
+	r2, checked := huntAbstract(ctx, f, spec.Name, false)
+	if r2 != nil {
+		res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, r2.Kind, r2.Counterexample, ""
+		return res
 	}
 	why += fmt.Sprintf(", and none of the %d smallest instances checked violates it", checked)
 	if ctx.Err() != nil {
@@ -181,6 +178,26 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 	}
 	res.Reason = why + ": the abstraction may be too coarse"
 	return res
+}
+
+// huntAbstract checks specName on the smallest instances of f and returns
+// the first violation, or nil and the number of instances checked; with
+// lassos, also on an automaton whose rules form cycles (explicit).
+func huntAbstract(ctx context.Context, f *ta.File, specName string, lassos bool) (*SpecResult, int) {
+	ctx, cancel := context.WithTimeout(ctx, absHuntTime)
+	defer cancel()
+	checked := 0
+	for _, vals := range paramsBySum(f, absHuntSum, absHuntInstances) {
+		if ctx.Err() != nil {
+			break
+		}
+		r, _ := explicit(ctx, f, specName, vals, explore.Options{MaxStates: huntStates}, lassos)
+		if r.Verdict == trace.Violated {
+			return &r, checked
+		}
+		checked++
+	}
+	return nil, checked
 }
 
 // AbstractStats describe the counter abstraction of an automaton with

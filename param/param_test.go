@@ -18,6 +18,7 @@ import (
 	"ftmc/internal/expect"
 	"ftmc/internal/testenv"
 	"ftmc/smt"
+	"ftmc/state"
 	"ftmc/ta"
 	"ftmc/trace"
 )
@@ -975,6 +976,7 @@ func TestResets(t *testing.T) {
   2: B -> C when (x >= N + 1) do { unchanged(x) };
   3: B -> D when (y >= 1) do { unchanged(x) };
   4: A -> E when (z >= 1 && x < 1) do { unchanged(x) };
+  5: A -> A when (true) do { unchanged(x) };
   }
   specifications (5) {
     reachB: [](B == 0);
@@ -982,6 +984,7 @@ func TestResets(t *testing.T) {
     noC: [](C == 0);
     live: <>(B != 0);
     reachE: [](E == 0);
+    liveA: <>(A != 0);
   }
 }`)
 	_, err := prepare(f)
@@ -1001,14 +1004,21 @@ func TestResets(t *testing.T) {
 		// x counts the processes in B since the last reset: never N + 1,
 		// which the abstraction does not see.
 		{"noC", trace.Unknown, "the counter abstraction"},
-		{"live", trace.Unknown, "reset.eta:18:5: live is not a safety specification"},
+		// A lasso that stays in A: a run of the instances.
+		{"live", trace.Violated, ""},
+		// Holds (A is not empty at the start), which only safety
+		// specifications can be proved.
+		{"liveA", trace.Unknown, "reset.eta:21:5: liveA is not a safety specification"},
 	} {
 		r := Verify(context.Background(), f, tc.spec, Options{Jobs: 1})
 		if r.Verdict != tc.want || !strings.Contains(r.Reason, tc.reason) {
 			t.Errorf("%s: %s (%s), want %s (%s)", tc.spec, r.Verdict, r.Reason, tc.want, tc.reason)
 		}
-		if tc.want == trace.Violated {
+		switch {
+		case tc.want == trace.Violated && r.Kind == state.KindInvariant:
 			crossCheck(t, f, tc.spec, r, 5, 1)
+		case tc.want == trace.Violated && (r.Kind != state.KindAcceptCycle || r.Counterexample == nil || r.Counterexample.LoopStart < 0):
+			t.Errorf("%s: %s without a lasso: %+v", tc.spec, r.Kind, r.Counterexample)
 		}
 		if tc.want == trace.Holds {
 			if r.Abstract == nil || r.Abstract.States == 0 {
