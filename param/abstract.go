@@ -57,6 +57,10 @@ const (
 	absHuntTime      = 20 * time.Second
 )
 
+// absMaxQueries bounds the SMT queries that build the abstraction (TACO's
+// automata with resets take 59 to 250).
+const absMaxQueries = 100_000
+
 // absMaxInit bounds the abstract initial states.
 const absMaxInit = 1 << 16
 
@@ -135,7 +139,7 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 	if err != nil {
 		res.Reason = err.Error()
 		if ctx.Err() != nil {
-			res.Reason = stopped(ctx)
+			res.Reason = explore.StopCause(ctx) + " while the counter abstraction was built"
 		}
 		return res
 	}
@@ -174,7 +178,7 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 	}
 	why += fmt.Sprintf(", and none of the %d smallest instances checked violates it", checked)
 	if ctx.Err() != nil {
-		why += "; " + stopped(ctx)
+		why += "; " + explore.StopCause(ctx)
 	}
 	res.Reason = why + ": the abstraction may be too coarse"
 	return res
@@ -182,20 +186,30 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 
 // huntAbstract checks specName on the smallest instances of f and returns
 // the first violation, or nil and the number of instances checked; with
-// lassos, also on an automaton whose rules form cycles (explicit).
+// lassos, the lassos of a liveness specification on the huntInstances
+// smallest instances of an automaton whose rules form cycles (explicit).
 func huntAbstract(ctx context.Context, f *ta.File, specName string, lassos bool) (*SpecResult, int) {
 	ctx, cancel := context.WithTimeout(ctx, absHuntTime)
 	defer cancel()
 	checked := 0
-	for _, vals := range paramsBySum(f, absHuntSum, absHuntInstances) {
+	var found *SpecResult
+	paramsBySum(f, absHuntSum, func(vals map[string]int64) bool {
 		if ctx.Err() != nil {
-			break
+			return false
 		}
 		r, _ := explicit(ctx, f, specName, vals, explore.Options{MaxStates: huntStates}, lassos)
 		if r.Verdict == trace.Violated {
-			return &r, checked
+			found = &r
+			return false
 		}
 		checked++
+		if lassos {
+			return checked < huntInstances
+		}
+		return checked < absHuntInstances
+	})
+	if found != nil {
+		return found, checked
 	}
 	return nil, checked
 }
@@ -313,6 +327,9 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 	// unsat counts as yes, which keeps the abstraction sound.
 	sat := func(terms ...string) (bool, error) {
 		queries++
+		if queries > absMaxQueries {
+			return false, fmt.Errorf("%s: the counter abstraction needs more than %d SMT queries", m.f.Path, absMaxQueries)
+		}
 		if err := ctx.Err(); err != nil {
 			return false, err
 		}
@@ -659,23 +676,22 @@ func (a *absModel) Fork() state.Model {
 	return &b
 }
 
-// paramsBySum lists up to max valuations of f's parameters (the quotients
-// aside) that satisfy the assumptions, by increasing sum, the sum at most
-// maxSum.
-func paramsBySum(f *ta.File, maxSum int64, max int) []map[string]int64 {
+// paramsBySum calls visit with the valuations of f's parameters (the
+// quotients aside) that satisfy the assumptions, by increasing sum, the
+// sum at most maxSum, until visit returns false.
+func paramsBySum(f *ta.File, maxSum int64, visit func(map[string]int64) bool) {
 	var names []string
 	for _, d := range f.Params {
 		if d.Quotient == nil {
 			names = append(names, d.Name)
 		}
 	}
-	var out []map[string]int64
 	vals := make([]int64, len(names))
 	var rec func(i int, left int64) bool
 	rec = func(i int, left int64) bool {
-		if i == len(names)-1 || len(names) == 0 {
+		if i >= len(names)-1 {
 			if len(names) > 0 {
-				vals[i] = left
+				vals[len(names)-1] = left
 			} else if left > 0 {
 				return true
 			}
@@ -683,10 +699,10 @@ func paramsBySum(f *ta.File, maxSum int64, max int) []map[string]int64 {
 			for j, n := range names {
 				m[n] = vals[j]
 			}
-			if _, err := ta.NewInstance(f, m, ta.InstanceOptions{}); err == nil {
-				out = append(out, m)
+			if _, err := ta.NewInstance(f, m, ta.InstanceOptions{}); err != nil {
+				return true
 			}
-			return len(out) < max
+			return visit(m)
 		}
 		for v := int64(0); v <= left; v++ {
 			vals[i] = v
@@ -696,10 +712,9 @@ func paramsBySum(f *ta.File, maxSum int64, max int) []map[string]int64 {
 		}
 		return true
 	}
-	for sum := int64(0); sum <= maxSum && len(out) < max; sum++ {
+	for sum := int64(0); sum <= maxSum; sum++ {
 		if !rec(0, sum) {
-			break
+			return
 		}
 	}
-	return out
 }
