@@ -16,6 +16,42 @@ import (
 	"ftmc/trace"
 )
 
+// randomHeader writes the declarations of a random automaton with nloc
+// locations and nsh shared variables, up to its first rule: the processes
+// start in l0 and l1, the variables at 0.
+func randomHeader(b *strings.Builder, nloc, nsh int) {
+	b.WriteString("skel R {\n local pc;\n shared ")
+	for v := 0; v < nsh; v++ {
+		if v > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "x%d", v)
+	}
+	b.WriteString(";\n parameters N, T, F;\n")
+	b.WriteString(" assumptions (0) { N > 2 * T; T >= F; F >= 0; T >= 1; }\n locations (0) {")
+	for l := 0; l < nloc; l++ {
+		fmt.Fprintf(b, " l%d: [%d];", l, l)
+	}
+	b.WriteString(" }\n inits (0) { l0 + l1 == N - F;")
+	for l := 2; l < nloc; l++ {
+		fmt.Fprintf(b, " l%d == 0;", l)
+	}
+	for v := 0; v < nsh; v++ {
+		fmt.Fprintf(b, " x%d == 0;", v)
+	}
+	b.WriteString(" }\n rules (0) {\n")
+}
+
+// randomCount is the number of random automata a test checks: def, or
+// FTMC_RANDOM_TA.
+func randomCount(def int) int {
+	if s := os.Getenv("FTMC_RANDOM_TA"); s != "" {
+		n, _ := strconv.Atoi(s)
+		return n
+	}
+	return def
+}
+
 // randomTA writes a small acyclic threshold automaton with threshold guards
 // over N and T, and safety and liveness specifications of the benchmark
 // shapes.
@@ -23,26 +59,7 @@ func randomTA(r *rand.Rand) string {
 	nloc := 3 + r.Intn(3)
 	nsh := 1 + r.Intn(2)
 	var b strings.Builder
-	b.WriteString("skel R {\n local pc;\n shared ")
-	for v := 0; v < nsh; v++ {
-		if v > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "x%d", v)
-	}
-	b.WriteString(";\n parameters N, T, F;\n")
-	b.WriteString(" assumptions (0) { N > 2 * T; T >= F; F >= 0; T >= 1; }\n locations (0) {")
-	for l := 0; l < nloc; l++ {
-		fmt.Fprintf(&b, " l%d: [%d];", l, l)
-	}
-	b.WriteString(" }\n inits (0) { l0 + l1 == N - F;")
-	for l := 2; l < nloc; l++ {
-		fmt.Fprintf(&b, " l%d == 0;", l)
-	}
-	for v := 0; v < nsh; v++ {
-		fmt.Fprintf(&b, " x%d == 0;", v)
-	}
-	b.WriteString(" }\n rules (0) {\n")
+	randomHeader(&b, nloc, nsh)
 	thresholds := []string{"1", "T", "T + 1", "N - T", "N - T - F", "T + 1 - F", "2 * T"}
 	guard := func() string {
 		switch r.Intn(5) {
@@ -106,10 +123,7 @@ func randomTA(r *rand.Rand) string {
 // FTMC_RANDOM_TA=n for more automata.
 func TestRandomAgainstInstances(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	n := 6
-	if s := os.Getenv("FTMC_RANDOM_TA"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	n := randomCount(6)
 	r := rand.New(rand.NewSource(20261122))
 	count := map[trace.Verdict]int{}
 	defer func() { t.Logf("verdicts over %d automata: %v", n, count) }()
@@ -152,10 +166,7 @@ func TestRandomAgainstInstances(t *testing.T) {
 // violations into holds here). FTMC_RANDOM_TA=n for more automata.
 func TestRandomSingleQuery(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	n := 8
-	if s := os.Getenv("FTMC_RANDOM_TA"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	n := randomCount(8)
 	r := rand.New(rand.NewSource(20261127))
 	count := map[trace.Verdict]int{}
 	single := 0
@@ -209,16 +220,7 @@ func TestRandomSingleQuery(t *testing.T) {
 func randomResetTA(r *rand.Rand) string {
 	nloc := 3 + r.Intn(3)
 	var b strings.Builder
-	b.WriteString("skel R {\n local pc;\n shared x0, x1;\n parameters N, T, F;\n")
-	b.WriteString(" assumptions (0) { N > 2 * T; T >= F; F >= 0; T >= 1; }\n locations (0) {")
-	for l := 0; l < nloc; l++ {
-		fmt.Fprintf(&b, " l%d: [%d];", l, l)
-	}
-	b.WriteString(" }\n inits (0) { l0 + l1 == N - F;")
-	for l := 2; l < nloc; l++ {
-		fmt.Fprintf(&b, " l%d == 0;", l)
-	}
-	b.WriteString(" x0 == 0; x1 == 0; }\n rules (0) {\n")
+	randomHeader(&b, nloc, 2)
 	thresholds := []string{"1", "T", "T + 1", "N - T", "N - T - F", "T + 1 - F", "2 * T"}
 	guard := func() string {
 		switch r.Intn(4) {
@@ -273,10 +275,7 @@ func randomResetTA(r *rand.Rand) string {
 // automata.
 func TestRandomResetsAgainstInstances(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	n := 12
-	if s := os.Getenv("FTMC_RANDOM_TA"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	n := randomCount(12)
 	r := rand.New(rand.NewSource(20261127))
 	count := map[trace.Verdict]int{}
 	for i := 0; i < n; i++ {
