@@ -164,13 +164,33 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 		}
 		return res
 	}
-	// A bad abstract state: look for a concrete violation on the smallest
-	// instances.
+	// A bad abstract state: the path to it, if some parameter values
+	// follow it, is a violation of their instance, which the explicit
+	// search confirms; else the smallest instances are searched.
 	var path []string
 	for _, s := range r.Counterexample.Steps {
 		path = append(path, s.Rule)
 	}
 	why := fmt.Sprintf("the counter abstraction (%d abstract states) reaches a bad state by %s", st.States, strings.Join(path, ", "))
+	vals, q, err := a.concretize(ctx, s, init, r.Counterexample)
+	res.Queries += q
+	switch {
+	case err != nil:
+		why += fmt.Sprintf(" (the path was not concretized: %v)", err)
+	case vals != nil:
+		er, _ := Explicit(ctx, f, spec.Name, vals, explore.Options{MaxStates: huntStates})
+		if er.Verdict == trace.Violated {
+			res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, er.Kind, er.Counterexample, ""
+			return res
+		}
+		why += fmt.Sprintf(" (a run of the instance %v follows it, which the explicit search did not confirm: %s)", vals, er.Reason)
+	default:
+		why += " (no run of any instance follows it)"
+	}
+	if opts.NoHunt {
+		res.Reason = why + ": the abstraction may be too coarse"
+		return res
+	}
 	r2, checked := huntAbstract(ctx, f, spec.Name, false)
 	if r2 != nil {
 		res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, r2.Kind, r2.Counterexample, ""
@@ -182,6 +202,118 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 	}
 	res.Reason = why + ": the abstraction may be too coarse"
 	return res
+}
+
+// concretize asks the solver for parameter values and a run of their
+// instance that fires the rules of the abstract counterexample c in its
+// order, one process each, and ends in a bad configuration (in whichever
+// abstract states: the abstract path is only a hint). It returns the
+// values (nil: no such run) and the queries asked.
+func (a *absModel) concretize(ctx context.Context, s smt.Solver, init ta.Expr, c *trace.Counterexample) (map[string]int64, int64, error) {
+	rules, err := a.pathRules(c)
+	if err != nil {
+		return nil, 0, err
+	}
+	m := a.m
+	s.Push()
+	defer s.Pop(1)
+	st := func(i int) stateNames { return stateNames(fmt.Sprintf("c%d", i)) }
+	var ts []string
+	for i := range len(rules) + 1 {
+		n := st(i)
+		for l := range m.nloc {
+			s.Send(smt.DeclareConst(n.k(l), "Int"))
+			ts = append(ts, smt.App(">=", n.k(l), "0"))
+		}
+		for x := range m.nsh {
+			s.Send(smt.DeclareConst(n.x(x), "Int"))
+			ts = append(ts, smt.App(">=", n.x(x), "0"))
+		}
+	}
+	for _, e := range append(append([]ta.Expr(nil), m.f.Inits...), init) {
+		t, err := exprTerm(e, st(0))
+		if err != nil {
+			return nil, 0, err
+		}
+		ts = append(ts, t)
+	}
+	for i, ri := range rules {
+		r := a.rules[ri].r
+		from, to := st(i), st(i+1)
+		ts = append(ts, m.bterm(r.guard, from), smt.App(">=", from.k(r.src), "1"))
+		for l := range m.nloc {
+			d := int64(0)
+			if r.src != r.dst && l == r.src {
+				d = -1
+			} else if r.src != r.dst && l == r.dst {
+				d = 1
+			}
+			ts = append(ts, smt.App("=", to.k(l), smt.Sum(from.k(l), smt.Int(d))))
+		}
+		for x := range m.nsh {
+			if r.reset != nil && r.reset[x] {
+				ts = append(ts, smt.App("=", to.x(x), "0"))
+			} else {
+				ts = append(ts, smt.App("=", to.x(x), smt.Sum(from.x(x), smt.Int(r.inc[x]))))
+			}
+		}
+	}
+	bad, err := exprTerm(a.bad, st(len(rules)))
+	if err != nil {
+		return nil, 0, err
+	}
+	ts = append(ts, bad)
+	for _, t := range ts {
+		s.Assert(t)
+	}
+	status, err := s.Check(ctx)
+	if err != nil {
+		return nil, 1, err
+	}
+	if status != smt.Sat {
+		return nil, 1, nil
+	}
+	var names []string
+	for i := range m.f.Params {
+		names = append(names, paramName(i))
+	}
+	got, err := s.Values(ctx, names...)
+	if err != nil {
+		return nil, 1, err
+	}
+	vals := map[string]int64{}
+	for i, d := range m.f.Params {
+		if d.Quotient != nil {
+			continue // instances compute it
+		}
+		n, ok := got[i].Int64()
+		if !ok {
+			return nil, 1, fmt.Errorf("the solver's value of %s is %s", d.Name, got[i])
+		}
+		vals[d.Name] = n
+	}
+	return vals, 1, nil
+}
+
+// pathRules returns the rules of a counterexample of the abstraction, by
+// their indices.
+func (a *absModel) pathRules(c *trace.Counterexample) ([]int, error) {
+	byName := map[string]int{}
+	for i, r := range a.rules {
+		if _, dup := byName[r.r.r.Name()]; dup {
+			return nil, fmt.Errorf("two rules are named %s", r.r.r.Name())
+		}
+		byName[r.r.r.Name()] = i
+	}
+	var rules []int
+	for _, st := range c.Steps {
+		ri, ok := byName[st.Rule]
+		if !ok {
+			return nil, fmt.Errorf("no rule named %s", st.Rule)
+		}
+		rules = append(rules, ri)
+	}
+	return rules, nil
 }
 
 // huntAbstract checks specName on the smallest instances of f and returns

@@ -992,6 +992,22 @@ func TestResets(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("prepare: %v, want %s...", err, want)
 	}
+	// Without the hunt on the smallest instances, the abstract paths to
+	// B and E are concretized; the path to C is spurious.
+	for _, tc := range []struct {
+		spec   string
+		want   trace.Verdict
+		reason string
+	}{
+		{"reachB", trace.Violated, ""},
+		{"reachE", trace.Violated, ""},
+		{"noC", trace.Unknown, "(no run of any instance follows it)"},
+	} {
+		r := Verify(context.Background(), f, tc.spec, Options{Jobs: 1, NoHunt: true})
+		if r.Verdict != tc.want || !strings.Contains(r.Reason, tc.reason) {
+			t.Errorf("%s without the hunt: %s (%s), want %s (%s)", tc.spec, r.Verdict, r.Reason, tc.want, tc.reason)
+		}
+	}
 	for _, tc := range []struct {
 		spec   string
 		want   trace.Verdict

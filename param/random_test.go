@@ -278,6 +278,7 @@ func TestRandomResetsAgainstInstances(t *testing.T) {
 	n := randomCount(12)
 	r := rand.New(rand.NewSource(20261127))
 	count := map[trace.Verdict]int{}
+	concretized := 0
 	for i := 0; i < n; i++ {
 		src := randomResetTA(r)
 		f, err := ta.Parse(fmt.Sprintf("reset%d.eta", i), []byte(src))
@@ -291,6 +292,14 @@ func TestRandomResetsAgainstInstances(t *testing.T) {
 		for _, s := range f.Specs {
 			res := Verify(context.Background(), f, s.Name, Options{Jobs: 1})
 			count[res.Verdict]++
+			// Without the hunt, a violation comes from the abstract
+			// path's rules, fired on an instance the solver chose.
+			if nh := Verify(context.Background(), f, s.Name, Options{Jobs: 1, NoHunt: true}); nh.Verdict == trace.Violated {
+				concretized++
+				crossCheck(t, f, s.Name, nh, 5, 1)
+			} else if nh.Verdict != res.Verdict && res.Verdict != trace.Violated {
+				t.Errorf("automaton %d %s: %s without the hunt, %s with it", i, s.Name, nh.Verdict, res.Verdict)
+			}
 			switch res.Verdict {
 			case trace.Holds:
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -306,8 +315,8 @@ func TestRandomResetsAgainstInstances(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("verdicts over %d automata: %v", n, count)
-	if count[trace.Holds] == 0 || count[trace.Violated] == 0 {
-		t.Errorf("verdicts %v: want some of each of holds and violated", count)
+	t.Logf("verdicts over %d automata: %v, %d violations concretized from the abstract path", n, count, concretized)
+	if count[trace.Holds] == 0 || count[trace.Violated] == 0 || concretized == 0 {
+		t.Errorf("verdicts %v, %d concretized: want some of each of holds and violated, some concretized", count, concretized)
 	}
 }
