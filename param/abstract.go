@@ -183,7 +183,13 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 			res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, er.Kind, er.Counterexample, ""
 			return res
 		}
-		why += fmt.Sprintf(" (a run of the instance %v follows it, which the explicit search did not confirm: %s)", vals, er.Reason)
+		var ps []string
+		for _, d := range f.Params {
+			if v, ok := vals[d.Name]; ok {
+				ps = append(ps, fmt.Sprintf("%s=%d", d.Name, v))
+			}
+		}
+		why += fmt.Sprintf(" (a run of the instance %s follows it, which the explicit search did not confirm: %s)", strings.Join(ps, ", "), er.Reason)
 	default:
 		why += " (no run of any instance follows it)"
 	}
