@@ -223,11 +223,16 @@ func randomResetTA(r *rand.Rand) string {
 	randomHeader(&b, nloc, 2)
 	thresholds := []string{"1", "T", "T + 1", "N - T", "N - T - F", "T + 1 - F", "2 * T"}
 	guard := func() string {
-		switch r.Intn(4) {
+		switch r.Intn(6) {
 		case 0:
 			return "true"
 		case 1:
 			return fmt.Sprintf("x%d < %s", r.Intn(2), thresholds[r.Intn(len(thresholds))])
+		case 2:
+			// Both variables in one atom: one group of the abstraction.
+			return fmt.Sprintf("x0 + x1 >= %s", thresholds[r.Intn(len(thresholds))])
+		case 3:
+			return fmt.Sprintf("x0 + x1 < %s", thresholds[r.Intn(len(thresholds))])
 		}
 		return fmt.Sprintf("x%d >= %s", r.Intn(2), thresholds[r.Intn(len(thresholds))])
 	}
