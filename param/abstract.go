@@ -104,6 +104,10 @@ func HasResets(f *ta.File) bool {
 // verifyAbstract checks specName of f, whose rules reset shared variables,
 // on the counter abstraction.
 func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, res SpecResult) SpecResult {
+	if ctx.Err() != nil {
+		res.Reason = explore.StopCause(ctx) + " before the counter abstraction was built"
+		return res
+	}
 	init, bad, ok := SafetyShape(spec.Formula)
 	if !ok {
 		// Liveness: only violations, on the smallest instances.
@@ -112,6 +116,9 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 			res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, r.Kind, r.Counterexample, ""
 		} else {
 			res.Reason += fmt.Sprintf(", and none of the %d smallest instances checked has a lasso that violates it", n)
+			if ctx.Err() != nil {
+				res.Reason += "; " + explore.StopCause(ctx)
+			}
 		}
 		return res
 	}

@@ -104,12 +104,12 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		res.Reason = fmt.Sprintf("no specification named %s", specName)
 		return res
 	}
+	if HasResets(f) {
+		return verifyAbstract(ctx, f, spec, opts, res)
+	}
 	if ctx.Err() != nil {
 		res.Reason = stopped(ctx)
 		return res
-	}
-	if HasResets(f) {
-		return verifyAbstract(ctx, f, spec, opts, res)
 	}
 	lcs, err := specCases(spec.Formula)
 	if err != nil {

@@ -94,11 +94,13 @@ func TestCheckTAStatsIncomplete(t *testing.T) {
 
 // TestVerifyMemoryBudget: verify with a memory limit below what the process
 // holds ends unknown with the memory limit as the reason, on a threshold
-// automaton (the schema engine) and on a Cubicle model (backward
-// reachability), never holds.
+// automaton (the schema engine), on one with resets (the counter
+// abstraction; a liveness specification too) and on a Cubicle model
+// (backward reachability), never holds.
 func TestVerifyMemoryBudget(t *testing.T) {
 	for _, model := range []string{
 		filepath.Join("..", "..", "examples", "threshold", "st-byz.ta"),
+		filepath.Join("..", "..", "ta", "testdata", "taco", "benchmarks", "reset-benchmarks", "rb-2x_reset.eta"),
 		filepath.Join("..", "..", "examples", "mcmt", "lock.cub"),
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -111,6 +113,9 @@ func TestVerifyMemoryBudget(t *testing.T) {
 		for _, v := range rep.Verdicts {
 			if v.Verdict != trace.Unknown || !strings.HasPrefix(v.Reason, "memory limit 1 B reached") {
 				t.Errorf("%s: %s: %s, want unknown: memory limit 1 B reached", model, v.Property, describe(v))
+			}
+			if strings.HasSuffix(model, ".eta") && !strings.Contains(v.Reason, "counter abstraction") {
+				t.Errorf("%s: %s: %s, want the counter abstraction named (no schemas run)", model, v.Property, describe(v))
 			}
 		}
 	}
