@@ -38,9 +38,11 @@ import (
 // search of it (explore's breadth-first search) that reaches no bad state
 // proves the specification for all parameters. A bad state it reaches may
 // be an artefact of the abstraction: a violation is reported only when an
-// explicit check of a small instance (as the hunter's) finds one, which is
-// then the counterexample; otherwise the verdict is unknown, with the
-// abstract path in the reason.
+// explicit check of an instance finds one, which is then the
+// counterexample. The instances checked are the one whose parameters the
+// solver picks for the abstract path's rules (concretize), then the
+// smallest (huntAbstract); none violating, the verdict is unknown, with
+// the abstract path in the reason.
 
 // absMaxAtoms bounds the atoms of one group of shared variables (a byte
 // of the state vector holds their truth values).
