@@ -99,8 +99,14 @@ type absRule struct {
 // HasResets reports whether a rule of f resets a shared variable: Verify
 // then checks its safety specifications on a counter abstraction.
 func HasResets(f *ta.File) bool {
-	m, err := prepareCycles(f, true)
-	return err == nil && m.reset != nil
+	for _, r := range f.Rules {
+		for _, u := range r.Updates {
+			if l, err := ta.Linear(u.Expr); err == nil && isReset(l) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // verifyAbstract checks specName of f, whose rules reset shared variables,
@@ -108,6 +114,11 @@ func HasResets(f *ta.File) bool {
 func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, res SpecResult) SpecResult {
 	if ctx.Err() != nil {
 		res.Reason = explore.StopCause(ctx) + " before the counter abstraction was built"
+		return res
+	}
+	m, err := prepareCycles(f, true)
+	if err != nil {
+		res.Reason = err.Error()
 		return res
 	}
 	init, bad, ok := SafetyShape(spec.Formula)
@@ -122,11 +133,6 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 				res.Reason += "; " + explore.StopCause(ctx)
 			}
 		}
-		return res
-	}
-	m, err := prepareCycles(f, true)
-	if err != nil {
-		res.Reason = err.Error()
 		return res
 	}
 	a := &absModel{f: f, m: m, bad: bad, badCmp: map[*ta.Binary]*bexpr{}, nloc: m.nloc}
@@ -192,13 +198,11 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 			res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, er.Kind, er.Counterexample, ""
 			return res
 		}
-		var ps []string
-		for _, d := range f.Params {
-			if v, ok := vals[d.Name]; ok {
-				ps = append(ps, fmt.Sprintf("%s=%d", d.Name, v))
-			}
+		name := fmt.Sprint(vals)
+		if in, err := ta.NewInstance(f, vals, ta.InstanceOptions{}); err == nil {
+			name = in.ParamString()
 		}
-		why += fmt.Sprintf(" (a run of the instance %s follows it, which the explicit search did not confirm: %s)", strings.Join(ps, ", "), er.Reason)
+		why += fmt.Sprintf(" (a run of the instance %s follows it, which the explicit search did not confirm: %s)", name, er.Reason)
 	default:
 		why += " (no run of any instance follows it)"
 	}

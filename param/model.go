@@ -43,6 +43,10 @@ type rule struct {
 	reset    []bool  // per shared variable: set to 0 (nil: none is)
 }
 
+// isReset reports whether an update's right-hand side l sets its variable
+// to 0: a reset of TACO's extended automata.
+func isReset(l ta.Lin) bool { return len(l.Coef) == 0 && l.Const == 0 }
+
 // model is a threshold automaton prepared for the schema engine.
 type model struct {
 	f       *ta.File
@@ -91,7 +95,7 @@ func prepareCycles(f *ta.File, cycles bool) (*model, error) {
 			self := ta.Var{Kind: ta.Shared, Index: u.Var.Index}
 			c := l.Const
 			ok := len(l.Coef) == 1 && l.Coef[self] == 1
-			if len(l.Coef) == 0 && c == 0 {
+			if isReset(l) {
 				if mr.reset == nil {
 					mr.reset = make([]bool, m.nsh)
 				}
