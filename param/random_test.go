@@ -52,6 +52,20 @@ func randomCount(def int) int {
 	return def
 }
 
+// violatingInstance returns the first of params whose instance violates
+// spec, by the explicit search (a million states each, 30 s in all), or
+// nil.
+func violatingInstance(f *ta.File, spec string, params []map[string]int64) map[string]int64 {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, p := range params {
+		if e, _ := Explicit(ctx, f, spec, p, explore.Options{MaxStates: 1_000_000}); e.Verdict == trace.Violated {
+			return p
+		}
+	}
+	return nil
+}
+
 // randomTA writes a small acyclic threshold automaton with threshold guards
 // over N and T, and safety and liveness specifications of the benchmark
 // shapes.
@@ -141,16 +155,11 @@ func TestRandomAgainstInstances(t *testing.T) {
 				t.Errorf("automaton %d %s: unknown (%s)\n%s", i, s.Name, res.Reason, src)
 				continue
 			}
-
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			for _, p := range params {
-				e, _ := Explicit(ctx, f, s.Name, p, explore.Options{MaxStates: 1_000_000})
-				if e.Verdict == trace.Violated && res.Verdict == trace.Holds {
+			if res.Verdict == trace.Holds {
+				if p := violatingInstance(f, s.Name, params); p != nil {
 					t.Errorf("automaton %d %s: schema engine says holds, instance %v violates it\n%s", i, s.Name, p, src)
-					break
 				}
 			}
-			cancel()
 			if res.Verdict == trace.Violated {
 				crossCheck(t, f, s.Name, res, 5, 1)
 			}
@@ -307,14 +316,9 @@ func TestRandomResetsAgainstInstances(t *testing.T) {
 			}
 			switch res.Verdict {
 			case trace.Holds:
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				for _, p := range params {
-					if e, _ := Explicit(ctx, f, s.Name, p, explore.Options{MaxStates: 1_000_000}); e.Verdict == trace.Violated {
-						t.Errorf("automaton %d %s: the abstraction says holds, instance %v violates it\n%s", i, s.Name, p, src)
-						break
-					}
+				if p := violatingInstance(f, s.Name, params); p != nil {
+					t.Errorf("automaton %d %s: the abstraction says holds, instance %v violates it\n%s", i, s.Name, p, src)
 				}
-				cancel()
 			case trace.Violated:
 				crossCheck(t, f, s.Name, res, 5, 1)
 			}
