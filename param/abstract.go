@@ -44,9 +44,13 @@ import (
 // smallest (huntAbstract); none violating, the verdict is unknown, with
 // the abstract path in the reason.
 
-// absMaxAtoms bounds the atoms of one group of shared variables (a byte
-// of the state vector holds their truth values).
-const absMaxAtoms = 8
+// absMaxAtoms bounds the atoms of one group of shared variables; a byte
+// of the state vector says which of the group's consistent truth values
+// (at most absMaxMasks) holds.
+const (
+	absMaxAtoms = 16
+	absMaxMasks = 256
+)
 
 // When the abstraction reaches a bad state, the smallest instances (by
 // the sum of their parameters, at most absHuntSum) are checked for a
@@ -81,19 +85,44 @@ type absModel struct {
 	init   [][]byte
 	nloc   int
 
+	// A location's byte holds the thresholds its counter reaches, a bit
+	// each (cth[0] is 1: bit 0 says the location is not empty); cmasks
+	// are the combinations that exist, and cinc and cdec what a process
+	// more or less leads to. Without thresholds beyond 1 (verifyAbstract)
+	// a counter is zero or not.
+	cth        []ta.Lin
+	cmasks     []byte
+	cinc, cdec map[byte][]byte
+	ctext      map[byte]string
+	// The refinement (cegar.go) removes the abstract states and
+	// transitions that no run of any instance has.
+	blockedStates []absPattern
+	blockedTrans  []absTransBlock
+	// freeze adds a byte to the vector: 1 once the run stays in its
+	// configuration for ever (cegar.go).
+	freeze bool
+	// With trackInit, the vector keeps the initial value of each location
+	// in initLocs, those with more than one (after the groups), so that
+	// the refinement knows what the run started from.
+	trackInit bool
+	initLocs  []int
+	// premises are conditions on the parameters alone that every
+	// counterexample satisfies (cegar.go): the solver assumes them.
+	premises []ta.Expr
+
 	buf []byte
 }
 
 type absGroup struct {
 	atoms []int
 	vars  []int
-	masks []byte // the consistent truth values
+	masks []uint32 // the consistent truth values, a bit per atom
 }
 
 type absRule struct {
 	r       *rule
 	touched []int             // groups the rule's update changes
-	next    []map[byte][]byte // per touched group: mask -> successor masks
+	next    []map[byte][]byte // per touched group: mask -> successor masks (indices in masks)
 }
 
 // HasResets reports whether a rule of f resets a shared variable: Verify
@@ -465,6 +494,13 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 		return queries, err
 	}
 	s.Send(cmds...)
+	for _, e := range a.premises {
+		t, err := exprTerm(e, "")
+		if err != nil {
+			return queries, fmt.Errorf("%s:%v", m.f.Path, err)
+		}
+		s.Assert(t)
+	}
 	x, y := stateNames("x"), stateNames("y")
 	for _, st := range []stateNames{x, y} {
 		for v := range m.nsh {
@@ -495,7 +531,7 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 		}
 		return st != smt.Unsat, nil
 	}
-	pattern := func(g int, mask byte, st stateNames) []string {
+	pattern := func(g int, mask uint32, st stateNames) []string {
 		var ts []string
 		for b, ai := range a.groups[g].atoms {
 			t := m.atomTerm(ai, st)
@@ -507,14 +543,29 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 		return ts
 	}
 	for g := range a.groups {
-		for mask := 0; mask < 1<<len(a.groups[g].atoms); mask++ {
-			ok, err := sat(pattern(g, byte(mask), x)...)
+		n := len(a.groups[g].atoms)
+		if n > 8 {
+			masks, q, err := allTruths(ctx, s, a.groupTerms(g, x))
+			queries += q
+			if err != nil {
+				return queries, err
+			}
+			if masks != nil {
+				a.groups[g].masks = masks
+				continue
+			}
+		}
+		for mask := uint32(0); mask < 1<<n; mask++ {
+			ok, err := sat(pattern(g, mask, x)...)
 			if err != nil {
 				return queries, err
 			}
 			if ok {
-				a.groups[g].masks = append(a.groups[g].masks, byte(mask))
+				a.groups[g].masks = append(a.groups[g].masks, mask)
 			}
+		}
+		if len(a.groups[g].masks) > absMaxMasks {
+			return queries, fmt.Errorf("%s: the threshold atoms over the shared variables %s have %d combinations of truth values: the counter abstraction takes at most %d", m.f.Path, a.varNames(a.groups[g].vars), len(a.groups[g].masks), absMaxMasks)
 		}
 	}
 
@@ -548,15 +599,15 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 			next, ok := memo[k]
 			if !ok {
 				next = map[byte][]byte{}
-				for _, from := range gr.masks {
-					for _, to := range gr.masks {
+				for fi, from := range gr.masks {
+					for ti, to := range gr.masks {
 						ts := append(append(pattern(g, from, x), pattern(g, to, y)...), upd...)
 						ok, err := sat(ts...)
 						if err != nil {
 							return queries, err
 						}
 						if ok {
-							next[from] = append(next[from], to)
+							next[byte(fi)] = append(next[byte(fi)], byte(ti))
 						}
 					}
 				}
@@ -583,28 +634,28 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 		return queries, err
 	}
 	choices := make([][]byte, m.nloc+len(a.groups))
+	if err := a.counters(sat); err != nil {
+		return queries, err
+	}
 	for l := range m.nloc {
-		for _, c := range []struct {
-			v byte
-			t string
-		}{{0, smt.App("=", x.k(l), "0")}, {1, smt.App(">=", x.k(l), "1")}} {
-			ok, err := sat(append(append([]string(nil), base...), c.t)...)
+		for _, c := range a.cmasks {
+			ok, err := sat(append(append([]string(nil), base...), a.counterPattern(l, c, x)...)...)
 			if err != nil {
 				return queries, err
 			}
 			if ok {
-				choices[l] = append(choices[l], c.v)
+				choices[l] = append(choices[l], c)
 			}
 		}
 	}
 	for g := range a.groups {
-		for _, mask := range a.groups[g].masks {
+		for i, mask := range a.groups[g].masks {
 			ok, err := sat(append(append([]string(nil), base...), pattern(g, mask, x)...)...)
 			if err != nil {
 				return queries, err
 			}
 			if ok {
-				choices[m.nloc+g] = append(choices[m.nloc+g], mask)
+				choices[m.nloc+g] = append(choices[m.nloc+g], byte(i))
 			}
 		}
 	}
@@ -615,11 +666,26 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 	if n > absMaxInit {
 		return queries, fmt.Errorf("%s: %.0f initial states of the counter abstraction (at most %d are taken)", m.f.Path, n, absMaxInit)
 	}
-	vec := make([]byte, len(choices))
+	if a.trackInit {
+		for l := range m.nloc {
+			if len(choices[l]) > 1 {
+				a.initLocs = append(a.initLocs, l)
+			}
+		}
+	}
+	vec := make([]byte, len(choices)+len(a.initLocs))
+	if a.freeze {
+		vec = append(vec, 0)
+	}
 	var rec func(i int)
 	rec = func(i int) {
 		if i == len(choices) {
-			a.init = append(a.init, append([]byte(nil), vec...))
+			for j, l := range a.initLocs {
+				vec[len(choices)+j] = vec[l]
+			}
+			if !a.blockedState(vec) {
+				a.init = append(a.init, append([]byte(nil), vec...))
+			}
 			return
 		}
 		for _, c := range choices[i] {
@@ -662,7 +728,7 @@ func (a *absModel) may(b *bexpr, v []byte) (canT, canF bool) {
 	case 's':
 		return true, true
 	case 'l':
-		val := v[a.nloc+a.atomG[b.atom]]>>a.atomB[b.atom]&1 == 1
+		val := a.truth(v, b.atom)
 		return val == b.pos, val != b.pos
 	}
 	and := b.op == 'a'
@@ -679,47 +745,61 @@ func (a *absModel) may(b *bexpr, v []byte) (canT, canF bool) {
 }
 
 func (a *absModel) Next(v []byte, sink state.Sink) {
+	if a.freeze && v[len(v)-1] == 1 {
+		sink.Succ(state.Trans{Proc: -1, ID: int32(len(a.rules))}, v)
+		return
+	}
 	for ri, ar := range a.rules {
 		r := ar.r
-		if v[r.src] == 0 {
+		if v[r.src]&1 == 0 {
 			continue
 		}
 		if t, _ := a.may(r.guard, v); !t {
 			continue
 		}
 		a.buf = append(a.buf[:0], v...)
-		a.buf[r.dst] = 1
-		srcs := []byte{1}
-		if r.src != r.dst {
-			srcs = []byte{0, 1}
+		if r.src == r.dst {
+			a.product(ri, 0, v, sink)
+			continue
 		}
-		for _, sv := range srcs {
-			a.buf[r.src] = sv
-			a.buf[r.dst] = 1
-			a.product(ri, 0, sink)
+		for _, sv := range a.cdec[v[r.src]] {
+			for _, dv := range a.cinc[v[r.dst]] {
+				a.buf[r.src], a.buf[r.dst] = sv, dv
+				a.product(ri, 0, v, sink)
+			}
 		}
+	}
+	if a.freeze && a.canStay(v) {
+		a.buf = append(a.buf[:0], v...)
+		a.buf[len(v)-1] = 1
+		sink.Succ(state.Trans{Proc: -1, ID: int32(len(a.rules))}, a.buf)
 	}
 }
 
-// product emits the successors of rule ri for every choice of the touched
-// groups' masks from the k-th on.
-func (a *absModel) product(ri, k int, sink state.Sink) {
+// product emits the successors of rule ri from v for every choice of the
+// touched groups' masks from the k-th on.
+func (a *absModel) product(ri, k int, v []byte, sink state.Sink) {
 	ar := &a.rules[ri]
 	if k == len(ar.touched) {
-		sink.Succ(state.Trans{Proc: -1, ID: int32(ri)}, a.buf)
+		if !a.blocked(ri, v, a.buf) {
+			sink.Succ(state.Trans{Proc: -1, ID: int32(ri)}, a.buf)
+		}
 		return
 	}
 	at := a.nloc + ar.touched[k]
 	old := a.buf[at]
 	for _, to := range ar.next[k][old] {
 		a.buf[at] = to
-		a.product(ri, k+1, sink)
+		a.product(ri, k+1, v, sink)
 	}
 	a.buf[at] = old
 }
 
 // Check reports a state where bad can hold.
 func (a *absModel) Check(v []byte) (kind, msg string, bad bool) {
+	if a.bad == nil {
+		return "", "", false
+	}
 	if t, _ := a.mayExpr(a.bad, v); t {
 		return state.KindInvariant, "", true
 	}
@@ -766,7 +846,7 @@ func (a *absModel) mayExpr(e ta.Expr, v []byte) (canT, canF bool) {
 func (a *absModel) mayLocals(d ta.Lin, op string, v []byte) (canT, canF bool) {
 	lo, hi := float64(d.Const), float64(d.Const)
 	for x, c := range d.Coef {
-		if v[x.Index] == 0 {
+		if v[x.Index]&1 == 0 {
 			continue
 		}
 		if c > 0 {
@@ -797,26 +877,35 @@ func (a *absModel) mayLocals(d ta.Lin, op string, v []byte) (canT, canF bool) {
 func (a *absModel) ValidEnd([]byte) bool { return true }
 
 func (a *absModel) Explain(t state.Trans, from, to []byte) trace.Step {
+	if int(t.ID) == len(a.rules) {
+		return trace.Step{Pid: -1, Stmt: "the configuration stays for ever (a self-loop rule fires again and again)"}
+	}
 	return a.f.Step(a.rules[t.ID].r.r, 0)
 }
 
 func (a *absModel) Decode(v []byte) []trace.Var {
 	var out []trace.Var
 	for l := range a.nloc {
-		val := "0"
-		if v[l] != 0 {
-			val = ">= 1"
-		}
-		out = append(out, trace.Var{Name: a.f.Locations[l].Name, Value: val})
+		out = append(out, trace.Var{Name: a.f.Locations[l].Name, Value: a.ctext[v[l]]})
 	}
 	for g, gr := range a.groups {
 		for b, ai := range gr.atoms {
 			val := "false"
-			if v[a.nloc+g]>>uint(b)&1 == 1 {
+			if gr.masks[v[a.nloc+g]]>>uint(b)&1 == 1 {
 				val = "true"
 			}
 			out = append(out, trace.Var{Name: a.m.atoms[ai].text, Value: val})
 		}
+	}
+	for j, l := range a.initLocs {
+		out = append(out, trace.Var{Name: initVar(a.f.Locations[l].Name), Value: a.ctext[v[a.nloc+len(a.groups)+j]]})
+	}
+	if a.freeze {
+		val := "no"
+		if v[len(v)-1] == 1 {
+			val = "yes"
+		}
+		out = append(out, trace.Var{Name: staysVar, Value: val})
 	}
 	return out
 }

@@ -52,6 +52,10 @@ type Options struct {
 	// SingleFirst asks the single query before the tree search instead
 	// of beside it, so that it decides every disjunct it can (for tests).
 	SingleFirst bool
+	// Engine is "cegar" for the counter abstraction with refinement
+	// (cegar.go); otherwise the schema engine runs, or for an automaton
+	// with resets the counter abstraction without refinement.
+	Engine string
 }
 
 // MaxJobs bounds Options.Jobs: every worker is a solver process.
@@ -92,6 +96,9 @@ type SpecResult struct {
 	// Abstract describes the counter abstraction that checked an
 	// automaton with resets (abstract.go), if one did.
 	Abstract *AbstractStats
+	// CEGAR describes the refinement, when the counter abstraction with
+	// refinement ran (cegar.go).
+	CEGAR *CEGARStats
 }
 
 // Verify checks one specification of f for all parameter values.
@@ -103,6 +110,9 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 	if !ok {
 		res.Reason = fmt.Sprintf("no specification named %s", specName)
 		return res
+	}
+	if opts.Engine == "cegar" {
+		return verifyCEGAR(ctx, f, spec, opts, res)
 	}
 	if HasResets(f) {
 		return verifyAbstract(ctx, f, spec, opts, res)

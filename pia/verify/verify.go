@@ -35,6 +35,9 @@ type Options struct {
 	Solver smt.Options
 	// Jobs is the number of workers of the schema engine.
 	Jobs int
+	// Engine is param.Options.Engine: "cegar" checks each automaton on
+	// the counter abstraction with refinement instead of with schemas.
+	Engine string
 	// Thresholds, when not empty, replaces the thresholds found in the
 	// model (ByMC's -O piaDom.thresholds), and the model's #pragma does
 	// not refine them.
@@ -161,7 +164,7 @@ func Verify(ctx context.Context, prog *promela.Program, model Model, specs []str
 		// PIA over-approximates already and every violation is
 		// replayed on the Promela instance, so contraction may
 		// over-approximate too.
-		param: param.Options{Solver: opts.Solver, Jobs: opts.Jobs, Overapprox: true}}
+		param: param.Options{Solver: opts.Solver, Jobs: opts.Jobs, Overapprox: true, Engine: opts.Engine}}
 	res := &Result{Abstraction: abs}
 	// The thresholds of the model's #pragma (written for ByMC's coarser
 	// abstraction) refine the found ones where those leave a

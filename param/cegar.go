@@ -1,0 +1,886 @@
+package param
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"ftmc/explore"
+	"ftmc/ltl"
+	"ftmc/smt"
+	"ftmc/state"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+// The thesis's own method (Gmeiner, TU Wien 2015, ch. 4-5, in the seeds):
+// a counter abstraction checked by explicit search and refined where its
+// counterexample has no concrete counterpart (CEGAR).
+//
+//   - A location's counter is abstracted to the interval of the parametric
+//     interval domain it lies in: the thresholds are 1, the bounds of the
+//     guards' threshold atoms (t + 1 - f, ...) and the number of processes
+//     the inits start with (n - f); a process more or less leads to the
+//     intervals the solver allows (the thesis's abstract inc and dec).
+//   - The shared variables are abstracted as for automata with resets
+//     (abstract.go): to the truth values of the threshold atoms of the
+//     guards and of the specification, which by the thesis's Proposition
+//     13 is the same as their intervals.
+//   - Every specification is checked by ftmc's LTL search on the product
+//     with the Büchi automaton of its negation, each proposition replaced
+//     by what the abstract state allows (may be true where it occurs
+//     positively in the negation, may be false where negatively). When
+//     the automaton has no cycles but self-loops, every infinite run of an
+//     instance ends in a configuration that stays for ever; so does every
+//     abstract counterexample.
+//   - A counterexample is checked state by state and step by step against
+//     the counting invariant of the counter system (the state equation:
+//     every reachable configuration is the initial one plus the effects
+//     of some numbers of firings of each rule, which gives both the
+//     thesis's sum of the counters and its tx_inv without a user's hint).
+//     An abstract state without a concrete configuration that satisfies
+//     it, or a step without a concrete step between two such
+//     configurations, is removed with everything the solver's unsat core
+//     says shares the reason (Definition 29 and Theorem 30, uniformly
+//     spurious transitions), and the search runs again.
+//   - A counterexample that survives is a candidate: the explicit search
+//     of an instance must confirm it (for a safety specification, the
+//     instance whose parameters the solver picks for the path first; then
+//     the smallest instances); otherwise the verdict is unknown with the
+//     abstract counterexample.
+
+// cegarMaxRefinements bounds the refinement loop.
+const cegarMaxRefinements = 500
+
+// cegarMaxThresholds bounds the counter thresholds (a byte holds them).
+const cegarMaxThresholds = 8
+
+// staysVar names the flag of a run that stays in its configuration.
+const staysVar = "(stays for ever)"
+
+// absPattern is a set of abstract states: those whose bytes at pos are
+// val.
+type absPattern struct {
+	pos []int
+	val []byte
+}
+
+func (p absPattern) match(v []byte) bool {
+	for i, at := range p.pos {
+		if v[at] != p.val[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// absTransBlock is a set of abstract steps: rule's steps from a state of
+// pre to a state of post.
+type absTransBlock struct {
+	rule      int
+	pre, post absPattern
+}
+
+func (a *absModel) blockedState(v []byte) bool {
+	for _, p := range a.blockedStates {
+		if p.match(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// blocked reports whether the step by rule ri from v to w was removed.
+func (a *absModel) blocked(ri int, v, w []byte) bool {
+	if a.blockedState(w) {
+		return true
+	}
+	for _, b := range a.blockedTrans {
+		if b.rule == ri && b.pre.match(v) && b.post.match(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// canStay reports whether a self-loop rule may fire in v, so that a run
+// of an instance may stay in its configuration for ever.
+func (a *absModel) canStay(v []byte) bool {
+	for _, ar := range a.rules {
+		if r := ar.r; r.src == r.dst && v[r.src]&1 == 1 {
+			if t, _ := a.may(r.guard, v); t {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// counterPattern says over st that location l's counter lies in the
+// interval of mask.
+func (a *absModel) counterPattern(l int, mask byte, st stateNames) []string {
+	var ts []string
+	for b, th := range a.cth {
+		t := smt.App(">=", st.k(l), linTerm(th, st))
+		if mask>>uint(b)&1 == 0 {
+			t = smt.Not(t)
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// counters computes which counter masks exist and where a process more
+// or less leads; without thresholds beyond 1, a counter is zero or not.
+func (a *absModel) counters(sat func(...string) (bool, error)) error {
+	if len(a.cth) <= 1 {
+		a.cth = []ta.Lin{{Const: 1}}
+		a.cmasks = []byte{0, 1}
+		a.cinc = map[byte][]byte{0: {1}, 1: {1}}
+		a.cdec = map[byte][]byte{1: {0, 1}}
+		a.ctext = map[byte]string{0: "0", 1: ">= 1"}
+		return nil
+	}
+	x, y := stateNames("x"), stateNames("y")
+	a.cinc, a.cdec, a.ctext = map[byte][]byte{}, map[byte][]byte{}, map[byte]string{}
+	for mask := 0; mask < 1<<len(a.cth); mask++ {
+		ok, err := sat(a.counterPattern(0, byte(mask), x)...)
+		if err != nil {
+			return err
+		}
+		if ok {
+			a.cmasks = append(a.cmasks, byte(mask))
+			a.ctext[byte(mask)] = a.intervalText(byte(mask))
+		}
+	}
+	for _, from := range a.cmasks {
+		for _, to := range a.cmasks {
+			pre := a.counterPattern(0, from, x)
+			for d, tab := range map[int64]map[byte][]byte{1: a.cinc, -1: a.cdec} {
+				ts := append(append(slices.Clone(pre), a.counterPattern(0, to, y)...), smt.App("=", y.k(0), smt.Sum(x.k(0), smt.Int(d))))
+				ok, err := sat(ts...)
+				if err != nil {
+					return err
+				}
+				if ok {
+					tab[from] = append(tab[from], to)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// intervalText describes the counter values of mask, e.g. ">= T + 1, < N - T".
+func (a *absModel) intervalText(mask byte) string {
+	if mask&1 == 0 {
+		return "0"
+	}
+	var parts []string
+	for b, th := range a.cth {
+		if mask>>uint(b)&1 == 1 {
+			parts = append(parts, ">= "+th.Format(a.f))
+		} else {
+			parts = append(parts, "< "+th.Format(a.f))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// counterThresholds returns 1 and the sums the inits give a set of
+// locations (n - f), as linear expressions. The state equation of the
+// refinement ties the counters to the shared variables, whose threshold
+// atoms the abstraction keeps, so the counters need no more.
+func counterThresholds(m *model) []ta.Lin {
+	ths := []ta.Lin{{Const: 1}}
+	add := func(l ta.Lin) {
+		if len(l.Coef) == 0 && l.Const <= 1 {
+			return
+		}
+		for _, t := range ths {
+			if t.Key() == l.Key() {
+				return
+			}
+		}
+		if len(ths) < cegarMaxThresholds {
+			ths = append(ths, l)
+		}
+	}
+	for _, e := range m.f.Inits {
+		if b, ok := e.(*ta.Binary); ok && b.Op == "==" {
+			if d, err := cmpLin(b); err == nil && len(d.Only(ta.Local).Coef) > 0 && len(d.Only(ta.Shared).Coef) == 0 {
+				rest := d.Add(d.Only(ta.Local).Scale(-1)).Scale(-1)
+				add(rest)
+			}
+		}
+	}
+	return ths
+}
+
+// CEGARStats describe a run of the counter abstraction with refinement.
+type CEGARStats struct {
+	Refinements   int
+	Thresholds    []string // the counter thresholds
+	CounterValues int      // the abstract values of a counter
+	BlockedStates int      // state patterns removed
+	BlockedSteps  int      // step patterns removed
+}
+
+// verifyCEGAR checks spec on the counter abstraction with refinement.
+func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, res SpecResult) SpecResult {
+	if ctx.Err() != nil {
+		res.Reason = explore.StopCause(ctx) + " before the counter abstraction was built"
+		return res
+	}
+	m, err := prepareCycles(f, true)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	a := &absModel{f: f, m: m, badCmp: map[*ta.Binary]*bexpr{}, nloc: m.nloc}
+	if err := a.compileBad(spec.Formula); err != nil {
+		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
+		return res
+	}
+	init, bad, safety := SafetyShape(spec.Formula)
+	if safety {
+		a.bad = bad
+	}
+	a.freeze = !safety && m.cycle == nil
+	a.trackInit = true
+	a.premises = staticPremises(spec.Formula, true)
+	a.cth = counterThresholds(m)
+	s, err := smt.New(ctx, opts.Solver)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	defer s.Close()
+	t0 := time.Now()
+	queries, err := a.build(ctx, s, &ta.BoolLit{Val: true})
+	res.Queries += queries
+	res.Atoms = len(m.atoms)
+	cs := &CEGARStats{CounterValues: len(a.cmasks)}
+	for _, th := range a.cth {
+		cs.Thresholds = append(cs.Thresholds, th.Format(a.f))
+	}
+	res.CEGAR = cs
+	res.Abstract = &AbstractStats{Predicates: len(m.atoms)}
+	defer func() { res.SolverSeconds += time.Since(t0).Seconds() }()
+	if err != nil {
+		res.Reason = err.Error()
+		if ctx.Err() != nil {
+			res.Reason = explore.StopCause(ctx) + " while the counter abstraction was built"
+		}
+		return res
+	}
+	neg, atoms, err := a.negation(spec.Formula)
+	if err != nil {
+		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
+		return res
+	}
+	aut, err := ltl.Translate(neg)
+	if err != nil {
+		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
+		return res
+	}
+	preds := make([]ltl.Predicate, len(aut.Atoms))
+	for i, name := range aut.Atoms {
+		preds[i] = atoms[name]
+	}
+	inv := &invariant{a: a, s: s}
+	if err := inv.declare(); err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	for {
+		if len(a.init) == 0 {
+			res.Verdict = trace.Holds
+			return res
+		}
+		r, st, err := ltl.Check(ctx, a, aut, preds, ltl.Options{Property: spec.Name, NoStutter: true})
+		res.Abstract.States, res.Abstract.Transitions = st.States, st.Transitions
+		switch {
+		case err != nil:
+			res.Reason = err.Error()
+			return res
+		case r.Verdict == trace.Holds && st.Complete:
+			res.Verdict = trace.Holds
+			return res
+		case r.Verdict != trace.Violated:
+			res.Reason = r.Reason
+			if res.Reason == "" {
+				res.Reason = "the search of the counter abstraction did not end"
+			}
+			return res
+		}
+		if cs.Refinements == cegarMaxRefinements {
+			res.Reason = fmt.Sprintf("the counter abstraction still has a counterexample after %d refinements", cegarMaxRefinements)
+			return res
+		}
+		path, err := a.pathStates(r.Counterexample)
+		if err != nil {
+			res.Reason = err.Error()
+			return res
+		}
+		n, q, err := inv.refine(ctx, path, r.Counterexample)
+		res.Queries += q
+		if err != nil {
+			res.Reason = err.Error()
+			if ctx.Err() != nil {
+				res.Reason = explore.StopCause(ctx) + " while the counterexample of the counter abstraction was checked"
+			}
+			return res
+		}
+		if n == 0 {
+			return a.candidate(ctx, s, f, spec, init, opts, r.Counterexample, st, res)
+		}
+		cs.Refinements++
+		cs.BlockedStates, cs.BlockedSteps = len(a.blockedStates), len(a.blockedTrans)
+		// The initial states removed stay removed.
+		a.init = slices.DeleteFunc(a.init, a.blockedState)
+	}
+}
+
+// candidate settles a counterexample that survived the refinement: a
+// violation that an instance confirms, else unknown.
+func (a *absModel) candidate(ctx context.Context, s smt.Solver, f *ta.File, spec *ta.Spec, init ta.Expr, opts Options, c *trace.Counterexample, st trace.Stats, res SpecResult) SpecResult {
+	var path []string
+	for _, s := range c.Steps {
+		if s.Rule != "" {
+			path = append(path, s.Rule)
+		}
+	}
+	why := fmt.Sprintf("the counter abstraction (%d abstract states, %d refinements) has a counterexample that no refinement removes, by %s", st.States, res.CEGAR.Refinements, strings.Join(path, ", "))
+	if c.LoopStart >= 0 {
+		why += " and then stays"
+	}
+	if a.bad != nil {
+		vals, q, err := a.concretize(ctx, s, init, c)
+		res.Queries += q
+		switch {
+		case err != nil:
+			why += fmt.Sprintf(" (the path was not concretized: %v)", err)
+		case vals != nil:
+			er, _ := Explicit(ctx, f, spec.Name, vals, explore.Options{MaxStates: huntStates})
+			if er.Verdict == trace.Violated {
+				res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, er.Kind, er.Counterexample, ""
+				return res
+			}
+		}
+	}
+	if opts.NoHunt {
+		res.Reason = why + ": the abstraction may be too coarse"
+		return res
+	}
+	r2, checked := huntAbstract(ctx, f, spec.Name, a.m.cycle != nil)
+	if r2 != nil {
+		res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, r2.Kind, r2.Counterexample, ""
+		return res
+	}
+	why += fmt.Sprintf(", and none of the %d smallest instances checked violates it", checked)
+	if ctx.Err() != nil {
+		why += "; " + explore.StopCause(ctx)
+	}
+	res.Reason = why + ": the abstraction may be too coarse"
+	return res
+}
+
+// negation returns the negation of the specification in negation normal
+// form, each maximal condition without temporal operators replaced by an
+// atom that may hold in an abstract state (its negation where it occurs
+// negatively), and, when runs stay at the end (freeze), with <>stays.
+func (a *absModel) negation(e ta.Expr) (*ltl.Formula, map[string]ltl.Predicate, error) {
+	atoms := map[string]ltl.Predicate{}
+	names := map[string]string{}
+	var conv func(e ta.Expr, neg bool) (*ltl.Formula, error)
+	conv = func(e ta.Expr, neg bool) (*ltl.Formula, error) {
+		if !temporal(e) {
+			if b, ok := e.(*ta.BoolLit); ok {
+				if b.Val != neg {
+					return ltl.True(), nil
+				}
+				return ltl.False(), nil
+			}
+			key := fmt.Sprint(neg, " ", e.String())
+			name, ok := names[key]
+			if !ok {
+				name = fmt.Sprintf("p%d", len(names))
+				names[key] = name
+				atoms[name] = func(v []byte) bool {
+					t, f := a.mayExpr(e, v)
+					if neg {
+						return f
+					}
+					return t
+				}
+			}
+			return ltl.Atom(name), nil
+		}
+		switch e := e.(type) {
+		case *ta.Unary:
+			switch e.Op {
+			case "!":
+				return conv(e.X, !neg)
+			case "[]", "<>":
+				x, err := conv(e.X, neg)
+				if err != nil {
+					return nil, err
+				}
+				if (e.Op == "[]") != neg {
+					return ltl.Always(x), nil
+				}
+				return ltl.Eventually(x), nil
+			}
+		case *ta.Binary:
+			xneg := neg
+			if e.Op == "->" {
+				xneg = !neg
+			}
+			x, err := conv(e.X, xneg)
+			if err != nil {
+				return nil, err
+			}
+			y, err := conv(e.Y, neg)
+			if err != nil {
+				return nil, err
+			}
+			and := e.Op == "&&"
+			if e.Op == "->" || e.Op == "||" {
+				and = false
+			}
+			if and != neg {
+				return ltl.And(x, y), nil
+			}
+			return ltl.Or(x, y), nil
+		}
+		return nil, fmt.Errorf("%s: %s is not a formula the counter abstraction reads", e.Position(), e)
+	}
+	f, err := conv(e, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.freeze {
+		atoms["stays"] = func(v []byte) bool { return v[len(v)-1] == 1 }
+		f = ltl.And(f, ltl.Eventually(ltl.Atom("stays")))
+	}
+	if len(atoms) > ltl.MaxAtoms {
+		return nil, nil, fmt.Errorf("the specification has %d conditions; the counter abstraction takes at most %d", len(atoms), ltl.MaxAtoms)
+	}
+	return f, atoms, nil
+}
+
+// temporal reports whether e has a temporal operator.
+func temporal(e ta.Expr) bool {
+	switch e := e.(type) {
+	case *ta.Unary:
+		return e.Op == "[]" || e.Op == "<>" || temporal(e.X)
+	case *ta.Binary:
+		return temporal(e.X) || temporal(e.Y)
+	}
+	return false
+}
+
+// pathStates returns the abstract states of a counterexample, from its
+// initial state and the changes of its steps.
+func (a *absModel) pathStates(c *trace.Counterexample) ([][]byte, error) {
+	locs := map[string]int{}
+	for l := range a.nloc {
+		locs[a.f.Locations[l].Name] = l
+	}
+	byText := map[string]byte{}
+	for _, mask := range a.cmasks {
+		byText[a.ctext[mask]] = mask
+	}
+	type bit struct {
+		g int
+		b uint
+	}
+	atomBits := map[string]bit{}
+	for g, gr := range a.groups {
+		for b, ai := range gr.atoms {
+			atomBits[a.m.atoms[ai].text] = bit{g, uint(b)}
+		}
+	}
+	initAt := map[string]int{}
+	for j, l := range a.initLocs {
+		initAt[initVar(a.f.Locations[l].Name)] = a.nloc + len(a.groups) + j
+	}
+	v := make([]byte, a.nloc+len(a.groups)+len(a.initLocs))
+	if a.freeze {
+		v = append(v, 0)
+	}
+	bits := make([]uint32, len(a.groups))
+	apply := func(vars []trace.Var) error {
+		defer func() {
+			for g, gr := range a.groups {
+				if i := slices.Index(gr.masks, bits[g]); i >= 0 {
+					v[a.nloc+g] = byte(i)
+				}
+			}
+		}()
+		for _, x := range vars {
+			if l, ok := locs[x.Name]; ok {
+				mask, ok := byText[x.Value]
+				if !ok {
+					return fmt.Errorf("the counterexample gives %s the value %q", x.Name, x.Value)
+				}
+				v[l] = mask
+			} else if b, ok := atomBits[x.Name]; ok {
+				if x.Value == "true" {
+					bits[b.g] |= 1 << b.b
+				} else {
+					bits[b.g] &^= 1 << b.b
+				}
+			} else if at, ok := initAt[x.Name]; ok {
+				mask, ok := byText[x.Value]
+				if !ok {
+					return fmt.Errorf("the counterexample gives %s the value %q", x.Name, x.Value)
+				}
+				v[at] = mask
+			} else if x.Name == staysVar && a.freeze {
+				v[len(v)-1] = 0
+				if x.Value == "yes" {
+					v[len(v)-1] = 1
+				}
+			}
+		}
+		return nil
+	}
+	if err := apply(c.Initial); err != nil {
+		return nil, err
+	}
+	states := [][]byte{slices.Clone(v)}
+	for _, st := range c.Steps {
+		if err := apply(st.Changes); err != nil {
+			return nil, err
+		}
+		states = append(states, slices.Clone(v))
+	}
+	return states, nil
+}
+
+// invariant is the state equation of the counter system, over the
+// solver's constants: the initial configuration i (the inits), the
+// number of firings c<r> of each rule, and the configuration u they lead
+// to; a shared variable that a rule resets is only non-negative.
+type invariant struct {
+	a *absModel
+	s smt.Solver
+}
+
+func (inv *invariant) declare() error {
+	a, s, m := inv.a, inv.s, inv.a.m
+	i, u := stateNames("i"), stateNames("u")
+	for _, st := range []stateNames{i, u, "w"} {
+		for l := range m.nloc {
+			s.Send(smt.DeclareConst(st.k(l), "Int"))
+		}
+		for v := range m.nsh {
+			s.Send(smt.DeclareConst(st.x(v), "Int"))
+		}
+	}
+	for l := range m.nloc {
+		s.Assert(smt.App(">=", i.k(l), "0"))
+	}
+	for v := range m.nsh {
+		s.Assert(smt.App(">=", i.x(v), "0"))
+	}
+	for _, e := range m.f.Inits {
+		t, err := exprTerm(e, i)
+		if err != nil {
+			return fmt.Errorf("%s:%v", m.f.Path, err)
+		}
+		s.Assert(t)
+	}
+	reset := make([]bool, m.nsh)
+	in, out := make([][]string, m.nloc), make([][]string, m.nloc)
+	incs := make([][]string, m.nsh)
+	for ri, r := range m.rules {
+		c := fmt.Sprintf("c%d", ri)
+		s.Send(smt.DeclareConst(c, "Int"))
+		s.Assert(smt.App(">=", c, "0"))
+		if r.src != r.dst {
+			out[r.src] = append(out[r.src], c)
+			in[r.dst] = append(in[r.dst], c)
+		}
+		for v := range m.nsh {
+			if r.reset != nil && r.reset[v] {
+				reset[v] = true
+			} else if r.inc[v] != 0 {
+				incs[v] = append(incs[v], smt.Times(r.inc[v], c))
+			}
+		}
+	}
+	for l := range m.nloc {
+		rhs := smt.Sum(append([]string{i.k(l)}, in[l]...)...)
+		if len(out[l]) > 0 {
+			rhs = smt.App("-", rhs, smt.Sum(out[l]...))
+		}
+		s.Assert(smt.App("=", u.k(l), rhs))
+		s.Assert(smt.App(">=", u.k(l), "0"))
+	}
+	for v := range m.nsh {
+		if reset[v] {
+			s.Assert(smt.App(">=", u.x(v), "0"))
+			continue
+		}
+		s.Assert(smt.App("=", u.x(v), smt.Sum(append([]string{i.x(v)}, incs[v]...)...)))
+	}
+	_ = a
+	return nil
+}
+
+// components names the conditions that say an abstract state over st:
+// one per location and one per group of atoms, with the vector position
+// each stands for.
+func (inv *invariant) components(v []byte, st stateNames, prefix string) (names, terms []string, pos []int) {
+	a := inv.a
+	for l := range a.nloc {
+		names = append(names, fmt.Sprintf("%s%d", prefix, l))
+		terms = append(terms, smt.And(a.counterPattern(l, v[l], st)...))
+		pos = append(pos, l)
+	}
+	for g := range a.groups {
+		var ts []string
+		for b, ai := range a.groups[g].atoms {
+			t := a.m.atomTerm(ai, st)
+			if a.groups[g].masks[v[a.nloc+g]]>>uint(b)&1 == 0 {
+				t = smt.Not(t)
+			}
+			ts = append(ts, t)
+		}
+		names = append(names, fmt.Sprintf("%s%d", prefix, a.nloc+g))
+		terms = append(terms, smt.And(ts...))
+		pos = append(pos, a.nloc+g)
+	}
+	// The initial values the vector keeps constrain the initial
+	// configuration of the state equation (the same for both states of a
+	// step).
+	for j, l := range a.initLocs {
+		at := a.nloc + len(a.groups) + j
+		names = append(names, fmt.Sprintf("%s%d", prefix, at))
+		terms = append(terms, smt.And(a.counterPattern(l, v[at], "i")...))
+		pos = append(pos, at)
+	}
+	return names, terms, pos
+}
+
+// refine checks the states and steps of a counterexample against the
+// invariant and removes those without a concrete counterpart. It returns
+// how many patterns it removed and the queries asked.
+func (inv *invariant) refine(ctx context.Context, path [][]byte, c *trace.Counterexample) (int, int64, error) {
+	a, s := inv.a, inv.s
+	var queries int64
+	ask := func(names, terms []string) (smt.Status, []string, error) {
+		queries++
+		s.Push()
+		defer s.Pop(1)
+		for i, n := range names {
+			s.Send(smt.DeclareConst(n, "Bool"))
+			s.Assert(smt.App("=>", n, terms[i]))
+		}
+		st, err := s.Check(ctx, names...)
+		if err != nil || st != smt.Unsat {
+			return st, nil, err
+		}
+		core, err := s.UnsatCore(ctx)
+		return st, core, err
+	}
+	pattern := func(v []byte, names []string, pos []int, core []string) absPattern {
+		var p absPattern
+		for i, n := range names {
+			if slices.Contains(core, n) {
+				p.pos = append(p.pos, pos[i])
+				p.val = append(p.val, v[pos[i]])
+			}
+		}
+		return p
+	}
+	added := 0
+	seen := map[string]bool{}
+	for _, v := range path {
+		if seen[string(v)] || a.blockedState(v) {
+			continue
+		}
+		seen[string(v)] = true
+		names, terms, pos := inv.components(v, "u", "a")
+		st, core, err := ask(names, terms)
+		if err != nil {
+			return added, queries, err
+		}
+		if st == smt.Unsat {
+			a.blockedStates = append(a.blockedStates, pattern(v, names, pos, core))
+			added++
+		}
+	}
+	if added > 0 {
+		return added, queries, nil
+	}
+	m := a.m
+	u, w := stateNames("u"), stateNames("w")
+	for i, step := range c.Steps {
+		if step.Rule == "" {
+			continue
+		}
+		ri := slices.IndexFunc(a.rules, func(ar absRule) bool { return ar.r.r.Name() == step.Rule })
+		if ri < 0 {
+			return added, queries, fmt.Errorf("no rule named %s", step.Rule)
+		}
+		v, x := path[i], path[i+1]
+		if a.blocked(ri, v, x) {
+			continue
+		}
+		r := a.rules[ri].r
+		pn, pt, pp := inv.components(v, u, "a")
+		qn, qt, qp := inv.components(x, w, "b")
+		step := []string{m.bterm(r.guard, u), smt.App(">=", u.k(r.src), "1")}
+		for l := range m.nloc {
+			d := int64(0)
+			if r.src != r.dst && l == r.src {
+				d = -1
+			} else if r.src != r.dst && l == r.dst {
+				d = 1
+			}
+			step = append(step, smt.App("=", w.k(l), smt.Sum(u.k(l), smt.Int(d))))
+		}
+		for xv := range m.nsh {
+			if r.reset != nil && r.reset[xv] {
+				step = append(step, smt.App("=", w.x(xv), "0"))
+			} else {
+				step = append(step, smt.App("=", w.x(xv), smt.Sum(u.x(xv), smt.Int(r.inc[xv]))))
+			}
+		}
+		queries++
+		s.Push()
+		for _, t := range step {
+			s.Assert(t)
+		}
+		names := append(slices.Clone(pn), qn...)
+		terms := append(slices.Clone(pt), qt...)
+		for j, n := range names {
+			s.Send(smt.DeclareConst(n, "Bool"))
+			s.Assert(smt.App("=>", n, terms[j]))
+		}
+		st, err := s.Check(ctx, names...)
+		var core []string
+		if err == nil && st == smt.Unsat {
+			core, err = s.UnsatCore(ctx)
+		}
+		s.Pop(1)
+		if err != nil {
+			return added, queries, err
+		}
+		if st == smt.Unsat {
+			a.blockedTrans = append(a.blockedTrans, absTransBlock{rule: ri, pre: pattern(v, pn, pp, core), post: pattern(x, qn, qp, core)})
+			added++
+		}
+	}
+	return added, queries, nil
+}
+
+var _ state.Model = (*absModel)(nil)
+
+// truth says whether atom ai holds in v.
+func (a *absModel) truth(v []byte, ai int) bool {
+	g := a.atomG[ai]
+	return a.groups[g].masks[v[a.nloc+g]]>>a.atomB[ai]&1 == 1
+}
+
+// groupTerms renders the atoms of group g over st.
+func (a *absModel) groupTerms(g int, st stateNames) []string {
+	var ts []string
+	for _, ai := range a.groups[g].atoms {
+		ts = append(ts, a.m.atomTerm(ai, st))
+	}
+	return ts
+}
+
+// allTruths enumerates the truth values of terms that the solver allows
+// together (bit i: terms[i]), one model at a time; nil when the solver
+// does not answer sat or unsat, so that the caller asks mask by mask.
+func allTruths(ctx context.Context, s smt.Solver, terms []string) ([]uint32, int64, error) {
+	s.Push()
+	defer s.Pop(1)
+	names := make([]string, len(terms))
+	for i, t := range terms {
+		names[i] = fmt.Sprintf("truth%d", i)
+		s.Send(smt.DeclareConst(names[i], "Bool"))
+		s.Assert(smt.App("=", names[i], t))
+	}
+	var masks []uint32
+	var queries int64
+	for {
+		queries++
+		st, err := s.Check(ctx)
+		if err != nil {
+			return nil, queries, err
+		}
+		if st == smt.Unsat {
+			slices.Sort(masks)
+			return masks, queries, nil
+		}
+		if st != smt.Sat || len(masks) == absMaxMasks {
+			return nil, queries, nil
+		}
+		vals, err := s.Values(ctx, names...)
+		if err != nil {
+			return nil, queries, err
+		}
+		var mask uint32
+		lits := make([]string, len(names))
+		for i, v := range vals {
+			lits[i] = smt.Not(names[i])
+			if v.Raw == "true" {
+				mask |= 1 << uint(i)
+				lits[i] = names[i]
+			}
+		}
+		masks = append(masks, mask)
+		s.Assert(smt.Not(smt.And(lits...)))
+	}
+}
+
+// initVar names the initial value of a location's counter.
+func initVar(loc string) string { return "(initially) " + loc }
+
+// staticPremises returns the conditions over the parameters alone that
+// the negation of e (of e itself, when neg is false) asserts at its top
+// level: a counterexample's parameters satisfy them.
+func staticPremises(e ta.Expr, neg bool) []ta.Expr {
+	switch x := e.(type) {
+	case *ta.Unary:
+		if x.Op == "!" {
+			return staticPremises(x.X, !neg)
+		}
+	case *ta.Binary:
+		switch {
+		case x.Op == "->" && neg:
+			return append(staticPremises(x.X, false), staticPremises(x.Y, true)...)
+		case x.Op == "&&" && !neg, x.Op == "||" && neg:
+			return append(staticPremises(x.X, neg), staticPremises(x.Y, neg)...)
+		}
+	}
+	if temporal(e) || !onlyParams(e) {
+		return nil
+	}
+	if neg {
+		return []ta.Expr{&ta.Unary{Op: "!", X: e}}
+	}
+	return []ta.Expr{e}
+}
+
+// onlyParams reports whether e names parameters only.
+func onlyParams(e ta.Expr) bool {
+	switch x := e.(type) {
+	case *ta.Ident:
+		return x.Kind == ta.Param
+	case *ta.Unary:
+		return onlyParams(x.X)
+	case *ta.Binary:
+		return onlyParams(x.X) && onlyParams(x.Y)
+	}
+	return true
+}
