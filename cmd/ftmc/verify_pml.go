@@ -79,7 +79,7 @@ func verifyPML(e *env, args []string) int {
 	if len(pos) > 1 && !(len(pos) == 2 && pos[1] == "all") {
 		specs = pos[1:]
 	}
-	vopts := piaverify.Options{Solver: solver, Jobs: lim.jobs, Budget: lim.budget(fs, begin)}
+	vopts := piaverify.Options{Solver: solver, Jobs: lim.jobs, Budget: lim.budget(fs, begin), Engine: flags.engine}
 	if *thresholds != "" {
 		vopts.Thresholds = strings.Split(*thresholds, ",")
 	}
@@ -116,6 +116,9 @@ func verifyPML(e *env, args []string) int {
 		return 2
 	}
 	rep := &trace.Report{Model: path, Defines: defs.Map(), Engine: "PIA data abstraction to threshold automata, schema (SMT, " + sf.describe() + ")"}
+	if flags.engine == "cegar" {
+		rep.Engine = "PIA data abstraction, counter abstraction with refinement (SMT, " + sf.describe() + ")"
+	}
 	rep.Verdicts = res.Verdicts
 	return flags.finishReport(e, rep, start, res.Figures())
 }

@@ -57,7 +57,7 @@ func verifyTA(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
 		return 2
 	}
-	opts := param.Options{Solver: solver, Jobs: lim.jobs}
+	opts := param.Options{Solver: solver, Jobs: lim.jobs, Engine: flags.engine}
 	if e.terminal && !*quiet {
 		opts.Progress = func(p param.Progress) {
 			fmt.Fprintf(e.stderr, "\r%s: %d schemas, %d prefixes (%d pruned), %.0fs   ", p.Spec, p.Schemas, p.Nodes, p.Pruned, p.Elapsed.Seconds())
@@ -66,7 +66,10 @@ func verifyTA(e *env, args []string) int {
 	start := time.Now()
 	rep := &trace.Report{Model: path, Engine: "schema (SMT, " + sf.describe() + ")"}
 	resets := param.HasResets(f)
-	if resets {
+	switch {
+	case flags.engine == "cegar":
+		rep.Engine = "counter abstraction with refinement (SMT, " + sf.describe() + ")"
+	case resets:
 		rep.Engine = "counter abstraction (SMT, " + sf.describe() + ")"
 	}
 	if !*jsonOut && !*quiet {
@@ -97,11 +100,19 @@ func verifyTA(e *env, args []string) int {
 		if a := r.Abstract; a != nil {
 			r.Result.Stats.States, r.Result.Stats.Transitions = a.States, a.Transitions
 		}
+		if c := r.CEGAR; c != nil {
+			r.Result.Stats.Extra = append(r.Result.Stats.Extra,
+				trace.Figure{Name: "refinements", Value: float64(c.Refinements)},
+				trace.Figure{Name: "counter_values", Value: float64(c.CounterValues)})
+		}
 		rep.Verdicts = append(rep.Verdicts, r.Result)
 		if *jsonOut || *quiet {
 			continue
 		}
-		if a := r.Abstract; a != nil {
+		if c := r.CEGAR; c != nil {
+			fmt.Fprintf(e.stdout, "%s: counter abstraction: %d abstract states, %d transitions, %d refinements (counters over %d intervals of %s; %d thresholds over the shared variables, %d SMT queries, %.2fs)\n",
+				s, r.Abstract.States, r.Abstract.Transitions, c.Refinements, c.CounterValues, strings.Join(c.Thresholds, ", "), r.Abstract.Predicates, r.Queries, r.Seconds)
+		} else if a := r.Abstract; a != nil {
 			fmt.Fprintf(e.stdout, "%s: counter abstraction: %d abstract states, %d transitions (%d thresholds, %d SMT queries, %.2fs of solver time, %.2fs)\n",
 				s, a.States, a.Transitions, a.Predicates, r.Queries, r.SolverSeconds, r.Seconds)
 		} else if !resets {
@@ -139,6 +150,7 @@ type schemaFlags struct {
 	sf          solverFlags
 	json, quiet bool
 	files       reportFiles // --trail, --msc, --msc-text
+	engine      string      // --engine: schema or cegar
 }
 
 // newSchemaFlags returns the flags of verify for a model in lang, and
@@ -172,6 +184,7 @@ func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
 	f.sf.register(fs, 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
 	fs.String("lang", lang, "model language ("+lang+")")
 	fs.BoolVar(&f.quiet, "q", false, "print only the verdict lines")
+	fs.StringVar(&f.engine, "engine", "schema", "`ENGINE`: schema (reachability and lasso schemas) or cegar (counter abstraction with refinement, the thesis's method)")
 	f.files.register(fs)
 }
 
@@ -181,6 +194,9 @@ func (f *schemaFlags) options(model string) (smt.Options, error) {
 	solver, err := f.sf.options()
 	if err == nil && (f.lim.jobs < 1 || f.lim.jobs > param.MaxJobs) {
 		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", f.lim.jobs, param.MaxJobs)
+	}
+	if err == nil && f.engine != "schema" && f.engine != "cegar" {
+		err = fmt.Errorf("--engine %s: expected schema or cegar", f.engine)
 	}
 	if err == nil {
 		err = f.files.checkOutputs(model)
