@@ -248,7 +248,9 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 	if safety {
 		a.bad = bad
 	}
-	a.freeze = !safety && m.cycle == nil
+	// Without cycles but self-loops, and without a self-loop that resets,
+	// the abstract state of every infinite run ends constant.
+	a.freeze = !safety && m.cycle == nil && !slices.ContainsFunc(m.rules, func(r *rule) bool { return r.src == r.dst && r.reset != nil })
 	a.trackInit = true
 	a.premises = staticPremises(spec.Formula, true)
 	a.cth = counterThresholds(m)
