@@ -329,3 +329,52 @@ func TestRandomResetsAgainstInstances(t *testing.T) {
 		t.Errorf("verdicts %v, %d concretized: want some of each of holds and violated, some concretized", count, concretized)
 	}
 }
+
+// TestRandomCEGAR checks the counter abstraction with refinement on
+// random automata, acyclic and with resets, against the other engine and
+// against instances: a verdict holds must agree with the other engine and
+// with every small instance, a violation is an instance's (replayed), and
+// the run must prove some specifications, refute others and refine.
+// FTMC_RANDOM_TA=n for more automata of each kind.
+func TestRandomCEGAR(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	n := randomCount(6)
+	r := rand.New(rand.NewSource(20261128))
+	count := map[trace.Verdict]int{}
+	refinements := 0
+	for i := 0; i < 2*n; i++ {
+		src, name := randomTA(r), fmt.Sprintf("random%d.ta", i)
+		if i%2 == 1 {
+			src, name = randomResetTA(r), fmt.Sprintf("reset%d.eta", i)
+		}
+		f, err := ta.Parse(name, []byte(src))
+		if err != nil {
+			t.Fatalf("generated automaton does not parse: %v\n%s", err, src)
+		}
+		params := smallParams(t, f, 5, 8)
+		for _, s := range f.Specs {
+			res := Verify(context.Background(), f, s.Name, Options{Jobs: 1, Engine: "cegar"})
+			other := Verify(context.Background(), f, s.Name, Options{Jobs: 1})
+			count[res.Verdict]++
+			if res.CEGAR == nil {
+				t.Fatalf("%s %s: no figures of the refinement", name, s.Name)
+			}
+			refinements += res.CEGAR.Refinements
+			if res.Verdict != trace.Unknown && other.Verdict != trace.Unknown && res.Verdict != other.Verdict {
+				t.Errorf("%s %s: %s with refinement, %s without\n%s", name, s.Name, res.Verdict, other.Verdict, src)
+			}
+			switch res.Verdict {
+			case trace.Holds:
+				if p := violatingInstance(f, s.Name, params); p != nil {
+					t.Errorf("%s %s: the refinement says holds, instance %v violates it\n%s", name, s.Name, p, src)
+				}
+			case trace.Violated:
+				crossCheck(t, f, s.Name, res, 5, 1)
+			}
+		}
+	}
+	t.Logf("verdicts over %d automata: %v, %d refinements", 2*n, count, refinements)
+	if count[trace.Holds] == 0 || count[trace.Violated] == 0 || refinements == 0 {
+		t.Errorf("verdicts %v, %d refinements: want some of each of holds and violated, and some refinements", count, refinements)
+	}
+}
