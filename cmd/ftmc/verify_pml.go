@@ -143,6 +143,13 @@ func emitTA(name string, res *pia.Result) error {
 
 // printPMLVerdict prints the verdict of one specification.
 func printPMLVerdict(e *env, r trace.Result) {
+	if st := r.Stats; st != nil {
+		for _, x := range st.Extra {
+			if x.Name == "refinements" {
+				fmt.Fprintf(e.stdout, "%s: counter abstraction: %d abstract states, %d transitions, %.0f refinements (%.2fs)\n", r.Property, st.States, st.Transitions, x.Value, st.Seconds)
+			}
+		}
+	}
 	switch r.Verdict {
 	case trace.Holds:
 		fmt.Fprintf(e.stdout, "> Spec %s holds\n", r.Property)

@@ -264,14 +264,25 @@ func (v *verifier) note(s string) {
 func (v *verifier) cases(abs *pia.Result, spec string, deferFull bool) (_ trace.Result, coarse bool, pending []pendingReplay) {
 	start := time.Now()
 	out := trace.Result{Property: spec, Verdict: trace.Holds}
-	var schemas int64
+	var schemas, states, transitions int64
+	var refinements int
 	var reasons []string
 	stats := func(complete bool) *trace.Stats {
-		return &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: complete, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
+		st := &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: complete, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
+		if v.param.Engine == "cegar" {
+			st.States, st.Transitions = states, transitions
+			st.Extra = []trace.Figure{{Name: "refinements", Value: float64(refinements)}}
+		}
+		return st
 	}
 	for _, c := range abs.Cases {
 		r := param.Verify(v.ctx, c.TA, spec, v.param)
 		schemas += r.Schemas
+		if r.CEGAR != nil {
+			refinements += r.CEGAR.Refinements
+			states += r.Abstract.States
+			transitions += r.Abstract.Transitions
+		}
 		if r.Contracted != "" {
 			if len(abs.Cases) > 1 {
 				v.note(fmt.Sprintf("%s (thresholds %s): %s", spec, c.Order, r.Contracted))
