@@ -278,6 +278,13 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 		}
 		return res
 	}
+	if q, err := a.checkDecrements(ctx, s); err != nil {
+		res.Queries += q
+		res.Reason = err.Error()
+		return res
+	} else {
+		res.Queries += q
+	}
 	neg, atoms, err := a.negation(spec.Formula)
 	if err != nil {
 		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
@@ -625,11 +632,10 @@ func (inv *invariant) declare() error {
 		s.Assert(smt.App(">=", u.k(l), "0"))
 	}
 	for v := range m.nsh {
-		if reset[v] {
-			s.Assert(smt.App(">=", u.x(v), "0"))
-			continue
+		s.Assert(smt.App(">=", u.x(v), "0"))
+		if !reset[v] {
+			s.Assert(smt.App("=", u.x(v), smt.Sum(append([]string{i.x(v)}, incs[v]...)...)))
 		}
-		s.Assert(smt.App("=", u.x(v), smt.Sum(append([]string{i.x(v)}, incs[v]...)...)))
 	}
 	_ = a
 	return nil
@@ -754,6 +760,7 @@ func (inv *invariant) refine(ctx context.Context, path [][]byte, c *trace.Counte
 			} else {
 				step = append(step, smt.App("=", w.x(xv), smt.Sum(u.x(xv), smt.Int(r.inc[xv]))))
 			}
+			step = append(step, smt.App(">=", w.x(xv), "0"))
 		}
 		queries++
 		s.Push()
@@ -885,4 +892,34 @@ func onlyParams(e ta.Expr) bool {
 		return onlyParams(x.X) && onlyParams(x.Y)
 	}
 	return true
+}
+
+// checkDecrements asks, for every rule that decreases a shared variable,
+// whether its guard keeps the variable non-negative: an instance would
+// fail there (ta.Instance: out of range) where the abstraction, whose
+// variables are non-negative, has no step.
+func (a *absModel) checkDecrements(ctx context.Context, s smt.Solver) (int64, error) {
+	m := a.m
+	x := stateNames("x")
+	var queries int64
+	for _, r := range m.rules {
+		for v, c := range r.inc {
+			if c >= 0 {
+				continue
+			}
+			queries++
+			s.Push()
+			s.Assert(m.bterm(r.guard, x))
+			s.Assert(smt.App("<", x.x(v), smt.Int(-c)))
+			st, err := s.Check(ctx)
+			s.Pop(1)
+			if err != nil {
+				return queries, err
+			}
+			if st != smt.Unsat {
+				return queries, fmt.Errorf("%s:%s: rule %s decreases %s by %d, but its guard does not keep %s >= %d", m.f.Path, r.r.Pos, r.r.ID, m.f.Shared[v].Name, -c, m.f.Shared[v].Name, -c)
+			}
+		}
+	}
+	return queries, nil
 }

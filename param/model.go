@@ -57,7 +57,7 @@ type model struct {
 	atoms   []atom
 	atomIdx map[string]int
 	cycle   error // the rules form a cycle (prepareCycles): there is no order
-	reset   error // a rule resets a shared variable (the first, positioned)
+	reset   error // a rule resets or decreases a shared variable (the first, positioned)
 }
 
 func prepare(f *ta.File) (*model, error) {
@@ -105,8 +105,11 @@ func prepareCycles(f *ta.File, cycles bool) (*model, error) {
 				}
 				continue
 			}
-			if !ok || c < 0 {
-				return nil, fmt.Errorf("%s:%s: rule %s: the update %s' == %s is not an increment x' == x + c with c >= 0 (shared variables must only grow)", f.Path, u.Pos, r.ID, u.Var.Name, u.Expr)
+			if !ok {
+				return nil, fmt.Errorf("%s:%s: rule %s: the update %s' == %s is not an increment x' == x + c, a decrement x' == x - c or a reset x' == 0", f.Path, u.Pos, r.ID, u.Var.Name, u.Expr)
+			}
+			if c < 0 && m.reset == nil {
+				m.reset = fmt.Errorf("%s:%s: rule %s: %s' == %s decreases %s: the schema engine needs shared variables that only grow (--engine cegar checks such automata)", f.Path, u.Pos, r.ID, u.Var.Name, u.Expr, u.Var.Name)
 			}
 			mr.inc[u.Var.Index] = c
 		}

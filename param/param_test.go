@@ -919,7 +919,8 @@ func TestCycleRefused(t *testing.T) {
 // only turn true, may form cycles (ByMC's automata from Promela have
 // them): the contraction postpones them into the next observed move, and
 // the verdicts are those of the instances. A liveness specification needs
-// an acyclic automaton and says why it is unknown.
+// an acyclic automaton for the schemas, which say why it is unknown; by
+// default the counter abstraction with refinement decides it.
 func TestCycleContracted(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
 	f := checked(t, "cyc.ta", `ta Cyc {
@@ -952,10 +953,16 @@ func TestCycleContracted(t *testing.T) {
 		}
 		crossCheck(t, f, spec, r, 5, 4)
 	}
-	r := Verify(context.Background(), f, "live", Options{Jobs: 1})
+	r := Verify(context.Background(), f, "live", Options{Jobs: 1, Engine: "schema"})
 	if r.Verdict != trace.Unknown || !strings.Contains(r.Reason, "cyc.ta:9:3: the rules form a cycle B -> (rule 1) C -> (rule 2) B") {
 		t.Errorf("live: %s (%s), want unknown for the cycle", r.Verdict, r.Reason)
 	}
+	// By default the counter abstraction with refinement checks it.
+	r = Verify(context.Background(), f, "live", Options{Jobs: 1})
+	if r.Verdict != trace.Holds || r.CEGAR == nil {
+		t.Errorf("live: %s (%s) by default, want holds with refinement", r.Verdict, r.Reason)
+	}
+	crossCheck(t, f, "live", r, 5, 4)
 }
 
 // TestResets: the schema engine refuses a reset at its position; Verify

@@ -53,8 +53,11 @@ type Options struct {
 	// of beside it, so that it decides every disjunct it can (for tests).
 	SingleFirst bool
 	// Engine is "cegar" for the counter abstraction with refinement
-	// (cegar.go); otherwise the schema engine runs, or for an automaton
-	// with resets the counter abstraction without refinement.
+	// (cegar.go), "schema" for the schema engine; by default the schema
+	// engine runs, the counter abstraction without refinement for an
+	// automaton with resets (abstract.go), and the one with refinement
+	// where the schemas cannot: a shared variable that decreases, a
+	// liveness specification of an automaton whose rules form cycles.
 	Engine string
 }
 
@@ -126,6 +129,34 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
 		return res
 	}
+	if opts.Engine == "" && !HasResets(f) {
+		// What the schemas cannot take, the counter abstraction with
+		// refinement may: a shared variable that decreases, the lassos of
+		// an automaton whose rules form cycles, and its safety
+		// specifications that the contraction leaves a cycle for.
+		lasso := slices.ContainsFunc(lcs, func(lc *lcase) bool { return lc.needLoop })
+		if m, err := prepareCycles(f, true); err == nil && (m.reset != nil || m.cycle != nil) {
+			if m.reset != nil || lasso {
+				return verifyCEGAR(ctx, f, spec, opts, res)
+			}
+			res = verifyBySchemas(ctx, f, spec, lcs, opts, res, start)
+			if res.Verdict != trace.Unknown || ctx.Err() != nil || !strings.Contains(res.Reason, "the rules form a cycle") {
+				return res
+			}
+			r := verifyCEGAR(ctx, f, spec, opts, SpecResult{Result: trace.Result{Property: specName, Verdict: trace.Unknown}})
+			if r.Verdict == trace.Unknown {
+				r.Reason = res.Reason + "; with refinement: " + r.Reason
+			}
+			return r
+		}
+	}
+	return verifyBySchemas(ctx, f, spec, lcs, opts, res, start)
+}
+
+// verifyBySchemas checks spec, whose negation has the disjuncts lcs, with
+// the schema engine.
+func verifyBySchemas(ctx context.Context, f *ta.File, spec *ta.Spec, lcs []*lcase, opts Options, res SpecResult, start time.Time) SpecResult {
+	specName := spec.Name
 	var reasons []string
 	undecided := ""
 	verdict := trace.Holds

@@ -77,8 +77,12 @@ func verifyTA(e *env, args []string) int {
 	}
 	var schemas, nodes, queries int64
 	var solverSeconds float64
+	var refined []string // the specifications the counter abstraction with refinement checked, by default
 	for _, s := range specs {
 		r := param.Verify(ctx, f, s, opts)
+		if r.CEGAR != nil && flags.engine == "" {
+			refined = append(refined, s)
+		}
 		if opts.Progress != nil {
 			fmt.Fprint(e.stderr, "\r\033[K")
 		}
@@ -135,6 +139,9 @@ func verifyTA(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "> Spec %s unknown: %s\n", s, r.Reason)
 		}
 	}
+	if len(refined) > 0 {
+		rep.Engine += "; counter abstraction with refinement for " + strings.Join(refined, ", ")
+	}
 	return flags.finishReport(e, rep, start, []trace.Figure{
 		{Name: "schemas", Value: float64(schemas)},
 		{Name: "prefixes", Value: float64(nodes)},
@@ -184,7 +191,7 @@ func (f *schemaFlags) register(fs *flag.FlagSet, lang string) {
 	f.sf.register(fs, 0, "bound on each SMT query (0: none); a query that times out makes the verdict unknown")
 	fs.String("lang", lang, "model language ("+lang+")")
 	fs.BoolVar(&f.quiet, "q", false, "print only the verdict lines")
-	fs.StringVar(&f.engine, "engine", "schema", "`ENGINE`: schema (reachability and lasso schemas) or cegar (counter abstraction with refinement, the thesis's method)")
+	fs.StringVar(&f.engine, "engine", "", "`ENGINE`: schema (reachability and lasso schemas) or cegar (counter abstraction with refinement, the thesis's method); default: schema, and cegar where the schemas cannot check an automaton (a shared variable that decreases, a liveness specification of an automaton whose rules form cycles)")
 	f.files.register(fs)
 }
 
@@ -195,7 +202,7 @@ func (f *schemaFlags) options(model string) (smt.Options, error) {
 	if err == nil && (f.lim.jobs < 1 || f.lim.jobs > param.MaxJobs) {
 		err = fmt.Errorf("-j %d: expected 1 to %d workers (each runs a solver)", f.lim.jobs, param.MaxJobs)
 	}
-	if err == nil && f.engine != "schema" && f.engine != "cegar" {
+	if err == nil && f.engine != "" && f.engine != "schema" && f.engine != "cegar" {
 		err = fmt.Errorf("--engine %s: expected schema or cegar", f.engine)
 	}
 	if err == nil {
