@@ -229,7 +229,13 @@ type CEGARStats struct {
 }
 
 // verifyCEGAR checks spec on the counter abstraction with refinement.
-func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, res SpecResult) SpecResult {
+func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, res SpecResult) (out SpecResult) {
+	defer func() {
+		// A stop of the run says so, whichever step it cut.
+		if out.Verdict == trace.Unknown && ctx.Err() != nil && !strings.HasPrefix(out.Reason, explore.StopCause(ctx)) {
+			out.Reason = explore.StopCause(ctx) + " while the counter abstraction with refinement ran"
+		}
+	}()
 	if ctx.Err() != nil {
 		res.Reason = explore.StopCause(ctx) + " before the counter abstraction was built"
 		return res
@@ -581,7 +587,7 @@ type invariant struct {
 }
 
 func (inv *invariant) declare() error {
-	a, s, m := inv.a, inv.s, inv.a.m
+	s, m := inv.s, inv.a.m
 	i, u := stateNames("i"), stateNames("u")
 	for _, st := range []stateNames{i, u, "w"} {
 		for l := range m.nloc {
@@ -637,7 +643,6 @@ func (inv *invariant) declare() error {
 			s.Assert(smt.App("=", u.x(v), smt.Sum(append([]string{i.x(v)}, incs[v]...)...)))
 		}
 	}
-	_ = a
 	return nil
 }
 

@@ -330,8 +330,38 @@ func TestRandomResetsAgainstInstances(t *testing.T) {
 	}
 }
 
+// randomCycleTA writes a small threshold automaton outside the schema
+// engine's class: rules back to earlier locations, some of which decrease
+// a shared variable (guarded, so that it stays non-negative), with safety
+// and liveness specifications.
+func randomCycleTA(r *rand.Rand) string {
+	src := randomTA(r)
+	i := strings.Index(src, " }\n specifications")
+	nloc := strings.Count(src[:strings.Index(src, "inits")], ": [")
+	var b strings.Builder
+	b.WriteString(src[:i])
+	for k := 0; k < 1+r.Intn(2); k++ {
+		from, to := 1+r.Intn(nloc-1), 0
+		if from > 1 {
+			to = r.Intn(from)
+		}
+		v := r.Intn(2)
+		if !strings.Contains(src, "x1") {
+			v = 0
+		}
+		upd, guard := "unchanged(x0);", "true"
+		if r.Intn(3) > 0 {
+			upd, guard = fmt.Sprintf("x%d' == x%d - 1;", v, v), fmt.Sprintf("x%d >= 1", v)
+		}
+		fmt.Fprintf(&b, "  %d: l%d -> l%d when (%s) do { %s };\n", 100+k, from, to, guard, upd)
+	}
+	b.WriteString(src[i:])
+	return b.String()
+}
+
 // TestRandomCEGAR checks the counter abstraction with refinement on
-// random automata, acyclic and with resets, against the other engine and
+// random automata, acyclic, with resets, and with cycles and decrements,
+// against the other engine (where it decides) and
 // against instances: a verdict holds must agree with the other engine and
 // with every small instance, a violation is an instance's (replayed), and
 // the run must prove some specifications, refute others and refine.
@@ -342,10 +372,13 @@ func TestRandomCEGAR(t *testing.T) {
 	r := rand.New(rand.NewSource(20261128))
 	count := map[trace.Verdict]int{}
 	refinements := 0
-	for i := 0; i < 2*n; i++ {
+	for i := 0; i < 3*n; i++ {
 		src, name := randomTA(r), fmt.Sprintf("random%d.ta", i)
-		if i%2 == 1 {
+		switch i % 3 {
+		case 1:
 			src, name = randomResetTA(r), fmt.Sprintf("reset%d.eta", i)
+		case 2:
+			src, name = randomCycleTA(r), fmt.Sprintf("cycle%d.ta", i)
 		}
 		f, err := ta.Parse(name, []byte(src))
 		if err != nil {
@@ -365,15 +398,20 @@ func TestRandomCEGAR(t *testing.T) {
 			}
 			switch res.Verdict {
 			case trace.Holds:
-				if p := violatingInstance(f, s.Name, params); p != nil {
-					t.Errorf("%s %s: the refinement says holds, instance %v violates it\n%s", name, s.Name, p, src)
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				for _, p := range params {
+					if e := explicitAny(ctx, f, s.Name, p); e.Verdict == trace.Violated {
+						t.Errorf("%s %s: the refinement says holds, instance %v violates it\n%s", name, s.Name, p, src)
+						break
+					}
 				}
+				cancel()
 			case trace.Violated:
 				crossCheck(t, f, s.Name, res, 5, 1)
 			}
 		}
 	}
-	t.Logf("verdicts over %d automata: %v, %d refinements", 2*n, count, refinements)
+	t.Logf("verdicts over %d automata: %v, %d refinements", 3*n, count, refinements)
 	if count[trace.Holds] == 0 || count[trace.Violated] == 0 || refinements == 0 {
 		t.Errorf("verdicts %v, %d refinements: want some of each of holds and violated, and some refinements", count, refinements)
 	}

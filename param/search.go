@@ -120,16 +120,12 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 	if HasResets(f) {
 		return verifyAbstract(ctx, f, spec, opts, res)
 	}
-	if ctx.Err() != nil {
-		res.Reason = stopped(ctx)
-		return res
-	}
 	lcs, err := specCases(spec.Formula)
 	if err != nil {
 		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
 		return res
 	}
-	if opts.Engine == "" && !HasResets(f) {
+	if opts.Engine == "" {
 		// What the schemas cannot take, the counter abstraction with
 		// refinement may: a shared variable that decreases, the lassos of
 		// an automaton whose rules form cycles, and its safety
@@ -156,6 +152,10 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 // verifyBySchemas checks spec, whose negation has the disjuncts lcs, with
 // the schema engine.
 func verifyBySchemas(ctx context.Context, f *ta.File, spec *ta.Spec, lcs []*lcase, opts Options, res SpecResult, start time.Time) SpecResult {
+	if ctx.Err() != nil {
+		res.Reason = stopped(ctx)
+		return res
+	}
 	specName := spec.Name
 	var reasons []string
 	undecided := ""
