@@ -98,6 +98,9 @@ type absModel struct {
 	// transitions that no run of any instance has.
 	blockedStates []absPattern
 	blockedTrans  []absTransBlock
+	// conds are the conditions the specification's negation reads
+	// (cegar.go).
+	conds []absCond
 	// freeze adds a byte to the vector: 1 once the run stays in its
 	// configuration for ever (cegar.go).
 	freeze bool

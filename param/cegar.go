@@ -60,6 +60,26 @@ const cegarMaxThresholds = 8
 // staysVar names the flag of a run that stays in its configuration.
 const staysVar = "(stays for ever)"
 
+// absCond is a condition of the specification that the negation reads
+// (negated when neg), with the abstract states where the refinement
+// found that no concrete configuration satisfies it.
+type absCond struct {
+	name    string
+	e       ta.Expr
+	neg     bool
+	refuted []absPattern
+}
+
+// refuted reports whether condition ci was refuted in v.
+func (a *absModel) refuted(ci int, v []byte) bool {
+	for _, p := range a.conds[ci].refuted {
+		if p.match(v) {
+			return true
+		}
+	}
+	return false
+}
+
 // absPattern is a set of abstract states: those whose bytes at pos are
 // val.
 type absPattern struct {
@@ -226,6 +246,7 @@ type CEGARStats struct {
 	CounterValues int      // the abstract values of a counter
 	BlockedStates int      // state patterns removed
 	BlockedSteps  int      // step patterns removed
+	Invariants    int      // bounds on the shared variables proved by induction
 }
 
 // verifyCEGAR checks spec on the counter abstraction with refinement.
@@ -307,6 +328,13 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 	}
 	inv := &invariant{a: a, s: s}
 	if err := inv.declare(); err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	n, q, err := inv.inductive(ctx)
+	res.Queries += q
+	cs.Invariants = n
+	if err != nil {
 		res.Reason = err.Error()
 		return res
 	}
@@ -424,12 +452,14 @@ func (a *absModel) negation(e ta.Expr) (*ltl.Formula, map[string]ltl.Predicate, 
 			if !ok {
 				name = fmt.Sprintf("p%d", len(names))
 				names[key] = name
+				a.conds = append(a.conds, absCond{name: name, e: e, neg: neg})
+				ci := len(a.conds) - 1
 				atoms[name] = func(v []byte) bool {
 					t, f := a.mayExpr(e, v)
 					if neg {
-						return f
+						t = f
 					}
-					return t
+					return t && !a.refuted(ci, v)
 				}
 			}
 			return ltl.Atom(name), nil
@@ -792,6 +822,53 @@ func (inv *invariant) refine(ctx context.Context, path [][]byte, c *trace.Counte
 			added++
 		}
 	}
+	if added > 0 {
+		return added, queries, nil
+	}
+	// The conditions of the specification that the counterexample's
+	// states satisfy, each asked of the concrete configurations the state
+	// stands for (the thesis's unjust states, Definition 31, for every
+	// condition, not only the justice ones).
+	seen = map[string]bool{}
+	for _, v := range path {
+		if seen[string(v)] {
+			continue
+		}
+		seen[string(v)] = true
+		names, terms, pos := inv.components(v, u, "a")
+		for ci, c := range a.conds {
+			if t, f := a.mayExpr(c.e, v); !(c.neg && f || !c.neg && t) || a.refuted(ci, v) {
+				continue
+			}
+			t, err := exprTerm(c.e, u)
+			if err != nil {
+				return added, queries, err
+			}
+			if c.neg {
+				t = smt.Not(t)
+			}
+			queries++
+			s.Push()
+			s.Assert(t)
+			for j, n := range names {
+				s.Send(smt.DeclareConst(n, "Bool"))
+				s.Assert(smt.App("=>", n, terms[j]))
+			}
+			st, err := s.Check(ctx, names...)
+			var core []string
+			if err == nil && st == smt.Unsat {
+				core, err = s.UnsatCore(ctx)
+			}
+			s.Pop(1)
+			if err != nil {
+				return added, queries, err
+			}
+			if st == smt.Unsat {
+				a.conds[ci].refuted = append(a.conds[ci].refuted, pattern(v, names, pos, core))
+				added++
+			}
+		}
+	}
 	return added, queries, nil
 }
 
@@ -927,4 +1004,117 @@ func (a *absModel) checkDecrements(ctx context.Context, s smt.Solver) (int64, er
 		}
 	}
 	return queries, nil
+}
+
+// cegarMaxInductionQueries bounds the queries that look for inductive
+// bounds on the shared variables.
+const cegarMaxInductionQueries = 2000
+
+// inductive proves by induction which bounds on the shared variables hold
+// in every reachable configuration, and adds them to the invariant: for
+// each threshold atom lhs >= bound, the candidates lhs <= bound and
+// lhs <= bound - 1 (a guard lhs < bound on every rule that increases lhs
+// makes the first one inductive: at most Fc processes crash). The
+// candidates that the initial configurations or a rule's step from a
+// configuration satisfying all of them and the state equation can break
+// are dropped until none is (Houdini); what remains is inductive relative
+// to the state equation, an invariant itself. It returns how many.
+func (inv *invariant) inductive(ctx context.Context) (int, int64, error) {
+	s, m := inv.s, inv.a.m
+	i, u, w := stateNames("i"), stateNames("u"), stateNames("w")
+	type cand struct {
+		lhs, bound ta.Lin
+		name       string
+	}
+	var cands []cand
+	for _, at := range m.atoms {
+		for _, d := range []int64{0, -1} {
+			cands = append(cands, cand{lhs: at.shared, bound: at.bound.Add(ta.Lin{Const: d}), name: fmt.Sprintf("ind%d", len(cands))})
+		}
+	}
+	term := func(c cand, st stateNames) string {
+		return smt.App("<=", linTerm(c.lhs, st), linTerm(c.bound, st))
+	}
+	var queries int64
+	// drop asks whether the terms (besides the solver's assertions) allow
+	// some candidate to fail at st, and drops those that fail in the
+	// solver's model, until none can.
+	drop := func(terms []string, st stateNames) error {
+		for len(cands) > 0 {
+			if queries >= cegarMaxInductionQueries {
+				cands = nil
+				return nil
+			}
+			queries++
+			s.Push()
+			for _, t := range terms {
+				s.Assert(t)
+			}
+			var all, names []string
+			for _, c := range cands {
+				s.Send(smt.DeclareConst(c.name, "Bool"))
+				s.Assert(smt.App("=", c.name, term(c, st)))
+				all = append(all, c.name)
+				names = append(names, c.name)
+			}
+			s.Assert(smt.Not(smt.And(all...)))
+			st, err := s.Check(ctx)
+			if err != nil || st == smt.Unsat {
+				s.Pop(1)
+				return err
+			}
+			if st != smt.Sat {
+				s.Pop(1)
+				cands = nil // no answer: prove nothing
+				return nil
+			}
+			vals, err := s.Values(ctx, names...)
+			s.Pop(1)
+			if err != nil {
+				return err
+			}
+			kept := cands[:0]
+			for j, c := range cands {
+				if vals[j].Raw == "true" {
+					kept = append(kept, c)
+				}
+			}
+			if len(kept) == len(cands) {
+				cands = nil // a model that breaks none: give up
+				return nil
+			}
+			cands = kept
+		}
+		return nil
+	}
+	for changed := true; changed && len(cands) > 0; {
+		before := len(cands)
+		if err := drop(nil, i); err != nil {
+			return 0, queries, err
+		}
+		for _, r := range m.rules {
+			if len(cands) == 0 {
+				break
+			}
+			hyp := []string{m.bterm(r.guard, u), smt.App(">=", u.k(r.src), "1")}
+			for _, c := range cands {
+				hyp = append(hyp, term(c, u))
+			}
+			for xv := range m.nsh {
+				next := smt.Sum(u.x(xv), smt.Int(r.inc[xv]))
+				if r.reset != nil && r.reset[xv] {
+					next = "0"
+				}
+				hyp = append(hyp, smt.App("=", w.x(xv), next))
+			}
+			if err := drop(hyp, w); err != nil {
+				return 0, queries, err
+			}
+		}
+		changed = len(cands) != before
+	}
+	for _, c := range cands {
+		s.Assert(term(c, u))
+	}
+	return len(cands), queries, nil
 }
