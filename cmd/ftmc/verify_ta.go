@@ -107,15 +107,16 @@ func verifyTA(e *env, args []string) int {
 		if c := r.CEGAR; c != nil {
 			r.Result.Stats.Extra = append(r.Result.Stats.Extra,
 				trace.Figure{Name: "refinements", Value: float64(c.Refinements)},
-				trace.Figure{Name: "counter_values", Value: float64(c.CounterValues)})
+				trace.Figure{Name: "counter_values", Value: float64(c.CounterValues)},
+				trace.Figure{Name: "inductive_bounds", Value: float64(c.Invariants)})
 		}
 		rep.Verdicts = append(rep.Verdicts, r.Result)
 		if *jsonOut || *quiet {
 			continue
 		}
 		if c := r.CEGAR; c != nil {
-			fmt.Fprintf(e.stdout, "%s: counter abstraction: %d abstract states, %d transitions, %d refinements (counters over %d intervals of %s; %d thresholds over the shared variables, %d SMT queries, %.2fs)\n",
-				s, r.Abstract.States, r.Abstract.Transitions, c.Refinements, c.CounterValues, strings.Join(c.Thresholds, ", "), r.Abstract.Predicates, r.Queries, r.Seconds)
+			fmt.Fprintf(e.stdout, "%s: counter abstraction: %d abstract states, %d transitions, %d refinements (counters over %d intervals of %s; %d thresholds over the shared variables, %d bounds proved by induction, %d SMT queries, %.2fs)\n",
+				s, r.Abstract.States, r.Abstract.Transitions, c.Refinements, c.CounterValues, strings.Join(c.Thresholds, ", "), r.Abstract.Predicates, c.Invariants, r.Queries, r.Seconds)
 		} else if a := r.Abstract; a != nil {
 			fmt.Fprintf(e.stdout, "%s: counter abstraction: %d abstract states, %d transitions (%d thresholds, %d SMT queries, %.2fs of solver time, %.2fs)\n",
 				s, a.States, a.Transitions, a.Predicates, r.Queries, r.SolverSeconds, r.Seconds)
