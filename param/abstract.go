@@ -401,7 +401,8 @@ func huntAbstract(ctx context.Context, f *ta.File, specName string, lassos bool)
 // resets.
 type AbstractStats struct {
 	States, Transitions int64
-	Predicates          int // threshold atoms over the shared variables
+	Predicates          int   // threshold atoms over the shared variables
+	MemoryBytes         int64 // of the last search (cegar.go)
 }
 
 // compileBad makes atoms of the comparisons of shared variables in bad,

@@ -297,7 +297,7 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 	}
 	res.CEGAR = cs
 	res.Abstract = &AbstractStats{Predicates: len(m.atoms)}
-	defer func() { res.SolverSeconds += time.Since(t0).Seconds() }()
+	res.SolverSeconds += time.Since(t0).Seconds()
 	if err != nil {
 		res.Reason = err.Error()
 		if ctx.Err() != nil {
@@ -331,7 +331,9 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 		res.Reason = err.Error()
 		return res
 	}
+	t1 := time.Now()
 	n, q, err := inv.inductive(ctx)
+	res.SolverSeconds += time.Since(t1).Seconds()
 	res.Queries += q
 	cs.Invariants = n
 	if err != nil {
@@ -344,7 +346,7 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 			return res
 		}
 		r, st, err := ltl.Check(ctx, a, aut, preds, ltl.Options{Property: spec.Name, NoStutter: true})
-		res.Abstract.States, res.Abstract.Transitions = st.States, st.Transitions
+		res.Abstract.States, res.Abstract.Transitions, res.Abstract.MemoryBytes = st.States, st.Transitions, st.MemoryBytes
 		switch {
 		case err != nil:
 			res.Reason = err.Error()
@@ -368,7 +370,9 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 			res.Reason = err.Error()
 			return res
 		}
+		t2 := time.Now()
 		n, q, err := inv.refine(ctx, path, r.Counterexample)
+		res.SolverSeconds += time.Since(t2).Seconds()
 		res.Queries += q
 		if err != nil {
 			res.Reason = err.Error()

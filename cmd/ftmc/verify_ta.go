@@ -102,7 +102,7 @@ func verifyTA(e *env, args []string) int {
 			{Name: "solver_seconds", Value: r.SolverSeconds},
 		}}
 		if a := r.Abstract; a != nil {
-			r.Result.Stats.States, r.Result.Stats.Transitions = a.States, a.Transitions
+			r.Result.Stats.States, r.Result.Stats.Transitions, r.Result.Stats.MemoryBytes = a.States, a.Transitions, a.MemoryBytes
 		}
 		if c := r.CEGAR; c != nil {
 			r.Result.Stats.Extra = append(r.Result.Stats.Extra,
