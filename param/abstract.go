@@ -290,24 +290,7 @@ func (a *absModel) concretize(ctx context.Context, s smt.Solver, init ta.Expr, c
 	}
 	for i, ri := range rules {
 		r := a.rules[ri].r
-		from, to := st(i), st(i+1)
-		ts = append(ts, m.bterm(r.guard, from), smt.App(">=", from.k(r.src), "1"))
-		for l := range m.nloc {
-			d := int64(0)
-			if r.src != r.dst && l == r.src {
-				d = -1
-			} else if r.src != r.dst && l == r.dst {
-				d = 1
-			}
-			ts = append(ts, smt.App("=", to.k(l), smt.Sum(from.k(l), smt.Int(d))))
-		}
-		for x := range m.nsh {
-			if r.reset != nil && r.reset[x] {
-				ts = append(ts, smt.App("=", to.x(x), "0"))
-			} else {
-				ts = append(ts, smt.App("=", to.x(x), smt.Sum(from.x(x), smt.Int(r.inc[x]))))
-			}
-		}
+		ts = append(ts, m.stepTerms(r, st(i), st(i+1))...)
 	}
 	bad, err := exprTerm(a.bad, st(len(rules)))
 	if err != nil {

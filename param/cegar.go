@@ -721,10 +721,15 @@ func (inv *invariant) components(v []byte, st stateNames, prefix string) (names,
 func (inv *invariant) refine(ctx context.Context, path [][]byte, c *trace.Counterexample) (int, int64, error) {
 	a, s := inv.a, inv.s
 	var queries int64
-	ask := func(names, terms []string) (smt.Status, []string, error) {
+	// ask checks the terms extra with the conditions named names, and
+	// returns the names of an unsat core.
+	ask := func(extra, names, terms []string) (smt.Status, []string, error) {
 		queries++
 		s.Push()
 		defer s.Pop(1)
+		for _, t := range extra {
+			s.Assert(t)
+		}
 		for i, n := range names {
 			s.Send(smt.DeclareConst(n, "Bool"))
 			s.Assert(smt.App("=>", n, terms[i]))
@@ -754,7 +759,7 @@ func (inv *invariant) refine(ctx context.Context, path [][]byte, c *trace.Counte
 		}
 		seen[string(v)] = true
 		names, terms, pos := inv.components(v, "u", "a")
-		st, core, err := ask(names, terms)
+		st, core, err := ask(nil, names, terms)
 		if err != nil {
 			return added, queries, err
 		}
@@ -783,41 +788,7 @@ func (inv *invariant) refine(ctx context.Context, path [][]byte, c *trace.Counte
 		r := a.rules[ri].r
 		pn, pt, pp := inv.components(v, u, "a")
 		qn, qt, qp := inv.components(x, w, "b")
-		step := []string{m.bterm(r.guard, u), smt.App(">=", u.k(r.src), "1")}
-		for l := range m.nloc {
-			d := int64(0)
-			if r.src != r.dst && l == r.src {
-				d = -1
-			} else if r.src != r.dst && l == r.dst {
-				d = 1
-			}
-			step = append(step, smt.App("=", w.k(l), smt.Sum(u.k(l), smt.Int(d))))
-		}
-		for xv := range m.nsh {
-			if r.reset != nil && r.reset[xv] {
-				step = append(step, smt.App("=", w.x(xv), "0"))
-			} else {
-				step = append(step, smt.App("=", w.x(xv), smt.Sum(u.x(xv), smt.Int(r.inc[xv]))))
-			}
-			step = append(step, smt.App(">=", w.x(xv), "0"))
-		}
-		queries++
-		s.Push()
-		for _, t := range step {
-			s.Assert(t)
-		}
-		names := append(slices.Clone(pn), qn...)
-		terms := append(slices.Clone(pt), qt...)
-		for j, n := range names {
-			s.Send(smt.DeclareConst(n, "Bool"))
-			s.Assert(smt.App("=>", n, terms[j]))
-		}
-		st, err := s.Check(ctx, names...)
-		var core []string
-		if err == nil && st == smt.Unsat {
-			core, err = s.UnsatCore(ctx)
-		}
-		s.Pop(1)
+		st, core, err := ask(m.stepTerms(r, u, w), append(slices.Clone(pn), qn...), append(slices.Clone(pt), qt...))
 		if err != nil {
 			return added, queries, err
 		}
@@ -851,19 +822,7 @@ func (inv *invariant) refine(ctx context.Context, path [][]byte, c *trace.Counte
 			if c.neg {
 				t = smt.Not(t)
 			}
-			queries++
-			s.Push()
-			s.Assert(t)
-			for j, n := range names {
-				s.Send(smt.DeclareConst(n, "Bool"))
-				s.Assert(smt.App("=>", n, terms[j]))
-			}
-			st, err := s.Check(ctx, names...)
-			var core []string
-			if err == nil && st == smt.Unsat {
-				core, err = s.UnsatCore(ctx)
-			}
-			s.Pop(1)
+			st, core, err := ask([]string{t}, names, terms)
 			if err != nil {
 				return added, queries, err
 			}
@@ -1100,16 +1059,9 @@ func (inv *invariant) inductive(ctx context.Context) (int, int64, error) {
 			if len(cands) == 0 {
 				break
 			}
-			hyp := []string{m.bterm(r.guard, u), smt.App(">=", u.k(r.src), "1")}
+			hyp := m.stepTerms(r, u, w)
 			for _, c := range cands {
 				hyp = append(hyp, term(c, u))
-			}
-			for xv := range m.nsh {
-				next := smt.Sum(u.x(xv), smt.Int(r.inc[xv]))
-				if r.reset != nil && r.reset[xv] {
-					next = "0"
-				}
-				hyp = append(hyp, smt.App("=", w.x(xv), next))
 			}
 			if err := drop(hyp, w); err != nil {
 				return 0, queries, err
@@ -1121,4 +1073,29 @@ func (inv *invariant) inductive(ctx context.Context) (int, int64, error) {
 		s.Assert(term(c, u))
 	}
 	return len(cands), queries, nil
+}
+
+// stepTerms says over from and to that one process fires r: its guard
+// holds, its source is not empty, the counters and shared variables
+// change as it says, and none becomes negative.
+func (m *model) stepTerms(r *rule, from, to stateNames) []string {
+	ts := []string{m.bterm(r.guard, from), smt.App(">=", from.k(r.src), "1")}
+	for l := range m.nloc {
+		d := int64(0)
+		if r.src != r.dst && l == r.src {
+			d = -1
+		} else if r.src != r.dst && l == r.dst {
+			d = 1
+		}
+		ts = append(ts, smt.App("=", to.k(l), smt.Sum(from.k(l), smt.Int(d))))
+	}
+	for x := range m.nsh {
+		if r.reset != nil && r.reset[x] {
+			ts = append(ts, smt.App("=", to.x(x), "0"))
+		} else {
+			ts = append(ts, smt.App("=", to.x(x), smt.Sum(from.x(x), smt.Int(r.inc[x]))))
+		}
+		ts = append(ts, smt.App(">=", to.x(x), "0"))
+	}
+	return ts
 }
