@@ -48,7 +48,7 @@ import (
 // of the state vector says which of the group's consistent truth values
 // (at most absMaxMasks) holds.
 const (
-	absMaxAtoms = 16
+	absMaxAtoms = 32
 	absMaxMasks = 256
 )
 
@@ -537,10 +537,11 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 			if err != nil {
 				return queries, err
 			}
-			if masks != nil {
-				a.groups[g].masks = masks
-				continue
+			if masks == nil {
+				return queries, fmt.Errorf("%s: the %d threshold atoms over the shared variables %s have more than %d combinations of truth values, or the solver did not enumerate them: the counter abstraction does not take them", m.f.Path, n, a.varNames(a.groups[g].vars), absMaxMasks)
 			}
+			a.groups[g].masks = masks
+			continue
 		}
 		for mask := uint32(0); mask < 1<<n; mask++ {
 			ok, err := sat(pattern(g, mask, x)...)

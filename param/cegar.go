@@ -854,7 +854,7 @@ func (a *absModel) groupTerms(g int, st stateNames) []string {
 
 // allTruths enumerates the truth values of terms that the solver allows
 // together (bit i: terms[i]), one model at a time; nil when the solver
-// does not answer sat or unsat, so that the caller asks mask by mask.
+// does not answer sat or unsat, or there are more than absMaxMasks.
 func allTruths(ctx context.Context, s smt.Solver, terms []string) ([]uint32, int64, error) {
 	s.Push()
 	defer s.Pop(1)
