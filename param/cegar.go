@@ -178,7 +178,11 @@ func (a *absModel) counters(sat func(...string) (bool, error)) error {
 	for _, from := range a.cmasks {
 		for _, to := range a.cmasks {
 			pre := a.counterPattern(0, from, x)
-			for d, tab := range map[int64]map[byte][]byte{1: a.cinc, -1: a.cdec} {
+			for _, dt := range []struct {
+				d   int64
+				tab map[byte][]byte
+			}{{1, a.cinc}, {-1, a.cdec}} {
+				d, tab := dt.d, dt.tab
 				ts := append(append(slices.Clone(pre), a.counterPattern(0, to, y)...), smt.App("=", y.k(0), smt.Sum(x.k(0), smt.Int(d))))
 				ok, err := sat(ts...)
 				if err != nil {
