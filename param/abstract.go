@@ -197,18 +197,7 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 	}
 	r, st, err := explore.Run(ctx, a, explore.Options{Order: explore.BreadthFirst, Property: spec.Name})
 	res.Abstract = &AbstractStats{States: st.States, Transitions: st.Transitions, Predicates: len(m.atoms)}
-	switch {
-	case err != nil:
-		res.Reason = err.Error()
-		return res
-	case r.Verdict == trace.Holds && st.Complete:
-		res.Verdict = trace.Holds
-		return res
-	case r.Verdict != trace.Violated:
-		res.Reason = r.Reason
-		if res.Reason == "" {
-			res.Reason = "the search of the counter abstraction did not end"
-		}
+	if searched(&res, r, st, err) {
 		return res
 	}
 	// A bad abstract state: the path to it, if some parameter values
@@ -219,30 +208,45 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 		path = append(path, s.Rule)
 	}
 	why := fmt.Sprintf("the counter abstraction (%d abstract states) reaches a bad state by %s", st.States, strings.Join(path, ", "))
-	vals, q, err := a.concretize(ctx, s, init, r.Counterexample)
-	res.Queries += q
-	switch {
-	case err != nil:
-		why += fmt.Sprintf(" (the path was not concretized: %v)", err)
-	case vals != nil:
-		er, _ := Explicit(ctx, f, spec.Name, vals, explore.Options{MaxStates: huntStates})
-		if er.Verdict == trace.Violated {
-			res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, er.Kind, er.Counterexample, ""
-			return res
+	return a.settle(ctx, s, init, opts, r.Counterexample, why, res)
+}
+
+// settle decides a counterexample c of the abstraction that the caller
+// cannot remove (why says which): a violation when the explicit search
+// of an instance finds one (for a safety specification, first the
+// instance whose parameters the solver picks for c's rules; then the
+// smallest instances), else unknown with why.
+func (a *absModel) settle(ctx context.Context, s smt.Solver, init ta.Expr, opts Options, c *trace.Counterexample, why string, res SpecResult) SpecResult {
+	f, spec := a.f, res.Property
+	if a.bad != nil {
+		vals, q, err := a.concretize(ctx, s, init, c)
+		res.Queries += q
+		switch {
+		case err != nil:
+			why += fmt.Sprintf(" (the path was not concretized: %v)", err)
+		case vals != nil:
+			er, _ := Explicit(ctx, f, spec, vals, explore.Options{MaxStates: huntStates})
+			if er.Verdict == trace.Violated {
+				res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, er.Kind, er.Counterexample, ""
+				return res
+			}
+			name := fmt.Sprint(vals)
+			if in, err := ta.NewInstance(f, vals, ta.InstanceOptions{}); err == nil {
+				name = in.ParamString()
+			}
+			why += fmt.Sprintf(" (a run of the instance %s follows it, which the explicit search did not confirm: %s)", name, er.Reason)
+		default:
+			why += " (no run of any instance follows it)"
 		}
-		name := fmt.Sprint(vals)
-		if in, err := ta.NewInstance(f, vals, ta.InstanceOptions{}); err == nil {
-			name = in.ParamString()
-		}
-		why += fmt.Sprintf(" (a run of the instance %s follows it, which the explicit search did not confirm: %s)", name, er.Reason)
-	default:
-		why += " (no run of any instance follows it)"
 	}
 	if opts.NoHunt {
 		res.Reason = why + ": the abstraction may be too coarse"
 		return res
 	}
-	r2, checked := huntAbstract(ctx, f, spec.Name, false)
+	// The lassos of a liveness specification (no bad state) on a cyclic
+	// automaton; a reachability specification searches up to
+	// absHuntInstances instances.
+	r2, checked := huntAbstract(ctx, f, spec, a.bad == nil && a.m.cycle != nil)
 	if r2 != nil {
 		res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, r2.Kind, r2.Counterexample, ""
 		return res
@@ -253,6 +257,25 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 	}
 	res.Reason = why + ": the abstraction may be too coarse"
 	return res
+}
+
+// searched puts the outcome of a search of the abstraction that did not
+// find a counterexample in res, and reports whether it did not.
+func searched(res *SpecResult, r trace.Result, st trace.Stats, err error) bool {
+	switch {
+	case err != nil:
+		res.Reason = err.Error()
+	case r.Verdict == trace.Holds && st.Complete:
+		res.Verdict = trace.Holds
+	case r.Verdict != trace.Violated:
+		res.Reason = r.Reason
+		if res.Reason == "" {
+			res.Reason = "the search of the counter abstraction did not end"
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // concretize asks the solver for parameter values and a run of their

@@ -351,18 +351,7 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 		}
 		r, st, err := ltl.Check(ctx, a, aut, preds, ltl.Options{Property: spec.Name, NoStutter: true})
 		res.Abstract.States, res.Abstract.Transitions, res.Abstract.MemoryBytes = st.States, st.Transitions, st.MemoryBytes
-		switch {
-		case err != nil:
-			res.Reason = err.Error()
-			return res
-		case r.Verdict == trace.Holds && st.Complete:
-			res.Verdict = trace.Holds
-			return res
-		case r.Verdict != trace.Violated:
-			res.Reason = r.Reason
-			if res.Reason == "" {
-				res.Reason = "the search of the counter abstraction did not end"
-			}
+		if searched(&res, r, st, err) {
 			return res
 		}
 		if cs.Refinements == cegarMaxRefinements {
@@ -386,7 +375,7 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 			return res
 		}
 		if n == 0 {
-			return a.candidate(ctx, s, f, spec, init, opts, r.Counterexample, st, res)
+			return a.candidate(ctx, s, init, opts, r.Counterexample, st, res)
 		}
 		cs.Refinements++
 		cs.BlockedStates, cs.BlockedSteps = len(a.blockedStates), len(a.blockedTrans)
@@ -397,7 +386,7 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 
 // candidate settles a counterexample that survived the refinement: a
 // violation that an instance confirms, else unknown.
-func (a *absModel) candidate(ctx context.Context, s smt.Solver, f *ta.File, spec *ta.Spec, init ta.Expr, opts Options, c *trace.Counterexample, st trace.Stats, res SpecResult) SpecResult {
+func (a *absModel) candidate(ctx context.Context, s smt.Solver, init ta.Expr, opts Options, c *trace.Counterexample, st trace.Stats, res SpecResult) SpecResult {
 	var path []string
 	for _, s := range c.Steps {
 		if s.Rule != "" {
@@ -408,35 +397,7 @@ func (a *absModel) candidate(ctx context.Context, s smt.Solver, f *ta.File, spec
 	if c.LoopStart >= 0 {
 		why += " and then stays"
 	}
-	if a.bad != nil {
-		vals, q, err := a.concretize(ctx, s, init, c)
-		res.Queries += q
-		switch {
-		case err != nil:
-			why += fmt.Sprintf(" (the path was not concretized: %v)", err)
-		case vals != nil:
-			er, _ := Explicit(ctx, f, spec.Name, vals, explore.Options{MaxStates: huntStates})
-			if er.Verdict == trace.Violated {
-				res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, er.Kind, er.Counterexample, ""
-				return res
-			}
-		}
-	}
-	if opts.NoHunt {
-		res.Reason = why + ": the abstraction may be too coarse"
-		return res
-	}
-	r2, checked := huntAbstract(ctx, f, spec.Name, a.m.cycle != nil)
-	if r2 != nil {
-		res.Verdict, res.Kind, res.Counterexample, res.Reason = trace.Violated, r2.Kind, r2.Counterexample, ""
-		return res
-	}
-	why += fmt.Sprintf(", and none of the %d smallest instances checked violates it", checked)
-	if ctx.Err() != nil {
-		why += "; " + explore.StopCause(ctx)
-	}
-	res.Reason = why + ": the abstraction may be too coarse"
-	return res
+	return a.settle(ctx, s, init, opts, c, why, res)
 }
 
 // negation returns the negation of the specification in negation normal
