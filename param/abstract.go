@@ -97,7 +97,7 @@ type absModel struct {
 	// The refinement (cegar.go) removes the abstract states and
 	// transitions that no run of any instance has.
 	blockedStates []absPattern
-	blockedTrans  []absTransBlock
+	blockedTrans  [][]absTransBlock // by rule
 	// conds are the conditions the specification's negation reads
 	// (cegar.go).
 	conds []absCond
@@ -167,11 +167,12 @@ func verifyAbstract(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options
 		}
 		return res
 	}
-	a := &absModel{f: f, m: m, bad: bad, badCmp: map[*ta.Binary]*bexpr{}, nloc: m.nloc}
-	if err := a.compileBad(bad); err != nil {
-		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
+	a, err := newAbsModel(m, spec, bad)
+	if err != nil {
+		res.Reason = err.Error()
 		return res
 	}
+	a.bad = bad
 	s, err := smt.New(ctx, opts.Solver)
 	if err != nil {
 		res.Reason = err.Error()
@@ -541,17 +542,9 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 		}
 		return st != smt.Unsat, nil
 	}
-	pattern := func(g int, mask uint32, st stateNames) []string {
-		var ts []string
-		for b, ai := range a.groups[g].atoms {
-			t := m.atomTerm(ai, st)
-			if mask>>uint(b)&1 == 0 {
-				t = smt.Not(t)
-			}
-			ts = append(ts, t)
-		}
-		return ts
-	}
+	// Up to 8 atoms, each combination of truth values is asked (at most
+	// 256, what a byte of the vector tells apart); more are enumerated
+	// model by model, up to 256 of them.
 	for g := range a.groups {
 		n := len(a.groups[g].atoms)
 		if n > 8 {
@@ -567,16 +560,13 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 			continue
 		}
 		for mask := uint32(0); mask < 1<<n; mask++ {
-			ok, err := sat(pattern(g, mask, x)...)
+			ok, err := sat(a.groupPattern(g, mask, x)...)
 			if err != nil {
 				return queries, err
 			}
 			if ok {
 				a.groups[g].masks = append(a.groups[g].masks, mask)
 			}
-		}
-		if len(a.groups[g].masks) > absMaxMasks {
-			return queries, fmt.Errorf("%s: the threshold atoms over the shared variables %s have %d combinations of truth values: the counter abstraction takes at most %d", m.f.Path, a.varNames(a.groups[g].vars), len(a.groups[g].masks), absMaxMasks)
 		}
 	}
 
@@ -612,7 +602,7 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 				next = map[byte][]byte{}
 				for fi, from := range gr.masks {
 					for ti, to := range gr.masks {
-						ts := append(append(pattern(g, from, x), pattern(g, to, y)...), upd...)
+						ts := append(append(a.groupPattern(g, from, x), a.groupPattern(g, to, y)...), upd...)
 						ok, err := sat(ts...)
 						if err != nil {
 							return queries, err
@@ -661,7 +651,7 @@ func (a *absModel) build(ctx context.Context, s smt.Solver, init ta.Expr) (int64
 	}
 	for g := range a.groups {
 		for i, mask := range a.groups[g].masks {
-			ok, err := sat(append(append([]string(nil), base...), pattern(g, mask, x)...)...)
+			ok, err := sat(append(append([]string(nil), base...), a.groupPattern(g, mask, x)...)...)
 			if err != nil {
 				return queries, err
 			}
@@ -909,7 +899,7 @@ func (a *absModel) Decode(v []byte) []trace.Var {
 		}
 	}
 	for j, l := range a.initLocs {
-		out = append(out, trace.Var{Name: initVar(a.f.Locations[l].Name), Value: a.ctext[v[a.nloc+len(a.groups)+j]]})
+		out = append(out, trace.Var{Name: initVar(a.f.Locations[l].Name), Value: a.ctext[v[a.initPos(j)]]})
 	}
 	if a.freeze {
 		val := "no"

@@ -20,10 +20,11 @@ import (
 // counterexample has no concrete counterpart (CEGAR).
 //
 //   - A location's counter is abstracted to the interval of the parametric
-//     interval domain it lies in: the thresholds are 1, the bounds of the
-//     guards' threshold atoms (t + 1 - f, ...) and the number of processes
-//     the inits start with (n - f); a process more or less leads to the
-//     intervals the solver allows (the thesis's abstract inc and dec).
+//     interval domain it lies in: the borders are 1 and the numbers of
+//     processes the inits start with (n - f); a process more or less
+//     leads to the intervals the solver allows (the thesis's abstract inc
+//     and dec). The state equation of the refinement (below) ties the
+//     counters to the shared variables, so they need no more borders.
 //   - The shared variables are abstracted as for automata with resets
 //     (abstract.go): to the truth values of the threshold atoms of the
 //     guards and of the specification, which by the thesis's Proposition
@@ -64,21 +65,13 @@ const staysVar = "(stays for ever)"
 // (negated when neg), with the abstract states where the refinement
 // found that no concrete configuration satisfies it.
 type absCond struct {
-	name    string
 	e       ta.Expr
 	neg     bool
 	refuted []absPattern
 }
 
 // refuted reports whether condition ci was refuted in v.
-func (a *absModel) refuted(ci int, v []byte) bool {
-	for _, p := range a.conds[ci].refuted {
-		if p.match(v) {
-			return true
-		}
-	}
-	return false
-}
+func (a *absModel) refuted(ci int, v []byte) bool { return matchAny(a.conds[ci].refuted, v) }
 
 // absPattern is a set of abstract states: those whose bytes at pos are
 // val.
@@ -96,33 +89,42 @@ func (p absPattern) match(v []byte) bool {
 	return true
 }
 
-// absTransBlock is a set of abstract steps: rule's steps from a state of
-// pre to a state of post.
+// matchAny reports whether v is in one of ps.
+func matchAny(ps []absPattern, v []byte) bool {
+	return slices.ContainsFunc(ps, func(p absPattern) bool { return p.match(v) })
+}
+
+// absTransBlock is a set of abstract steps of one rule: those from a
+// state of pre to a state of post.
 type absTransBlock struct {
-	rule      int
 	pre, post absPattern
 }
 
-func (a *absModel) blockedState(v []byte) bool {
-	for _, p := range a.blockedStates {
-		if p.match(v) {
-			return true
-		}
-	}
-	return false
-}
+func (a *absModel) blockedState(v []byte) bool { return matchAny(a.blockedStates, v) }
 
 // blocked reports whether the step by rule ri from v to w was removed.
 func (a *absModel) blocked(ri int, v, w []byte) bool {
 	if a.blockedState(w) {
 		return true
 	}
-	for _, b := range a.blockedTrans {
-		if b.rule == ri && b.pre.match(v) && b.post.match(w) {
-			return true
+	return ri < len(a.blockedTrans) && slices.ContainsFunc(a.blockedTrans[ri], func(b absTransBlock) bool { return b.pre.match(v) && b.post.match(w) })
+}
+
+// initPos is the position in the vector of the initial value of the
+// location initLocs[j].
+func (a *absModel) initPos(j int) int { return a.nloc + len(a.groups) + j }
+
+// maskTerms returns ts with the terms whose bit in mask is 0 negated: the
+// abstract value mask over the conditions ts.
+func maskTerms(ts []string, mask uint32) []string {
+	out := make([]string, len(ts))
+	for b, t := range ts {
+		if mask>>uint(b)&1 == 0 {
+			t = smt.Not(t)
 		}
+		out[b] = t
 	}
-	return false
+	return out
 }
 
 // canStay reports whether a self-loop rule may fire in v, so that a run
@@ -141,15 +143,17 @@ func (a *absModel) canStay(v []byte) bool {
 // counterPattern says over st that location l's counter lies in the
 // interval of mask.
 func (a *absModel) counterPattern(l int, mask byte, st stateNames) []string {
-	var ts []string
+	ts := make([]string, len(a.cth))
 	for b, th := range a.cth {
-		t := smt.App(">=", st.k(l), linTerm(th, st))
-		if mask>>uint(b)&1 == 0 {
-			t = smt.Not(t)
-		}
-		ts = append(ts, t)
+		ts[b] = smt.App(">=", st.k(l), linTerm(th, st))
 	}
-	return ts
+	return maskTerms(ts, uint32(mask))
+}
+
+// groupPattern says over st that the atoms of group g have the truth
+// values mask.
+func (a *absModel) groupPattern(g int, mask uint32, st stateNames) []string {
+	return maskTerms(a.groupTerms(g, st), mask)
 }
 
 // counters computes which counter masks exist and where a process more
@@ -248,8 +252,6 @@ type CEGARStats struct {
 	Refinements   int
 	Thresholds    []string // the counter thresholds
 	CounterValues int      // the abstract values of a counter
-	BlockedStates int      // state patterns removed
-	BlockedSteps  int      // step patterns removed
 	Invariants    int      // bounds on the shared variables proved by induction
 }
 
@@ -270,9 +272,9 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 		res.Reason = err.Error()
 		return res
 	}
-	a := &absModel{f: f, m: m, badCmp: map[*ta.Binary]*bexpr{}, nloc: m.nloc}
-	if err := a.compileBad(spec.Formula); err != nil {
-		res.Reason = fmt.Sprintf("%s:%s: %v", f.Path, spec.Pos, err)
+	a, err := newAbsModel(m, spec, spec.Formula)
+	if err != nil {
+		res.Reason = err.Error()
 		return res
 	}
 	init, bad, safety := SafetyShape(spec.Formula)
@@ -309,12 +311,11 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 		}
 		return res
 	}
-	if q, err := a.checkDecrements(ctx, s); err != nil {
-		res.Queries += q
+	q, err := a.checkDecrements(ctx, s)
+	res.Queries += q
+	if err != nil {
 		res.Reason = err.Error()
 		return res
-	} else {
-		res.Queries += q
 	}
 	neg, atoms, err := a.negation(spec.Formula)
 	if err != nil {
@@ -378,7 +379,6 @@ func verifyCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, r
 			return a.candidate(ctx, s, init, opts, r.Counterexample, st, res)
 		}
 		cs.Refinements++
-		cs.BlockedStates, cs.BlockedSteps = len(a.blockedStates), len(a.blockedTrans)
 		// The initial states removed stay removed.
 		a.init = slices.DeleteFunc(a.init, a.blockedState)
 	}
@@ -421,7 +421,7 @@ func (a *absModel) negation(e ta.Expr) (*ltl.Formula, map[string]ltl.Predicate, 
 			if !ok {
 				name = fmt.Sprintf("p%d", len(names))
 				names[key] = name
-				a.conds = append(a.conds, absCond{name: name, e: e, neg: neg})
+				a.conds = append(a.conds, absCond{e: e, neg: neg})
 				ci := len(a.conds) - 1
 				atoms[name] = func(v []byte) bool {
 					t, f := a.mayExpr(e, v)
@@ -520,9 +520,9 @@ func (a *absModel) pathStates(c *trace.Counterexample) ([][]byte, error) {
 	}
 	initAt := map[string]int{}
 	for j, l := range a.initLocs {
-		initAt[initVar(a.f.Locations[l].Name)] = a.nloc + len(a.groups) + j
+		initAt[initVar(a.f.Locations[l].Name)] = a.initPos(j)
 	}
-	v := make([]byte, a.nloc+len(a.groups)+len(a.initLocs))
+	v := make([]byte, a.initPos(len(a.initLocs)))
 	if a.freeze {
 		v = append(v, 0)
 	}
@@ -656,23 +656,15 @@ func (inv *invariant) components(v []byte, st stateNames, prefix string) (names,
 		pos = append(pos, l)
 	}
 	for g := range a.groups {
-		var ts []string
-		for b, ai := range a.groups[g].atoms {
-			t := a.m.atomTerm(ai, st)
-			if a.groups[g].masks[v[a.nloc+g]]>>uint(b)&1 == 0 {
-				t = smt.Not(t)
-			}
-			ts = append(ts, t)
-		}
 		names = append(names, fmt.Sprintf("%s%d", prefix, a.nloc+g))
-		terms = append(terms, smt.And(ts...))
+		terms = append(terms, smt.And(a.groupPattern(g, a.groups[g].masks[v[a.nloc+g]], st)...))
 		pos = append(pos, a.nloc+g)
 	}
 	// The initial values the vector keeps constrain the initial
 	// configuration of the state equation (the same for both states of a
 	// step).
 	for j, l := range a.initLocs {
-		at := a.nloc + len(a.groups) + j
+		at := a.initPos(j)
 		names = append(names, fmt.Sprintf("%s%d", prefix, at))
 		terms = append(terms, smt.And(a.counterPattern(l, v[at], "i")...))
 		pos = append(pos, at)
@@ -758,7 +750,10 @@ func (inv *invariant) refine(ctx context.Context, path [][]byte, c *trace.Counte
 			return added, queries, err
 		}
 		if st == smt.Unsat {
-			a.blockedTrans = append(a.blockedTrans, absTransBlock{rule: ri, pre: pattern(v, pn, pp, core), post: pattern(x, qn, qp, core)})
+			if a.blockedTrans == nil {
+				a.blockedTrans = make([][]absTransBlock, len(a.rules))
+			}
+			a.blockedTrans[ri] = append(a.blockedTrans[ri], absTransBlock{pre: pattern(v, pn, pp, core), post: pattern(x, qn, qp, core)})
 			added++
 		}
 	}
@@ -1063,4 +1058,14 @@ func (m *model) stepTerms(r *rule, from, to stateNames) []string {
 		ts = append(ts, smt.App(">=", to.x(x), "0"))
 	}
 	return ts
+}
+
+// newAbsModel starts the counter abstraction of m for spec, with the
+// comparisons of shared variables in e as atoms of its own.
+func newAbsModel(m *model, spec *ta.Spec, e ta.Expr) (*absModel, error) {
+	a := &absModel{f: m.f, m: m, badCmp: map[*ta.Binary]*bexpr{}, nloc: m.nloc}
+	if err := a.compileBad(e); err != nil {
+		return nil, fmt.Errorf("%s:%s: %v", m.f.Path, spec.Pos, err)
+	}
+	return a, nil
 }

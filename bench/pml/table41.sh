@@ -13,14 +13,15 @@ F=${FTMC:-ftmc}
 median() { sort -n | sed -n 2p; }
 secs() { local s e; s=$(date +%s.%N); "$@" >/tmp/thesis.out 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
 verdict() { sed -n "s/^$1: \([a-z]*\).*/\1/p" /tmp/thesis.out | head -1; }
+# run MODEL SPEC [FLAGS]: the median of three wall times, then the verdict
+# of the last run.
+run() { local t; t=$(for i in 1 2 3; do secs timeout 600 $F verify $B/$1 $2 -q "${@:3}"; done | median); echo "$t $(verdict $2)"; }
 
 printf "| algorithm | RC | model | spec | thesis | thesis #R | thesis s | schema | schema s | cegar | cegar #R | abstract states | cegar s |\n"
 printf "|---|---|---|---|---|---:|---:|---|---:|---|---:|---:|---:|\n"
 while read alg rc model spec exp r tot; do
-  ts=$(for i in 1 2 3; do secs timeout 600 $F verify $B/$model $spec -q; done | median)
-  v=$(verdict $spec)
-  tc=$(for i in 1 2 3; do secs timeout 600 $F verify $B/$model $spec -q --engine cegar; done | median)
-  vc=$(verdict $spec)
+  read ts v < <(run $model $spec)
+  read tc vc < <(run $model $spec --engine cegar)
   fig=$(timeout 600 $F verify $B/$model $spec --engine cegar --json | python3 -c '
 import json, sys
 v = json.load(sys.stdin)["verdicts"][0]["stats"]
