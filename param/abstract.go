@@ -387,7 +387,7 @@ func huntAbstract(ctx context.Context, f *ta.File, specName string, lassos bool)
 		if ctx.Err() != nil {
 			return false
 		}
-		r, _ := explicit(ctx, f, specName, vals, explore.Options{MaxStates: huntStates}, lassos)
+		r, _ := explicit(ctx, f, specName, vals, explore.Options{MaxStates: huntStates})
 		if r.Verdict == trace.Violated {
 			found = &r
 			return false

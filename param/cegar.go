@@ -405,6 +405,34 @@ func (a *absModel) candidate(ctx context.Context, s smt.Solver, init ta.Expr, op
 // atom that may hold in an abstract state (its negation where it occurs
 // negatively), and, when runs stay at the end (freeze), with <>stays.
 func (a *absModel) negation(e ta.Expr) (*ltl.Formula, map[string]ltl.Predicate, error) {
+	f, atoms, err := negateLTL(e, func(e ta.Expr, neg bool) ltl.Predicate {
+		a.conds = append(a.conds, absCond{e: e, neg: neg})
+		ci := len(a.conds) - 1
+		return func(v []byte) bool {
+			t, f := a.mayExpr(e, v)
+			if neg {
+				t = f
+			}
+			return t && !a.refuted(ci, v)
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.freeze {
+		atoms["stays"] = func(v []byte) bool { return v[len(v)-1] == 1 }
+		f = ltl.And(f, ltl.Eventually(ltl.Atom("stays")))
+	}
+	if len(atoms) > ltl.MaxAtoms {
+		return nil, nil, fmt.Errorf("the specification has %d conditions; the counter abstraction takes at most %d", len(atoms), ltl.MaxAtoms)
+	}
+	return f, atoms, nil
+}
+
+// negateLTL returns the negation of the specification e in negation normal
+// form, each maximal condition without temporal operators replaced by an
+// atom, whose predicate atom gives (for the condition negated when neg).
+func negateLTL(e ta.Expr, atom func(e ta.Expr, neg bool) ltl.Predicate) (*ltl.Formula, map[string]ltl.Predicate, error) {
 	atoms := map[string]ltl.Predicate{}
 	names := map[string]string{}
 	var conv func(e ta.Expr, neg bool) (*ltl.Formula, error)
@@ -421,15 +449,7 @@ func (a *absModel) negation(e ta.Expr) (*ltl.Formula, map[string]ltl.Predicate, 
 			if !ok {
 				name = fmt.Sprintf("p%d", len(names))
 				names[key] = name
-				a.conds = append(a.conds, absCond{e: e, neg: neg})
-				ci := len(a.conds) - 1
-				atoms[name] = func(v []byte) bool {
-					t, f := a.mayExpr(e, v)
-					if neg {
-						t = f
-					}
-					return t && !a.refuted(ci, v)
-				}
+				atoms[name] = atom(e, neg)
 			}
 			return ltl.Atom(name), nil
 		}
@@ -475,13 +495,6 @@ func (a *absModel) negation(e ta.Expr) (*ltl.Formula, map[string]ltl.Predicate, 
 	f, err := conv(e, true)
 	if err != nil {
 		return nil, nil, err
-	}
-	if a.freeze {
-		atoms["stays"] = func(v []byte) bool { return v[len(v)-1] == 1 }
-		f = ltl.And(f, ltl.Eventually(ltl.Atom("stays")))
-	}
-	if len(atoms) > ltl.MaxAtoms {
-		return nil, nil, fmt.Errorf("the specification has %d conditions; the counter abstraction takes at most %d", len(atoms), ltl.MaxAtoms)
 	}
 	return f, atoms, nil
 }

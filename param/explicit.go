@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ftmc/explore"
+	"ftmc/ltl"
 	"ftmc/state"
 	"ftmc/ta"
 	"ftmc/trace"
@@ -48,14 +49,11 @@ func conjExpr(es []ta.Expr) ta.Expr {
 // search (time from Since, memory, MaxStates, MaxDepth); ctx ends it too,
 // with verdict unknown and the reason (explore.StopCause).
 func Explicit(ctx context.Context, f *ta.File, specName string, vals map[string]int64, opts explore.Options) (SpecResult, trace.Stats) {
-	return explicit(ctx, f, specName, vals, opts, false)
+	return explicit(ctx, f, specName, vals, opts)
 }
 
-// explicit is Explicit; with lassos, the lassos of a liveness
-// specification are searched for on an automaton whose rules form cycles
-// too. Each one found is a run, but the runs that go round a cycle for
-// ever are not searched, so that holds is then unknown.
-func explicit(ctx context.Context, f *ta.File, specName string, vals map[string]int64, opts explore.Options, lassos bool) (SpecResult, trace.Stats) {
+// explicit is Explicit.
+func explicit(ctx context.Context, f *ta.File, specName string, vals map[string]int64, opts explore.Options) (SpecResult, trace.Stats) {
 	start := time.Now()
 	res := SpecResult{Result: trace.Result{Property: specName, Verdict: trace.Unknown}}
 	var stats trace.Stats
@@ -88,17 +86,11 @@ func explicit(ctx context.Context, f *ta.File, specName string, vals map[string]
 		res.Reason = err.Error()
 		return res, stats
 	}
-	partial := false // lassos on a cyclic automaton
-	for _, lc := range lcs {
-		if lc.needLoop && m.cycle != nil {
-			if !lassos {
-				res.Reason = m.cycle.Error()
-				return res, stats
-			}
-			partial = true
-		}
-	}
 	opts.Property = specName
+	cycles := false // lassos that may go round the automaton's cycles
+	for _, lc := range lcs {
+		cycles = cycles || lc.needLoop && m.cycle != nil
+	}
 	deadline := opts.Deadline(start)
 	verdict, complete := trace.Holds, true
 	for _, lc := range lcs {
@@ -125,13 +117,96 @@ func explicit(ctx context.Context, f *ta.File, specName string, vals map[string]
 			break
 		}
 	}
-	if verdict == trace.Holds && partial {
-		verdict, res.Reason = trace.Unknown, "no lasso that repeats a self-loop; the runs that go round the automaton's cycles for ever were not searched"
+	if cycles && verdict == trace.Holds {
+		// No lasso whose loop repeats a self-loop (searched first: a
+		// breadth-first search finds those soonest). The lassos that go
+		// round the automaton's cycles: the LTL search of the
+		// instance's counter system finds every one.
+		r, st := instanceLTL(ctx, in, spec.Formula, opts)
+		stats.States += st.States
+		stats.Transitions += st.Transitions
+		stats.MemoryBytes = max(stats.MemoryBytes, st.MemoryBytes)
+		complete = complete && st.Complete
+		verdict, res.Reason = r.Verdict, r.Reason
+		if r.Verdict == trace.Violated {
+			res.Kind, res.Counterexample = r.Kind, r.Counterexample
+		}
 	}
 	res.Verdict = verdict
 	stats.Seconds = time.Since(start).Seconds()
 	stats.Complete = verdict == trace.Holds && complete
 	return res, stats
+}
+
+// instanceLTL checks the specification e on the instance in by the LTL
+// search of its counter system for the negation (ltl.Check): a lasso,
+// whether its loop repeats a self-loop or goes round the automaton's
+// cycles, or a bad prefix. Only the infinite runs count (NoStutter), as
+// for the schema engine: a configuration without an enabled rule ends
+// its runs.
+func instanceLTL(ctx context.Context, in *ta.Instance, e ta.Expr, opts explore.Options) (trace.Result, trace.Stats) {
+	r := trace.Result{Property: opts.Property, Verdict: trace.Unknown}
+	neg, atoms, err := negateLTL(e, func(e ta.Expr, neg bool) ltl.Predicate {
+		return func(v []byte) bool { return in.Holds(e, v) != neg }
+	})
+	if err == nil && len(atoms) > ltl.MaxAtoms {
+		err = fmt.Errorf("the specification has %d conditions; the LTL search takes at most %d", len(atoms), ltl.MaxAtoms)
+	}
+	var aut *ltl.Automaton
+	if err == nil {
+		aut, err = ltl.Translate(neg)
+	}
+	if err != nil {
+		r.Reason = err.Error()
+		return r, trace.Stats{}
+	}
+	preds := make([]ltl.Predicate, len(aut.Atoms))
+	for i, name := range aut.Atoms {
+		preds[i] = atoms[name]
+	}
+	g := &overflowGuard{Instance: in}
+	lr, st, err := ltl.Check(ctx, g, aut, preds, ltl.Options{Property: opts.Property, NoStutter: true,
+		TimeLimit: opts.TimeLimit, MemoryLimit: opts.MemoryLimit, MemoryLimitFrom: opts.MemoryLimitFrom, Since: opts.Since, MaxStates: opts.MaxStates})
+	if err != nil {
+		r.Reason = err.Error()
+		return r, st
+	}
+	if lr.Counterexample != nil {
+		lr.Counterexample.Params = in.Params()
+	}
+	if lr.Verdict == trace.Holds && g.fault != "" {
+		// The runs past a counter's range were not searched.
+		lr.Verdict, lr.Reason = trace.Unknown, fmt.Sprintf("the runs of the instance %s were searched as far as its counters go: %s", in.ParamString(), g.fault)
+		st.Complete = false
+	}
+	return lr, st
+}
+
+// overflowGuard is an instance whose rules that would take a counter out
+// of its range (ta.Instance's Fail) have no successor; fault says what
+// the first such rule would have done.
+type overflowGuard struct {
+	*ta.Instance
+	fault string
+	sink  guardSink
+}
+
+func (g *overflowGuard) Next(s []byte, sink state.Sink) {
+	g.sink.out, g.sink.g = sink, g
+	g.Instance.Next(s, &g.sink)
+}
+
+type guardSink struct {
+	out state.Sink
+	g   *overflowGuard
+}
+
+func (s *guardSink) Succ(t state.Trans, v []byte) { s.out.Succ(t, v) }
+
+func (s *guardSink) Fail(t state.Trans, kind, msg string) {
+	if s.g.fault == "" {
+		s.g.fault = msg
+	}
 }
 
 // explicitCase searches the product of the instance with the stages of

@@ -161,3 +161,64 @@ func TestCheckInstance(t *testing.T) {
 		t.Errorf("unknown specification: %v", err)
 	}
 }
+
+// toggleTA has a cycle and no self-loop before C: every lasso that keeps
+// C empty goes round A -> B -> A. x counts the rounds, so an instance has
+// as many configurations as x has values.
+const toggleTA = `thresholdAutomaton Toggle {
+  local pc;
+  shared x;
+  parameters N;
+  assumptions (0) { N >= 1; }
+  locations (0) { A: [0]; B: [1]; C: [2]; }
+  inits (0) { A == N; B == 0; C == 0; x == 0; }
+  rules (0) {
+    0: A -> B when (true) do { unchanged(x); };
+    1: B -> A when (true) do { UPDATE };
+    2: B -> C when (true) do { unchanged(x); };
+    3: C -> C when (true) do { unchanged(x); };
+  }
+  specifications (0) {
+    reach_c: <>(C != 0);
+    toggles: [](C == 0) -> []<>(B != 0);
+    safe: [](C <= N);
+  }
+}`
+
+// On an automaton whose rules form cycles, the explicit check of an
+// instance finds the lassos that go round them (reach_c: A -> B -> A for
+// ever), and proves liveness there (toggles); a search cut by a counter's
+// range says unknown rather than holds.
+func TestExplicitCycles(t *testing.T) {
+	parse := func(update string) *ta.File {
+		f, err := ta.Parse("toggle.ta", []byte(strings.Replace(toggleTA, "UPDATE", update, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	f := parse("unchanged(x);")
+	vals := map[string]int64{"N": 2}
+	r, _ := Explicit(t.Context(), f, "reach_c", vals, explore.Options{})
+	if r.Verdict != trace.Violated || r.Kind != state.KindAcceptCycle || r.Counterexample == nil || r.Counterexample.LoopStart < 0 || r.Counterexample.Params["N"] != 2 {
+		t.Fatalf("reach_c: %s %s (%s), %+v", r.Verdict, r.Kind, r.Reason, r.Counterexample)
+	}
+	loop := map[string]bool{}
+	for _, s := range r.Counterexample.Steps[r.Counterexample.LoopStart:] {
+		loop[s.Stmt] = true
+	}
+	if !loop["A -> B"] || !loop["B -> A"] || len(loop) != 2 {
+		t.Errorf("reach_c: the loop takes %v, want A -> B and B -> A", loop)
+	}
+	for _, spec := range []string{"toggles", "safe"} {
+		if r, st := Explicit(t.Context(), f, spec, vals, explore.Options{}); r.Verdict != trace.Holds || !st.Complete {
+			t.Errorf("%s: %s (%s), complete %v", spec, r.Verdict, r.Reason, st.Complete)
+		}
+	}
+	// Each round adds one to x, up to the instance's range.
+	f = parse("x' == x + 1;")
+	r, _ = Explicit(t.Context(), f, "toggles", map[string]int64{"N": 1}, explore.Options{})
+	if r.Verdict != trace.Unknown || !strings.Contains(r.Reason, "out of range") {
+		t.Errorf("toggles with rounds counted: %s (%s), want unknown at the counters' range", r.Verdict, r.Reason)
+	}
+}
