@@ -23,6 +23,9 @@ type Case struct {
 	TA   *ta.File
 	// Justice names the ltl blocks assumed for every specification.
 	Justice []string
+	// Decreases tells that a rule decreases a shared variable, which
+	// only the counter abstraction with refinement checks.
+	Decreases bool
 	// Figures of the abstraction.
 	Locations, Rules int
 	Paths            int   // paths through a step, over all abstract local states
@@ -50,6 +53,16 @@ type Result struct {
 	Specs          []string // the specifications (ltl blocks that are not fairness)
 }
 
+// Decreases tells whether a rule of some case decreases a shared variable.
+func (r *Result) Decreases() bool {
+	for _, c := range r.Cases {
+		if c.Decreases {
+			return true
+		}
+	}
+	return false
+}
+
 // locState is an abstract local state: the values of the control
 // variables and the interval indices of the data variables, in the order
 // of the process's locals.
@@ -75,7 +88,7 @@ type arule struct {
 // automata, one for each order of the thresholds that the assumptions
 // leave open.
 func Extract(ctx context.Context, prog *promela.Program, opts Options) (*Result, error) {
-	x := &extractor{ctx: ctx, prog: prog, bounded: map[*promela.Symbol]bool{}, sharedInit: map[*promela.Symbol]int64{}, memo: map[string]smt.Status{}}
+	x := &extractor{ctx: ctx, prog: prog, bounded: map[*promela.Symbol]bool{}, sharedInit: map[*promela.Symbol]int64{}, memo: map[string]smt.Status{}, cycles: opts.Cycles}
 	if err := x.shape(); err != nil {
 		return nil, err
 	}
@@ -558,67 +571,38 @@ type caseBuilder struct {
 	group  []int // the location of each abstract local state entered from outside
 	groups [][]int
 	grules []*arule
+	// onCycle tells, with Options.Cycles, the abstract local states on a
+	// cycle of the automaton (other than a self-loop).
+	onCycle []bool
 }
 
 // merge makes the automaton acyclic: abstract local states between which
 // a process can move back and forth (a control variable that toggles)
 // become one location. This is an existential abstraction of its own, so
 // it stays sound; propositions are evaluated over all the states merged.
+// With Options.Cycles every abstract local state stays a location.
 func (b *caseBuilder) merge() {
 	n := len(b.locs)
-	succ := make([][]int, n)
-	for _, k := range b.rorder {
-		r := b.rules[k]
-		if r.src != r.dst {
-			succ[r.src] = append(succ[r.src], r.dst)
-		}
-	}
-	// Tarjan's algorithm.
-	index := make([]int, n)
-	low := make([]int, n)
-	on := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	b.group = make([]int, n)
-	var stack []int
-	next := 0
-	var comps [][]int
-	var strong func(v int)
-	strong = func(v int) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		on[v] = true
-		for _, w := range succ[v] {
-			if index[w] < 0 {
-				strong(w)
-				low[v] = min(low[v], low[w])
-			} else if on[w] {
-				low[v] = min(low[v], index[w])
+	comps := b.components()
+	if b.x.cycles {
+		b.group = make([]int, n)
+		b.onCycle = make([]bool, n)
+		for _, vs := range comps {
+			for _, v := range vs {
+				b.onCycle[v] = len(vs) > 1
 			}
 		}
-		if low[v] == index[v] {
-			var c []int
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				c = append(c, w)
-				if w == v {
-					break
-				}
-			}
-			sort.Ints(c)
-			comps = append(comps, c)
+		seen := map[string]*arule{}
+		for v := range n {
+			b.group[v] = v
+			b.groups = append(b.groups, []int{v})
 		}
-	}
-	for v := 0; v < n; v++ {
-		if index[v] < 0 {
-			strong(v)
+		for _, k := range b.rorder {
+			r := b.rules[k]
+			b.addGroupRule(seen, r.src, r.dst, r)
 		}
+		return
 	}
-	sort.Slice(comps, func(i, j int) bool { return comps[i][0] < comps[j][0] })
 	comp := make([]int, n)
 	for c, vs := range comps {
 		for _, v := range vs {
@@ -688,6 +672,66 @@ func (b *caseBuilder) merge() {
 			b.addGroupRule(seen, e.src, e.dst, r)
 		}
 	}
+}
+
+// components returns the strongly connected sets of abstract local states
+// (by the rules between different states), each sorted, in the order of
+// their least state.
+func (b *caseBuilder) components() [][]int {
+	n := len(b.locs)
+	succ := make([][]int, n)
+	for _, k := range b.rorder {
+		r := b.rules[k]
+		if r.src != r.dst {
+			succ[r.src] = append(succ[r.src], r.dst)
+		}
+	}
+	// Tarjan's algorithm.
+	index := make([]int, n)
+	low := make([]int, n)
+	on := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	next := 0
+	var comps [][]int
+	var strong func(v int)
+	strong = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		on[v] = true
+		for _, w := range succ[v] {
+			if index[w] < 0 {
+				strong(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var c []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				c = append(c, w)
+				if w == v {
+					break
+				}
+			}
+			sort.Ints(c)
+			comps = append(comps, c)
+		}
+	}
+	for v := 0; v < n; v++ {
+		if index[v] < 0 {
+			strong(v)
+		}
+	}
+	sort.Slice(comps, func(i, j int) bool { return comps[i][0] < comps[j][0] })
+	return comps
 }
 
 func (b *caseBuilder) addGroupRule(seen map[string]*arule, src, dst int, r *arule) {

@@ -150,9 +150,12 @@ func (b *caseBuilder) build(inits []int) (*Case, error) {
 		}
 		fmt.Fprintf(&w, "    %d: %s -> %s\n        when (%s)\n        do {", n, names[r.src], names[r.dst], guard)
 		for i, s := range x.shared {
-			if r.inc[i] == 0 {
+			switch {
+			case r.inc[i] == 0:
 				fmt.Fprintf(&w, " %s' == %s;", s.Name, s.Name)
-			} else {
+			case r.inc[i] < 0:
+				fmt.Fprintf(&w, " %s' == %s - %d;", s.Name, s.Name, -r.inc[i])
+			default:
 				fmt.Fprintf(&w, " %s' == %s + %d;", s.Name, s.Name, r.inc[i])
 			}
 		}
@@ -173,10 +176,15 @@ func (b *caseBuilder) build(inits []int) (*Case, error) {
 	}
 	// The justice of processes: in the repeated configuration of a lasso,
 	// a process that can step takes steps, so it is in a location with
-	// a self-loop enabled (ByMC's weakly fair processes).
+	// a self-loop enabled (ByMC's weakly fair processes). In an automaton
+	// with cycles (Options.Cycles) a fair run need not come to rest: a
+	// location on a cycle may never be empty, and locations may be empty
+	// or enabled at different times. There each location off the cycles
+	// gets a justice condition of its own, which every fair run meets: a
+	// process that stays in it for ever takes its self-loops.
 	var just []string
 	for g, members := range b.groups {
-		if len(members) != 1 || b.mayStop[members[0]] {
+		if len(members) != 1 || b.mayStop[members[0]] || b.onCycle != nil && b.onCycle[members[0]] {
 			continue
 		}
 		var self []string
@@ -193,7 +201,13 @@ func (b *caseBuilder) build(inits []int) (*Case, error) {
 			just = append(just, "("+names[g]+" == 0 || "+strings.Join(self, " || ")+")")
 		}
 	}
-	if len(just) > 0 {
+	switch {
+	case len(just) == 0:
+	case b.onCycle != nil:
+		for _, j := range just {
+			fair = append(fair, "([](<>("+j+")))")
+		}
+	default:
 		fair = append(fair, "([](<>("+strings.Join(just, " && ")+")))")
 	}
 	var specLines []string
@@ -223,7 +237,11 @@ func (b *caseBuilder) build(inits []int) (*Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the extracted automaton does not read back (a defect): %v", err)
 	}
-	return &Case{Order: b.ord.text, Text: text, TA: f, Justice: justice, Locations: len(b.groups), Rules: len(b.grules), Paths: b.paths, Queries: x.queries, locate: b.locator(names)}, nil
+	dec := false
+	for _, r := range b.grules {
+		dec = dec || slices.ContainsFunc(r.inc, func(d int64) bool { return d < 0 })
+	}
+	return &Case{Order: b.ord.text, Text: text, TA: f, Justice: justice, Decreases: dec, Locations: len(b.groups), Rules: len(b.grules), Paths: b.paths, Queries: x.queries, locate: b.locator(names)}, nil
 }
 
 // locator maps a concrete local state to the locations of the automaton

@@ -22,10 +22,12 @@
 // variables are eliminated (Fourier–Motzkin; exact for unit coefficients,
 // an over-approximation otherwise) and what remains is the rule's guard
 // over the shared variables and parameters: the existential abstraction,
-// sound for every parameter value. Shared variables may only grow by
+// sound for every parameter value. Shared variables change by
 // constants. Abstract local states between which a process can move back
 // and forth become one location (after an exact copy of each entry), so
-// that the automaton is acyclic, as the schema technique needs.
+// that the automaton is acyclic, as the schema technique needs; with
+// Options.Cycles, for the counter abstraction with refinement, each stays
+// a location and the automaton has the model's cycles.
 //
 // Atomic propositions (all, some, card) become conditions on the
 // location counters. A proposition the abstraction does not decide

@@ -39,6 +39,12 @@ type Options struct {
 	MoreFrom string
 	// Solver runs the queries of the abstraction (default: z3).
 	Solver smt.Options
+	// Cycles keeps each abstract local state a location of its own, so
+	// that the automaton has the model's cycles (a control variable that
+	// toggles, a local reset), for the counter abstraction with
+	// refinement. Otherwise the states between which a process moves back
+	// and forth become one location, as the schema technique needs.
+	Cycles bool
 }
 
 // maxPaths bounds the paths through one step of one abstract local state.
@@ -89,6 +95,7 @@ type extractor struct {
 	paths   int
 	queries int64
 	memo    map[string]smt.Status
+	cycles  bool // Options.Cycles
 }
 
 func localSym(s *promela.Symbol) string  { return "l:" + s.Name }
@@ -794,8 +801,8 @@ func (x *extractor) assign(id *promela.Ident, p promela.Pos, v lin, st *sstate, 
 		if err != nil {
 			return err
 		}
-		if !d.isConst() || d.k < st.inc[s] {
-			return errorf(p, "shared variable %s may only be incremented by a constant (x++ or x = x + c): shared variables count messages and only grow", s.Name)
+		if !d.isConst() {
+			return errorf(p, "shared variable %s may only change by a constant (x++, x--, x = x + c or x = x - c)", s.Name)
 		}
 		st.inc[s] = d.k
 		return k(st)

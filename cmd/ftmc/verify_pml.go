@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -118,6 +119,17 @@ func verifyPML(e *env, args []string) int {
 	rep := &trace.Report{Model: path, Defines: defs.Map(), Engine: "PIA data abstraction to threshold automata, schema (SMT, " + sf.describe() + ")"}
 	if flags.engine == "cegar" {
 		rep.Engine = "PIA data abstraction, counter abstraction with refinement (SMT, " + sf.describe() + ")"
+	}
+	if flags.engine == "" {
+		var refined []string // the specifications the counter abstraction with refinement checked, by default
+		for _, r := range res.Verdicts {
+			if r.Stats != nil && slices.ContainsFunc(r.Stats.Extra, func(x trace.Figure) bool { return x.Name == "refinements" }) {
+				refined = append(refined, r.Property)
+			}
+		}
+		if len(refined) > 0 {
+			rep.Engine += "; counter abstraction with refinement for " + strings.Join(refined, ", ")
+		}
 	}
 	rep.Verdicts = res.Verdicts
 	return flags.finishReport(e, rep, start, res.Figures())

@@ -60,8 +60,7 @@ func TestVerifyPMLOutsideClass(t *testing.T) {
 		repl map[string]string
 		want string
 	}{
-		{"decrement", map[string]string{"SEND": "nsnt--"}, "may only be incremented"},
-		{"scaled", map[string]string{"SEND": "nsnt = nsnt * 2"}, "may only be incremented"},
+		{"scaled", map[string]string{"SEND": "nsnt = nsnt * 2"}, "may only change by a constant"},
 		{"product", map[string]string{"EXTRA": "nrcvd = nrcvd * nrcvd;"}, "product of two variables"},
 		{"channel", map[string]string{"GLOBALS": "chan c = [1] of { byte };"}, "channels"},
 		{"array", map[string]string{"GLOBALS": "int a[3];"}, "arrays"},
@@ -100,6 +99,14 @@ func TestVerifyPMLOutsideClass(t *testing.T) {
 	path := writeModel(t, "m.pml", pmlModel(nil))
 	if out, stderr, code := runText(t, "verify", path, "-q"); code == 2 {
 		t.Fatalf("the template is refused: %s%s", out, stderr)
+	}
+	// A shared variable that decreases is inside, if the guard keeps it
+	// from going below zero; otherwise the verdict is unknown, and says
+	// why, at the rule.
+	path = writeModel(t, "m.pml", pmlModel(map[string]string{"GUARD": "pc == 0", "SEND": "nsnt--", "LTL": "[](nsnt <= N)"}))
+	out, stderr, code := runText(t, "verify", path, "-q")
+	if code != 3 || !strings.Contains(out, "but its guard does not keep nsnt >= 1") {
+		t.Errorf("an unguarded decrement: exit %d, want 3 (unknown) and why; output:\n%s%s", code, out, stderr)
 	}
 }
 

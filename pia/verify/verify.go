@@ -130,11 +130,23 @@ func (e *AbstractionError) Unwrap() error { return e.Err }
 // (checked after those two), or the error of Options.Abstracted.
 func Verify(ctx context.Context, prog *promela.Program, model Model, specs []string, opts Options) (*Result, error) {
 	start := time.Now()
-	popts := pia.Options{Solver: opts.Solver, Thresholds: opts.Thresholds}
+	// The counter abstraction with refinement checks automata with
+	// cycles, so it gets the model's cycles rather than merged locations.
+	popts := pia.Options{Solver: opts.Solver, Thresholds: opts.Thresholds, Cycles: opts.Engine == "cegar"}
 	abs, err := pia.Extract(ctx, prog, popts)
+	var pe *pia.Error
+	if opts.Engine == "" && ctx.Err() == nil && (errors.As(err, &pe) || err == nil && abs.Decreases()) {
+		// A shared variable that decreases takes the automaton out of
+		// the schemas' class, and so does a proposition that a location
+		// merged from a cycle does not decide: the counter abstraction
+		// with refinement checks the automaton with the model's cycles.
+		popts.Cycles = true
+		if abs2, err2 := pia.Extract(ctx, prog, popts); err2 == nil || err == nil {
+			abs, err = abs2, err2
+		}
+	}
 	stopped := err != nil
 	if err != nil {
-		var pe *pia.Error
 		if errors.As(err, &pe) {
 			return nil, err
 		}
@@ -267,9 +279,10 @@ func (v *verifier) cases(abs *pia.Result, spec string, deferFull bool) (_ trace.
 	var schemas, states, transitions int64
 	var refinements int
 	var reasons []string
+	refined := false // the counter abstraction with refinement checked some case
 	stats := func(complete bool) *trace.Stats {
 		st := &trace.Stats{Seconds: time.Since(start).Seconds(), Complete: complete, Extra: []trace.Figure{{Name: "schemas", Value: float64(schemas)}}}
-		if v.param.Engine == "cegar" {
+		if refined {
 			st.States, st.Transitions = states, transitions
 			st.Extra = []trace.Figure{{Name: "refinements", Value: float64(refinements)}}
 		}
@@ -279,6 +292,7 @@ func (v *verifier) cases(abs *pia.Result, spec string, deferFull bool) (_ trace.
 		r := param.Verify(v.ctx, c.TA, spec, v.param)
 		schemas += r.Schemas
 		if r.CEGAR != nil {
+			refined = true
 			refinements += r.CEGAR.Refinements
 			states += r.Abstract.States
 			transitions += r.Abstract.Transitions

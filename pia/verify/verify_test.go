@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -113,5 +114,70 @@ func TestVerifyErrors(t *testing.T) {
 	var pe *pia.Error
 	if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), model.Name+":") {
 		t.Errorf("a model outside the class: %v", err)
+	}
+}
+
+// onCycle finds a justice condition on loc1 or loc2, the locations on the
+// cycles of membership.pml and retry.pml.
+var onCycle = regexp.MustCompile(`\[\]\(<>\(\(?loc[12] == 0`)
+
+// Models outside the class of threshold automata: membership decrements
+// a shared variable and retry's processes go back to a state they left.
+// By default the abstraction keeps the model's cycles and decrements
+// (the schema engine would need the cycles merged, and cannot decrement),
+// the counter abstraction with refinement checks each specification
+// (figures: refinements), and the justice of processes is asked only of
+// the locations off the cycles. --engine schema refuses retry, whose
+// lonely counts the processes of a state that merging hides.
+func TestVerifyOutsideClass(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	for _, c := range []struct {
+		file    string
+		want    string
+		decr    bool
+		justice string // the justice of processes in the specifications, or ""
+	}{
+		{"membership.pml", "counted holds; quorum violated; never_done violated; progress violated", true, ""},
+		{"retry.pml", "unforg holds; sent holds; lonely violated; corr holds; relay holds", false, "([](<>((loc0 == 0 || (T >= nsnt)))))"},
+	} {
+		prog, model := load(t, c.file)
+		var abs *pia.Result
+		res, err := verify.Verify(t.Context(), prog, model, nil, verify.Options{Abstracted: func(a *pia.Result) error { abs = a; return nil }})
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		var got []string
+		for _, r := range res.Verdicts {
+			got = append(got, r.Property+" "+string(r.Verdict))
+			refined := false
+			for _, x := range r.Stats.Extra {
+				refined = refined || x.Name == "refinements"
+			}
+			if !refined || r.Stats.States == 0 {
+				t.Errorf("%s %s: stats %+v, want the counter abstraction's", c.file, r.Property, r.Stats)
+			}
+			if r.Verdict == trace.Violated && (r.Counterexample == nil || len(r.Counterexample.Params) == 0) {
+				t.Errorf("%s %s: violated without an instance's counterexample", c.file, r.Property)
+			}
+		}
+		if strings.Join(got, "; ") != c.want {
+			t.Errorf("%s: %s, want %s", c.file, strings.Join(got, "; "), c.want)
+		}
+		text := string(abs.Cases[0].Text)
+		if strings.Contains(text, "_m:") || abs.Decreases() != c.decr || c.decr != strings.Contains(text, "alive' == alive - 1;") {
+			t.Errorf("%s: the automaton merges a cycle or misses the decrement (decreases %v):\n%s", c.file, abs.Decreases(), text)
+		}
+		if c.justice != "" && !strings.Contains(text, c.justice) {
+			t.Errorf("%s: the justice of processes is not %s:\n%s", c.file, c.justice, text)
+		}
+		if onCycle.MatchString(text) {
+			t.Errorf("%s: the justice of processes asks a location on a cycle to empty:\n%s", c.file, text)
+		}
+	}
+	prog, model := load(t, "retry.pml")
+	_, err := verify.Verify(t.Context(), prog, model, nil, verify.Options{Engine: "schema"})
+	var pe *pia.Error
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "does not decide") {
+		t.Errorf("retry.pml with --engine schema: %v", err)
 	}
 }
