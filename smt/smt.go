@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -255,7 +256,14 @@ func New(ctx context.Context, opts Options) (Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &process{opts: opts, path: path, args: args, replay: [][]string{nil}}
+	pool, _ := ctx.Value(poolKey{}).(*Pool)
+	if opts.Name != "z3" || opts.Log != nil {
+		pool = nil
+	}
+	if p := pool.take(opts, path, args); p != nil {
+		return p, nil
+	}
+	p := &process{opts: opts, path: path, args: args, replay: [][]string{nil}, pool: pool}
 	if err := p.start(ctx); err != nil {
 		p.kill()
 		if ctx.Err() != nil {
@@ -300,6 +308,8 @@ type process struct {
 	// replay is what was sent since start, by stack level, so that a
 	// restarted process can be brought back to the same assertions.
 	replay [][]string
+	// pool, when set, keeps the process for reuse when it is closed.
+	pool *Pool
 }
 
 // exit is the end of one solver process, reaped by a goroutine of its own.
@@ -370,6 +380,15 @@ func (p *process) start(ctx context.Context) error {
 	if p.opts.Logic != "" {
 		p.raw("(set-logic " + p.opts.Logic + ")")
 	}
+	if p.pool != nil {
+		// The options first, as without a pool. Then a level below the
+		// user's, which release pops to clear what the user left: it
+		// is acknowledged with the user's first commands.
+		if err := p.drain(ctx); err != nil {
+			return err
+		}
+		p.raw("(push 1)")
+	}
 	for i, level := range p.replay {
 		if i > 0 {
 			p.raw("(push 1)")
@@ -377,6 +396,9 @@ func (p *process) start(ctx context.Context) error {
 		for _, c := range level {
 			p.raw(c)
 		}
+	}
+	if p.pool != nil && len(p.replay) == 1 && len(p.replay[0]) == 0 {
+		return nil
 	}
 	return p.drain(ctx)
 }
@@ -901,6 +923,9 @@ func (p *process) Close() error {
 	if p.dead {
 		return nil
 	}
+	if p.release() {
+		return nil
+	}
 	p.write("(exit)")
 	p.stdin.SetWriteDeadline(time.Now().Add(time.Second))
 	p.stdin.Write(p.wbuf)
@@ -911,6 +936,145 @@ func (p *process) Close() error {
 	}
 	p.kill()
 	return nil
+}
+
+// Pool keeps the z3 processes that their users closed, by their binary
+// and arguments, for the next New of the same solver within a run (see
+// WithPool): a process takes a few milliseconds to start, and its first
+// check some 20 ms more, and the threshold-automata engine asks for
+// several solvers per specification. A process of a pool runs its
+// user's commands one stack level above its start, and release pops that
+// level: nothing declared, asserted or pushed is left. It works
+// incrementally from its first check, which a single hard query finds a
+// little slower.
+type Pool struct {
+	mu     sync.Mutex
+	procs  map[string][]*process
+	closed bool
+}
+
+type poolKey struct{}
+
+// WithPool returns a context under which New reuses z3 processes, and a
+// function that ends the processes kept (those closed after it end at
+// once).
+func WithPool(ctx context.Context) (context.Context, func()) {
+	pool := &Pool{procs: map[string][]*process{}}
+	return context.WithValue(ctx, poolKey{}, pool), pool.close
+}
+
+// maxIdle bounds the processes a pool keeps for each solver, and
+// maxIdleBytes the resident memory of one kept.
+const (
+	maxIdle      = 4
+	maxIdleBytes = 64 << 20
+)
+
+func (pool *Pool) close() {
+	pool.mu.Lock()
+	procs := pool.procs
+	pool.procs, pool.closed = nil, true
+	pool.mu.Unlock()
+	for _, ps := range procs {
+		for _, p := range ps {
+			p.pool = nil
+			p.Close()
+		}
+	}
+}
+
+func idleKey(path string, args []string, logic string) string {
+	return path + "\x00" + strings.Join(args, "\x00") + "\x00" + logic
+}
+
+// take returns a kept process for opts, as New would start it, or nil.
+func (pool *Pool) take(opts Options, path string, args []string) *process {
+	if pool == nil {
+		return nil
+	}
+	key := idleKey(path, args, opts.Logic)
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	for ps := pool.procs[key]; len(ps) > 0; ps = pool.procs[key] {
+		p := ps[len(ps)-1]
+		pool.procs[key] = ps[:len(ps)-1]
+		select {
+		case <-p.ex.done:
+			// It ended while kept.
+			p.kill()
+			continue
+		default:
+		}
+		p.opts, p.stats, p.reason, p.failures, p.broken = opts, Stats{}, "", 0, nil
+		p.replay, p.assumed = [][]string{nil}, p.assumed[:0]
+		return p
+	}
+	return nil
+}
+
+// release clears the process and gives it back to its pool, or reports
+// false (then Close ends it): a process without a pool or whose pool is
+// full or closed, one that failed or grew large, or one that does not
+// acknowledge at once.
+func (p *process) release() bool {
+	pool := p.pool
+	if pool == nil || p.broken != nil || p.dead || p.cmd == nil || p.cmd.Process == nil {
+		return false
+	}
+	// A process grown large on a hard query keeps its memory: it ends,
+	// so that the memory ends too.
+	if rss := residentBytes(p.cmd.Process.Pid); rss > maxIdleBytes {
+		return false
+	}
+	key := idleKey(p.path, p.args, p.opts.Logic)
+	pool.mu.Lock()
+	full := pool.closed || len(pool.procs[key]) >= maxIdle
+	pool.mu.Unlock()
+	if full {
+		return false
+	}
+	// The limits a check set stay set in z3: back to its defaults.
+	if p.opts.RLimit > 0 {
+		p.raw("(set-option :rlimit 0)")
+	}
+	if p.opts.Timeout > 0 {
+		p.raw("(set-option :timeout 4294967295)")
+	}
+	// Back to the level below the user's, and a new one above it: the
+	// declarations and assertions go, and z3 keeps the solver it made,
+	// which a (reset) would make again.
+	p.raw(fmt.Sprintf("(pop %d)", len(p.replay)))
+	p.raw("(push 1)")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := p.drain(ctx); err != nil || p.dead {
+		return false
+	}
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	if pool.closed || len(pool.procs[key]) >= maxIdle {
+		return false
+	}
+	pool.procs[key] = append(pool.procs[key], p)
+	return true
+}
+
+// residentBytes is the resident memory of process pid, from Linux's
+// /proc (0 where that cannot be read).
+func residentBytes(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", pid))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
 }
 
 // tail keeps the end of what a solver writes to standard error.

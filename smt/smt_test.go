@@ -312,3 +312,91 @@ func TestCancelledByTimeout(t *testing.T) {
 		}
 	}
 }
+
+// Under WithPool, Close keeps a z3 process cleared, and the next New
+// with the same options takes it: nothing declared, asserted or pushed
+// before is left, and a resource limit set for a check is not. Outside
+// the pool's context, and for a process that ended while kept, New
+// starts a process; the pool's end ends what it keeps.
+func TestPool(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	ctx, done := WithPool(context.Background())
+	opts := Options{Name: "z3", RLimit: 100_000, Logic: "ALL"}
+	s, err := New(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := s.(*process).cmd.Process.Pid
+	s.Send(DeclareConst("x", "Int"), DeclareConst("y", "Int"), DeclareConst("z", "Int"))
+	s.Assert("(= x 5)")
+	s.Push()
+	s.Assert("(and (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z)))")
+	if st, _ := s.Check(ctx); st != Unknown {
+		t.Fatalf("the limit: %v, want unknown", st)
+	}
+	s.Close()
+	opts.RLimit = 0
+	s, err = New(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.(*process)
+	if p.cmd.Process.Pid != first {
+		t.Fatalf("a new process (%d) rather than the one closed (%d)", p.cmd.Process.Pid, first)
+	}
+	if p.Stats().Checks != 0 {
+		t.Errorf("stats of the last user: %+v", p.Stats())
+	}
+	// x is not declared any more: declaring it again is no error; the
+	// assertion x == 5 is gone, and so is the limit.
+	if e, err := p.query(ctx, "(get-option :rlimit)"); err != nil || e.Atom != "0" {
+		t.Errorf("rlimit after the reset: %v %v, want 0", e, err)
+	}
+	s.Send(DeclareConst("x", "Int"))
+	s.Assert("(= x 3)")
+	if st, err := s.Check(ctx); st != Sat || err != nil {
+		t.Fatalf("after the reset: %v %v (%s), want sat", st, err, s.Reason())
+	}
+	s.Close()
+	// Outside the pool's context the process is not taken.
+	s, err = New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.(*process).cmd.Process.Pid == first {
+		t.Error("a process kept for reuse was given to New outside its pool")
+	}
+	s.Close()
+	// A process killed while kept is not handed out.
+	s, err = New(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = s.(*process)
+	if p.cmd.Process.Pid != first {
+		t.Fatalf("a new process (%d) rather than the one kept (%d)", p.cmd.Process.Pid, first)
+	}
+	s.Close()
+	p.cmd.Process.Kill()
+	<-p.ex.done
+	s, err = New(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = s.(*process)
+	if p.cmd.Process.Pid == first {
+		t.Error("a process that ended while kept was handed out")
+	}
+	s.Send(DeclareConst("x", "Int"))
+	if st, err := s.Check(ctx); st != Sat || err != nil {
+		t.Errorf("the new process: %v %v", st, err)
+	}
+	s.Close()
+	// The pool's end ends the process it kept.
+	done()
+	select {
+	case <-p.ex.done:
+	case <-time.After(5 * time.Second):
+		t.Error("a kept process outlived its pool")
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"ftmc/smt"
 )
 
 const verifyUsage = `usage: ftmc verify MODEL.{ta,pml,mcmt,in,cub} [SPEC ... | all] [flags]
@@ -24,6 +26,11 @@ the language:
 // (.ta) and Parametric Promela (.pml) with the schema-based engine, array-based systems (.mcmt, .in, .cub)
 // with backward reachability. --lang overrides the file extension.
 func cmdVerify(e *env, args []string) int {
+	// The engines ask for one SMT solver after another (the schema
+	// engine several per specification): the run reuses z3 processes.
+	ctx, done := smt.WithPool(e.ctx)
+	defer done()
+	e = e.within(ctx)
 	lang := ""
 	for i, a := range args {
 		if v, ok := strings.CutPrefix(a, "--lang="); ok {
