@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"ftmc/internal/procmem"
 )
 
 // childrenBytes is the resident memory of this process's child processes
@@ -22,28 +24,10 @@ func childrenBytes() int64 {
 			continue
 		}
 		for _, pid := range bytes.Fields(data) {
-			total += residentBytes(string(pid))
+			if n, err := strconv.Atoi(string(pid)); err == nil {
+				total += procmem.Private(n)
+			}
 		}
 	}
 	return total
-}
-
-// residentBytes is the resident memory of process pid that is its own, from
-// its statm: the resident set less the pages shared with files (the
-// solver's libraries, which the system holds once for every process).
-func residentBytes(pid string) int64 {
-	data, err := os.ReadFile("/proc/" + pid + "/statm")
-	if err != nil {
-		return 0
-	}
-	f := bytes.Fields(data)
-	if len(f) < 3 {
-		return 0
-	}
-	resident, err1 := strconv.ParseInt(string(f[1]), 10, 64)
-	shared, err2 := strconv.ParseInt(string(f[2]), 10, 64)
-	if err1 != nil || err2 != nil || resident < shared {
-		return 0
-	}
-	return (resident - shared) * int64(os.Getpagesize())
 }

@@ -23,10 +23,11 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"ftmc/internal/procmem"
 )
 
 // Status is a check-sat answer.
@@ -964,7 +965,7 @@ func WithPool(ctx context.Context) (context.Context, func()) {
 }
 
 // maxIdle bounds the processes a pool keeps for each solver, and
-// maxIdleBytes the resident memory of one kept.
+// maxIdleBytes the private resident memory of one kept.
 const (
 	maxIdle      = 4
 	maxIdleBytes = 64 << 20
@@ -1023,7 +1024,7 @@ func (p *process) release() bool {
 	}
 	// A process grown large on a hard query keeps its memory: it ends,
 	// so that the memory ends too.
-	if rss := residentBytes(p.cmd.Process.Pid); rss > maxIdleBytes {
+	if procmem.Private(p.cmd.Process.Pid) > maxIdleBytes {
 		return false
 	}
 	key := idleKey(p.path, p.args, p.opts.Logic)
@@ -1057,24 +1058,6 @@ func (p *process) release() bool {
 	}
 	pool.procs[key] = append(pool.procs[key], p)
 	return true
-}
-
-// residentBytes is the resident memory of process pid, from Linux's
-// /proc (0 where that cannot be read).
-func residentBytes(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", pid))
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return pages * int64(os.Getpagesize())
 }
 
 // tail keeps the end of what a solver writes to standard error.
