@@ -105,7 +105,7 @@ func (c *checker) check() {
 		f.Assumptions[i] = c.boolean(e, scope{what: "assumption", params: true, unknowns: true})
 	}
 	for i, e := range f.Inits {
-		f.Inits[i] = c.boolean(e, scope{what: "initial condition", params: true, shared: true, locals: true})
+		f.Inits[i] = c.boolean(e, scope{what: "initial condition", params: true, shared: true, locals: true, unknowns: true})
 	}
 	// A rule's number is a label, which ByMC lets repeat; the second rule
 	// labelled 1 is rule 1_2 in schedules, the third 1_3, and so on.
@@ -183,7 +183,7 @@ func (c *checker) check() {
 			return
 		}
 		specs[s.Name] = s.Pos
-		s.Formula = c.boolean(s.Formula, scope{what: "specification", params: true, shared: true, locals: true, temporal: true})
+		s.Formula = c.boolean(s.Formula, scope{what: "specification", params: true, shared: true, locals: true, unknowns: true, temporal: true})
 	}
 }
 
@@ -263,10 +263,6 @@ func (c *checker) resolve(e Expr, sc scope) Expr {
 			return e
 		}
 		allowed := v.Kind == Param && sc.params || v.Kind == Shared && sc.shared || v.Kind == Local && sc.locals || v.Kind == Unknown && sc.unknowns
-		if !allowed && v.Kind == Unknown {
-			c.errorf(e.Pos, "%s is an unknown, which cannot appear in the %s (guard synthesis is not supported)", e.Name, sc.what)
-			return e
-		}
 		if !allowed {
 			c.errorf(e.Pos, "%s is a %s, which cannot appear in the %s", e.Name, v.Kind, sc.what)
 			return e

@@ -1,6 +1,7 @@
 package ta
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -377,5 +378,43 @@ func TestByMCForms(t *testing.T) {
 		if got := in.ParamString(); got != c.params {
 			t.Errorf("instance %s, want %s", got, c.params)
 		}
+	}
+}
+
+// Substitute gives every unknown its value (negative ones too), leaves
+// out the unknowns' own bounds, refuses values outside them, and leaves
+// the sketch unchanged.
+func TestSubstitute(t *testing.T) {
+	src := `skel P { local pc; shared x; parameters N, T; unknowns a, c;
+  define TH == a * N + c;
+  assumptions (3) { N > T; 0 <= a; a <= 1; -2 <= c; c <= 2; }
+  locations (2) { l0: [0]; l1: [1]; }
+  inits (2) { l0 == N; l1 == 0; x == 0; }
+  rules (1) { 0: l0 -> l1 when (x >= TH) do { x' == x + 1; }; }
+  specifications (1) { s: [](x <= TH); } }`
+	f, err := Parse("s.ta", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Substitute(f, []int64{1, -2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ what, got, want string }{
+		{"unknowns", strings.Join(Names(g.Unknowns), ","), ""},
+		{"assumptions", fmt.Sprint(g.Assumptions), "[N > T]"},
+		{"guard", g.Rules[0].Guard.String(), "x >= ((1 * N) + -2)"},
+		{"spec", g.Specs[0].Formula.String(), "[](x <= ((1 * N) + -2))"},
+		{"sketch's guard", f.Rules[0].Guard.String(), "x >= ((a * N) + c)"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.what, tc.got, tc.want)
+		}
+	}
+	if MentionsUnknowns(g.Rules[0].Guard) || !MentionsUnknowns(f.Rules[0].Guard) {
+		t.Error("MentionsUnknowns")
+	}
+	if _, err := Substitute(f, []int64{2, 0}); err == nil || !strings.Contains(err.Error(), "s.ta:3:") || !strings.Contains(err.Error(), "a = 2, c = 0 violate the assumption a <= 1") {
+		t.Errorf("out of range: %v", err)
 	}
 }
