@@ -78,7 +78,7 @@ func prepare(f *ta.File) (*model, error) {
 // specification reads such an automaton, and may leave none of them.
 func prepareCycles(f *ta.File, cycles bool) (*model, error) {
 	if len(f.Unknowns) > 0 {
-		return nil, fmt.Errorf("%s:%s: the automaton has unknowns (%s): guard synthesis is not supported", f.Path, f.Unknowns[0].Pos, strings.Join(ta.Names(f.Unknowns), ", "))
+		return nil, fmt.Errorf("%s:%s: the automaton has unknowns (%s): a sketch, for guard synthesis (Synthesize), not for one verification", f.Path, f.Unknowns[0].Pos, strings.Join(ta.Names(f.Unknowns), ", "))
 	}
 	m := &model{f: f, nloc: len(f.Locations), nsh: len(f.Shared), atomIdx: map[string]int{}}
 	for _, r := range f.Rules {

@@ -44,6 +44,24 @@ type Report struct {
 	// Error says why a run has no verdicts of its own (ftmc sweep: a
 	// combination that is bad input); its one verdict is then unknown.
 	Error string `json:"error,omitempty"`
+	// Synthesis is the outcome of a guard synthesis (ftmc verify on a
+	// threshold automaton with unknowns); the verdicts are then those of
+	// the solution, or one verdict "synthesis" when there is none.
+	Synthesis *Synthesis `json:"synthesis,omitempty"`
+}
+
+// Synthesis reports a guard synthesis.
+type Synthesis struct {
+	Unknowns []string `json:"unknowns"`
+	// Solution gives each unknown its value, when one was found.
+	Solution map[string]int64 `json:"solution,omitempty"`
+	// Candidates verified; Refuted by a counterexample, Generalized of
+	// these with a constraint that excluded every candidate with the same
+	// counterexample; Undecided (a verification that ended unknown).
+	Candidates  int `json:"candidates"`
+	Refuted     int `json:"refuted"`
+	Generalized int `json:"generalized"`
+	Undecided   int `json:"undecided"`
 }
 
 // Stats are the figures users compare model checkers by. Fields that do not

@@ -1,0 +1,194 @@
+package param
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ftmc/internal/testenv"
+	"ftmc/smt"
+	"ftmc/ta"
+	"ftmc/trace"
+)
+
+func opodis17(t *testing.T, name string) (string, []byte) {
+	t.Helper()
+	path := filepath.Join(testenv.RepoRoot(t), "ta", "testdata", "bymc", "opodis17", "ta", name)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, src
+}
+
+func specNames(f *ta.File) []string {
+	var out []string
+	for _, s := range f.Specs {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// The sketches of ByMC's synthesis benchmarks (OPODIS 2017): a solution
+// is verified again, specification by specification, on the automaton
+// with its values; "no solution" is the paper's finding that Byzantine
+// reliable broadcast needs n > 3t (a sketch that allows n = 3t has none).
+func TestSynthesizePublished(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	for _, tc := range []struct {
+		file     string
+		solution bool
+	}{
+		{"table1-1bcast-folklore-ta-synt.ta", true},
+		{"table1-2bcast-byz-ta-synt.ta", true},
+		{"table1-3bcast-byz-ta-synt-nGE3tb.ta", false},
+		{"table2-1bcast-byz-ta-synt-XCR.ta", false},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path, src := opodis17(t, tc.file)
+			f, err := ta.Parse(path, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			specs := specNames(f)
+			out := Synthesize(context.Background(), f, specs, Options{Jobs: 1}, nil)
+			if !out.Complete {
+				t.Fatalf("incomplete: %s", out.Reason)
+			}
+			if out.Generalized != out.Refuted || out.Refuted == 0 {
+				t.Errorf("%d of %d refutations generalized, want all", out.Generalized, out.Refuted)
+			}
+			if (out.Solution != nil) != tc.solution {
+				t.Fatalf("solution %v, want one: %v (%s)", out.Solution, tc.solution, out.Reason)
+			}
+			if out.Solution == nil {
+				return
+			}
+			g, err := ta.Substitute(f, out.Solution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, s := range specs {
+				if r := Verify(context.Background(), g, s, crossChecked(Options{Jobs: 1})); r.Verdict != trace.Holds {
+					t.Errorf("%s with %s: %s (%s)", s, ta.FormatUnknowns(f, out.Solution), r.Verdict, r.Reason)
+				}
+				if out.Results[i].Property != s || out.Results[i].Verdict != trace.Holds {
+					t.Errorf("result %d: %s %s, want %s holds", i, out.Results[i].Property, out.Results[i].Verdict, s)
+				}
+			}
+		})
+	}
+}
+
+// Every candidate that the constraint of a counterexample excludes is
+// refuted when verified itself: on the folklore broadcast with narrower
+// ranges (64 candidates), each candidate is verified, and the constraint
+// built from each refutation must hold for no candidate that satisfies
+// every specification, nor for one whose refuted specification holds.
+func TestSynthesisConstraintsSound(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	path, src := opodis17(t, "table1-1bcast-folklore-ta-synt.ta")
+	text := string(src)
+	for old, repl := range map[string]string{
+		"-2 <= b1; b1 <= 2;": "0 <= b1; b1 <= 0;",
+		"-2 <= b2; b2 <= 2;": "0 <= b2; b2 <= 1;",
+		"-4 <= c1; c1 <= 4;": "-1 <= c1; c1 <= 2;",
+		"-4 <= c2; c2 <= 4;": "-1 <= c2; c2 <= 0;",
+	} {
+		if !strings.Contains(text, old) {
+			t.Fatalf("the sketch has no %q", old)
+		}
+		text = strings.Replace(text, old, repl, 1)
+	}
+	f, err := ta.Parse(path, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	specs := specNames(f)
+	type outcome struct {
+		vals []int64
+		held map[string]bool // specification -> holds
+		cex  map[string]*trace.Counterexample
+	}
+	var all []outcome
+	for a1 := int64(0); a1 <= 1; a1++ {
+		for c1 := int64(-1); c1 <= 2; c1++ {
+			for a2 := int64(0); a2 <= 1; a2++ {
+				for b2 := int64(0); b2 <= 1; b2++ {
+					for c2 := int64(-1); c2 <= 0; c2++ {
+						vals := []int64{a1, 0, c1, a2, b2, c2}
+						g, err := ta.Substitute(f, vals)
+						if err != nil {
+							t.Fatal(err)
+						}
+						o := outcome{vals: vals, held: map[string]bool{}, cex: map[string]*trace.Counterexample{}}
+						for _, s := range specs {
+							r := Verify(ctx, g, s, Options{Jobs: 1, NoContract: true})
+							switch r.Verdict {
+							case trace.Holds:
+								o.held[s] = true
+							case trace.Violated:
+								o.cex[s] = r.Counterexample
+							default:
+								t.Fatalf("%v %s: %s", vals, s, r.Reason)
+							}
+						}
+						all = append(all, o)
+					}
+				}
+			}
+		}
+	}
+	solver, err := smt.New(ctx, smt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer solver.Close()
+	for i := range f.Unknowns {
+		solver.Send(smt.DeclareConst(unknownName(i), "Int"))
+	}
+	generalized := 0
+	for _, o := range all {
+		g, _ := ta.Substitute(f, o.vals)
+		for s, cex := range o.cex {
+			run, ok := runConstraint(f, g, s, cex)
+			if !ok || !refutes(ctx, solver, run, o.vals) {
+				continue
+			}
+			generalized++
+			for _, p := range all {
+				if !p.held[s] {
+					continue
+				}
+				if refutes(ctx, solver, run, p.vals) {
+					t.Errorf("the counterexample of %s with %v excludes %v, where %s holds", s, o.vals, p.vals, s)
+				}
+			}
+		}
+	}
+	if generalized < 32 {
+		t.Errorf("%d counterexamples generalized, want most of the refutations", generalized)
+	}
+}
+
+// Without bounds on the unknowns the candidates are endless: refused with
+// the position.
+func TestSynthesizeUnbounded(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	f, err := ta.Parse("u.ta", []byte(`skel P { local pc; shared x; parameters N; unknowns a;
+  assumptions (1) { N >= 1; }
+  locations (2) { l0: [0]; l1: [1]; }
+  inits (1) { l0 == N; l1 == 0; x == 0; }
+  rules (1) { 0: l0 -> l1 when (x >= a) do { x' == x + 1; }; }
+  specifications (1) { s: [](l1 == 0); } }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := Synthesize(context.Background(), f, []string{"s"}, Options{Jobs: 1}, nil)
+	if out.Complete || !strings.Contains(out.Reason, "u.ta:1:") || !strings.Contains(out.Reason, "do not bound the unknown a ") {
+		t.Errorf("complete %v, reason %q", out.Complete, out.Reason)
+	}
+}
