@@ -104,6 +104,8 @@ func TestVerifyMemoryBudget(t *testing.T) {
 		filepath.Join("..", "..", "examples", "mcmt", "lock.cub"),
 		// A decrement: the counter abstraction with refinement runs.
 		filepath.Join("..", "..", "examples", "threshold", "membership.ta"),
+		// A sketch: the guard synthesis stops.
+		filepath.Join("..", "..", "examples", "threshold", "st-byz-synth.ta"),
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		rep, code, stderr := runFtmc(ctx, []string{"verify", model, "--memory", "1B"})

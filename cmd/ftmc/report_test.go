@@ -186,6 +186,8 @@ func TestReportJSONSchema(t *testing.T) {
 		{[]string{"verify", filepath.Join(root, "examples", "mcmt", "lock_bug.cub")}, false, trace.ExitViolated},
 		{[]string{"verify", filepath.Join(root, "examples", "mcmt", "broadcast_bug.mcmt")}, false, trace.ExitViolated},
 		{[]string{"verify", filepath.Join(root, "examples", "threshold", "st-byz-n-ge-3t.ta"), "unforg", "relay"}, true, trace.ExitViolated},
+		// Guard synthesis: the solution and its verdicts.
+		{[]string{"verify", filepath.Join(root, "examples", "threshold", "st-byz-synth.ta")}, true, trace.ExitHolds},
 		// ByMC's Promela: every parameter value, no counterexample.
 		{[]string{"verify", filepath.Join(root, "examples", "bymc", "fbc.pml"), "unforg"}, true, trace.ExitHolds},
 	}

@@ -32,9 +32,11 @@ func verifyTA(e *env, args []string) int {
 		return code
 	}
 	path := f.Path
-	if err := param.Supported(f); err != nil {
-		fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
-		return 2
+	if len(f.Unknowns) == 0 {
+		if err := param.Supported(f); err != nil {
+			fmt.Fprintf(e.stderr, "ftmc verify: %v\n", err)
+			return 2
+		}
 	}
 	specs := taSpecs(f, pos[1:])
 	if len(specs) == 0 {
@@ -64,6 +66,9 @@ func verifyTA(e *env, args []string) int {
 		}
 	}
 	start := time.Now()
+	if len(f.Unknowns) > 0 {
+		return synthesizeTA(ctx, e, f, specs, flags, opts, start)
+	}
 	rep := &trace.Report{Model: path, Engine: "schema (SMT, " + sf.describe() + ")"}
 	resets := param.HasResets(f)
 	switch {

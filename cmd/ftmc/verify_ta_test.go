@@ -223,3 +223,41 @@ func TestVerifyTAMemoryLimit(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
+
+// A sketch (an automaton with unknowns) is synthesized: the report gives
+// the solution and its verdicts, or says that no candidate survived; the
+// text lists every candidate with what refuted it.
+func TestVerifySynthesis(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	dir := filepath.Join(testenv.RepoRoot(t), "examples", "threshold")
+	code, out, stderr := runTA(t, "verify", filepath.Join(dir, "st-byz-synth.ta"), "--json")
+	if code != trace.ExitHolds {
+		t.Fatalf("exit %d, want 0; stderr %s", code, stderr)
+	}
+	var rep trace.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Synthesis
+	if s == nil || len(s.Solution) != 6 || s.Candidates != s.Refuted+1 || s.Generalized != s.Refuted || s.Undecided != 0 {
+		t.Fatalf("synthesis %+v", s)
+	}
+	if len(rep.Verdicts) != 4 {
+		t.Fatalf("verdicts %+v", rep.Verdicts)
+	}
+	for _, v := range rep.Verdicts {
+		if v.Verdict != trace.Holds {
+			t.Errorf("%s: %s", v.Property, v.Verdict)
+		}
+	}
+	// One specification: the first candidate that satisfies it.
+	code, out, stderr = runTA(t, "verify", filepath.Join(dir, "st-byz-synth.ta"), "unforg")
+	if code != trace.ExitHolds || !regexp.MustCompile(`(?m)^> synthesized: a1 = -?\d+, b1 = `).MatchString(out) || !strings.Contains(out, "unforg: holds") || strings.Contains(out, "relay") {
+		t.Errorf("exit %d:\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runTA(t, "verify", filepath.Join(dir, "st-byz-synth-n-ge-3t.ta"))
+	if code != trace.ExitViolated || !regexp.MustCompile(`(?m)^candidate 1: a1 = .*: \w+ violated \(F=\d+, N=\d+, T=\d+\)$`).MatchString(out) ||
+		!strings.Contains(out, "synthesis: violated (no solution): every candidate within the assumptions is refuted") {
+		t.Errorf("exit %d:\n%s%s", code, out, stderr)
+	}
+}
