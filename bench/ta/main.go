@@ -194,17 +194,9 @@ func runOnce(bin, model, spec string, jobs int, limit time.Duration, flags ...st
 // holds; "error" without a report) and the schemas summed.
 func runSpecs(bin, model string, specs []string, jobs int, limit time.Duration, flags ...string) (float64, string, float64, error) {
 	args := append(append([]string{"verify", model}, specs...), "--json", "-j", strconv.Itoa(jobs), "--time", limit.String())
-	args = append(args, flags...)
-	cmd := exec.Command(bin, args...)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = io.Discard
-	start := time.Now()
-	err := cmd.Run()
-	sec := time.Since(start).Seconds()
-	var rep trace.Report
-	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil {
-		return sec, "error", 0, fmt.Errorf("%v (%v)", jerr, err)
+	sec, rep, err := runReport(bin, append(args, flags...))
+	if err != nil {
+		return sec, "error", 0, err
 	}
 	if len(rep.Verdicts) == 0 {
 		return sec, "error", 0, fmt.Errorf("no verdicts (%v)", err)
@@ -382,4 +374,40 @@ func loadavg() string {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "ta-bench:", err)
 	os.Exit(2)
+}
+
+// runSynthesis runs verify on a sketch (an automaton with unknowns): its
+// wall time and what it found, the solution or none, with the candidates.
+func runSynthesis(bin, model string, jobs int, limit time.Duration) (float64, string) {
+	sec, rep, err := runReport(bin, []string{"verify", model, "--json", "-j", strconv.Itoa(jobs), "--time", limit.String()})
+	if err != nil || rep.Synthesis == nil {
+		return sec, fmt.Sprintf("error (%v)", err)
+	}
+	s := rep.Synthesis
+	tried := fmt.Sprintf("%d candidates, %d refuted (%d generalized)", s.Candidates, s.Refuted, s.Generalized)
+	if s.Solution != nil {
+		var vals []string
+		for _, u := range s.Unknowns {
+			vals = append(vals, fmt.Sprintf("%s=%d", u, s.Solution[u]))
+		}
+		return sec, "solution " + strings.Join(vals, " ") + "; " + tried
+	}
+	return sec, string(rep.Verdicts[0].Verdict) + ": no solution; " + tried
+}
+
+// runReport runs ftmc with args (which ask for --json): its wall time and
+// its report.
+func runReport(bin string, args []string) (float64, *trace.Report, error) {
+	cmd := exec.Command(bin, args...)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = io.Discard
+	start := time.Now()
+	err := cmd.Run()
+	sec := time.Since(start).Seconds()
+	var rep trace.Report
+	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil {
+		return sec, nil, fmt.Errorf("%v (%v)", jerr, err)
+	}
+	return sec, &rep, nil
 }

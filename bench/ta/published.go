@@ -90,6 +90,14 @@ func published(bin, dir, tacoPath string, jobs int, limit time.Duration, out str
 	for _, path := range files {
 		rel, _ := filepath.Rel(dir, path)
 		f, err := ta.ParseFile(path)
+		if err == nil && len(f.Unknowns) > 0 {
+			// A sketch: one guard synthesis over all its specifications.
+			sec, out := runSynthesis(bin, path, jobs, limit)
+			counts["synthesized"]++
+			fmt.Fprintf(&b, "| %s | (synthesis) | %s | %.2f | | | | |\n", rel, out, sec)
+			fmt.Fprintf(os.Stderr, "%-50s %-20s %6.2fs\n", rel, "synthesis", sec)
+			continue
+		}
 		if err == nil {
 			err = param.Supported(f)
 		}
