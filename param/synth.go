@@ -143,6 +143,10 @@ func Synthesize(ctx context.Context, f *ta.File, specs []string, opts Options, o
 			return out
 		}
 		if st == smt.Unsat {
+			if out.Candidates == 0 {
+				out.Reason = fmt.Sprintf("%s:%s: no values of the unknowns satisfy the assumptions", f.Path, f.Unknowns[0].Pos)
+				return out
+			}
 			if out.Undecided == 0 {
 				out.Complete = true
 				out.Reason = fmt.Sprintf("every candidate within the assumptions is refuted (%d verified, %d counterexamples)", out.Candidates, out.Refuted)
@@ -168,6 +172,11 @@ func Synthesize(ctx context.Context, f *ta.File, specs []string, opts Options, o
 		out.Candidates++
 		cand := Candidate{Values: vals}
 		g, err := ta.Substitute(f, vals)
+		if err == nil {
+			// What the engines refuse in one candidate they refuse in
+			// every one: the sketch is out of reach.
+			err = Supported(g)
+		}
 		if err != nil {
 			out.Reason = err.Error()
 			return out

@@ -192,3 +192,29 @@ func TestSynthesizeUnbounded(t *testing.T) {
 		t.Errorf("complete %v, reason %q", out.Complete, out.Reason)
 	}
 }
+
+// A sketch whose unknowns have no values, or whose candidates the engines
+// refuse, ends at once with the reason, not after every candidate.
+func TestSynthesizeOutOfReach(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	for _, tc := range []struct{ name, assume, update, want string }{
+		{"empty", "1 <= a; a <= 0;", "x + 1", "no values of the unknowns satisfy the assumptions"},
+		{"doubling", "0 <= a; a <= 1;", "2 * x", "x' == 2 * x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := ta.Parse("o.ta", []byte(`skel P { local pc; shared x; parameters N; unknowns a;
+  assumptions (1) { N >= 1; `+tc.assume+` }
+  locations (2) { l0: [0]; l1: [1]; }
+  inits (1) { l0 == N; l1 == 0; x == 0; }
+  rules (1) { 0: l0 -> l1 when (x >= a) do { x' == `+tc.update+`; }; }
+  specifications (1) { s: [](l1 == 0); } }`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := Synthesize(context.Background(), f, []string{"s"}, Options{Jobs: 1}, nil)
+			if out.Complete || out.Solution != nil || out.Candidates > 1 || !strings.Contains(out.Reason, tc.want) || !strings.HasPrefix(out.Reason, "o.ta:") {
+				t.Errorf("complete %v, %d candidates, reason %q; want %q", out.Complete, out.Candidates, out.Reason, tc.want)
+			}
+		})
+	}
+}
