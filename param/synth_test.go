@@ -2,8 +2,12 @@ package param
 
 import (
 	"context"
+	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -216,5 +220,114 @@ func TestSynthesizeOutOfReach(t *testing.T) {
 				t.Errorf("complete %v, %d candidates, reason %q; want %q", out.Complete, out.Candidates, out.Reason, tc.want)
 			}
 		})
+	}
+}
+
+// randomSketch is randomTA with the thresholds of its >= guards replaced
+// by the unknown threshold a * N + b * T + c (18 candidates), or "" when
+// it has no such guard.
+func randomSketch(r *rand.Rand) string {
+	src := randomTA(r)
+	i := strings.Index(src, " rules (0) {")
+	re := regexp.MustCompile(`>= (N - T - F|T \+ 1 - F|N - T|T \+ 1|2 \* T|T|1)(\)| &&)`)
+	rules := re.ReplaceAllString(src[i:], ">= TH$2")
+	if rules == src[i:] {
+		return ""
+	}
+	head := strings.Replace(src[:i], " parameters N, T, F;\n", " parameters N, T, F;\n unknowns a, b, c;\n define TH == a * N + b * T + c;\n", 1)
+	head = strings.Replace(head, "T >= 1; }", "T >= 1; 0 <= a; a <= 1; -1 <= b; b <= 1; -1 <= c; c <= 1; }", 1)
+	return head + rules
+}
+
+// On random sketches, the synthesis agrees with verifying every candidate
+// one by one: a solution is a candidate with which every specification
+// holds, and "no solution" means that there is none; and the constraint
+// of every counterexample excludes no candidate with which its
+// specification holds. FTMC_RANDOM_TA=n checks n sketches.
+func TestRandomSynthesis(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	n := randomCount(3)
+	r := rand.New(rand.NewSource(17))
+	ctx := context.Background()
+	for done := 0; done < n; {
+		src := randomSketch(r)
+		if src == "" {
+			continue
+		}
+		done++
+		f, err := ta.Parse("sketch.ta", []byte(src))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		// Two specifications: a safety and a liveness one.
+		specs := []string{fmt.Sprintf("safe%d", 1+r.Intn(5)), fmt.Sprintf("live%d", 1+r.Intn(7))}
+		type cand struct {
+			vals []int64
+			held map[string]bool
+			cex  map[string]*trace.Counterexample
+		}
+		var all []cand
+		anySolution := false
+		for a := int64(0); a <= 1; a++ {
+			for b := int64(-1); b <= 1; b++ {
+				for c := int64(-1); c <= 1; c++ {
+					vals := []int64{a, b, c}
+					g, err := ta.Substitute(f, vals)
+					if err != nil {
+						t.Fatal(err)
+					}
+					k := cand{vals, map[string]bool{}, map[string]*trace.Counterexample{}}
+					for _, s := range specs {
+						v := Verify(ctx, g, s, Options{Jobs: 1, NoContract: true})
+						switch v.Verdict {
+						case trace.Holds:
+							k.held[s] = true
+						case trace.Violated:
+							k.cex[s] = v.Counterexample
+						default:
+							t.Fatalf("%v %s: %s\n%s", vals, s, v.Reason, src)
+						}
+					}
+					anySolution = anySolution || len(k.held) == len(specs)
+					all = append(all, k)
+				}
+			}
+		}
+		out := Synthesize(ctx, f, specs, Options{Jobs: 1}, nil)
+		t.Logf("%v: solution %v, %d candidates, %d refuted, %d generalized", specs, out.Solution, out.Candidates, out.Refuted, out.Generalized)
+		switch {
+		case !out.Complete:
+			t.Fatalf("incomplete: %s\n%s", out.Reason, src)
+		case out.Solution == nil && anySolution:
+			t.Fatalf("no solution reported, but one candidate satisfies %v\n%s", specs, src)
+		case out.Solution != nil:
+			for _, k := range all {
+				if slices.Equal(k.vals, out.Solution) && len(k.held) != len(specs) {
+					t.Fatalf("solution %v, but verified alone it satisfies only %v\n%s", out.Solution, k.held, src)
+				}
+			}
+		}
+		solver, err := smt.New(ctx, smt.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.Unknowns {
+			solver.Send(smt.DeclareConst(unknownName(i), "Int"))
+		}
+		for _, k := range all {
+			g, _ := ta.Substitute(f, k.vals)
+			for s, cex := range k.cex {
+				run, ok := runConstraint(f, g, s, cex)
+				if !ok || !refutes(ctx, solver, run, k.vals) {
+					continue
+				}
+				for _, h := range all {
+					if h.held[s] && refutes(ctx, solver, run, h.vals) {
+						t.Errorf("the counterexample of %s with %v excludes %v, where it holds\n%s", s, k.vals, h.vals, src)
+					}
+				}
+			}
+		}
+		solver.Close()
 	}
 }
