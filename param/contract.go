@@ -803,7 +803,7 @@ func splitFairness(spec ta.Expr) *fairSplit {
 // add reads e (negated when neg) as a conjunction of per-location
 // conditions and global ones.
 func (fs *fairSplit) add(e ta.Expr, neg bool) bool {
-	if !mentionsLocation(e) {
+	if !ta.Mentions(e, ta.Local) {
 		if neg {
 			e = notExpr(e)
 		}
@@ -825,7 +825,7 @@ func (fs *fairSplit) add(e ta.Expr, neg bool) bool {
 	loc := -1
 	var rest []ta.Expr
 	for _, d := range disjuncts(e, neg) {
-		if !mentionsLocation(d) {
+		if !ta.Mentions(d, ta.Local) {
 			rest = append(rest, d)
 			continue
 		}
@@ -880,18 +880,6 @@ func flatten(e ta.Expr, op string) []ta.Expr {
 		return append(flatten(b.X, op), flatten(b.Y, op)...)
 	}
 	return []ta.Expr{e}
-}
-
-func mentionsLocation(e ta.Expr) bool {
-	switch e := e.(type) {
-	case *ta.Ident:
-		return e.Kind == ta.Local
-	case *ta.Unary:
-		return mentionsLocation(e.X)
-	case *ta.Binary:
-		return mentionsLocation(e.X) || mentionsLocation(e.Y)
-	}
-	return false
 }
 
 // stayKey names a set of guards for the quotient.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"ftmc/smt"
@@ -90,7 +89,7 @@ func Synthesize(ctx context.Context, f *ta.File, specs []string, opts Options, o
 		solver.Send(smt.DeclareConst(unknownName(i), "Int"))
 	}
 	for _, a := range f.Assumptions {
-		if !ta.OnlyUnknowns(a) || !ta.MentionsUnknowns(a) {
+		if !ta.OnlyUnknowns(a) || !ta.Mentions(a, ta.Unknown) {
 			continue
 		}
 		t, err := (&symEnv{}).boolTerm(a)
@@ -240,14 +239,17 @@ func solverWhy(err error, s smt.Solver) string {
 	return s.Reason()
 }
 
-// pointExclusion is the constraint that excludes the candidate vals alone.
-func pointExclusion(vals []int64) string {
-	var eqs []string
+// candidateIs is the condition that the unknowns have the values vals.
+func candidateIs(vals []int64) string {
+	eqs := make([]string, len(vals))
 	for i, v := range vals {
-		eqs = append(eqs, fmt.Sprintf("(= %s %s)", unknownName(i), smt.Int(v)))
+		eqs[i] = smt.App("=", unknownName(i), smt.Int(v))
 	}
-	return "(not (and " + strings.Join(eqs, " ") + "))"
+	return smt.And(eqs...)
 }
+
+// pointExclusion is the constraint that excludes the candidate vals alone.
+func pointExclusion(vals []int64) string { return smt.Not(candidateIs(vals)) }
 
 // maxUnknown bounds the values of unknowns the assumptions must keep to.
 const maxUnknown = 1 << 20
@@ -285,7 +287,7 @@ func runConstraint(f, g *ta.File, spec string, cex *trace.Counterexample) (strin
 		if d.Quotient == nil {
 			continue
 		}
-		if ta.MentionsUnknowns(d.Quotient.Num) {
+		if ta.Mentions(d.Quotient.Num, ta.Unknown) {
 			return "", false
 		}
 		n, err := ta.Eval(d.Quotient.Num, func(v ta.Var) int64 { return pv[v.Index] })
@@ -340,7 +342,7 @@ func runConstraint(f, g *ta.File, spec string, cex *trace.Counterexample) (strin
 		return true
 	}
 	for _, a := range f.Assumptions {
-		if ta.OnlyUnknowns(a) && ta.MentionsUnknowns(a) {
+		if ta.OnlyUnknowns(a) && ta.Mentions(a, ta.Unknown) {
 			continue // the candidates' own bounds
 		}
 		if !add(a, k, x) {
@@ -386,7 +388,7 @@ func runConstraint(f, g *ta.File, spec string, cex *trace.Counterexample) (strin
 			// update whose increment depends on an unknown is not
 			// generalized.
 			for j, u := range g.Rules[ri].Updates {
-				if ta.MentionsUnknowns(r.Updates[j].Expr) {
+				if ta.Mentions(r.Updates[j].Expr, ta.Unknown) {
 					return "", false
 				}
 				v, err := ta.Eval(u.Expr, valuation(pv, cur.k, cur.x))
@@ -721,9 +723,7 @@ func dropUnits(ts []string, unit, zero string) ([]string, bool) {
 func refutes(ctx context.Context, solver smt.Solver, run string, vals []int64) bool {
 	solver.Push()
 	defer solver.Pop(1)
-	for i, v := range vals {
-		solver.Assert(fmt.Sprintf("(= %s %s)", unknownName(i), smt.Int(v)))
-	}
+	solver.Assert(candidateIs(vals))
 	solver.Assert(run)
 	st, err := solver.Check(ctx)
 	return err == nil && st == smt.Sat

@@ -110,69 +110,8 @@ func TestSynthesisConstraintsSound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	specs := specNames(f)
-	type outcome struct {
-		vals []int64
-		held map[string]bool // specification -> holds
-		cex  map[string]*trace.Counterexample
-	}
-	var all []outcome
-	for a1 := int64(0); a1 <= 1; a1++ {
-		for c1 := int64(-1); c1 <= 2; c1++ {
-			for a2 := int64(0); a2 <= 1; a2++ {
-				for b2 := int64(0); b2 <= 1; b2++ {
-					for c2 := int64(-1); c2 <= 0; c2++ {
-						vals := []int64{a1, 0, c1, a2, b2, c2}
-						g, err := ta.Substitute(f, vals)
-						if err != nil {
-							t.Fatal(err)
-						}
-						o := outcome{vals: vals, held: map[string]bool{}, cex: map[string]*trace.Counterexample{}}
-						for _, s := range specs {
-							r := Verify(ctx, g, s, Options{Jobs: 1, NoContract: true})
-							switch r.Verdict {
-							case trace.Holds:
-								o.held[s] = true
-							case trace.Violated:
-								o.cex[s] = r.Counterexample
-							default:
-								t.Fatalf("%v %s: %s", vals, s, r.Reason)
-							}
-						}
-						all = append(all, o)
-					}
-				}
-			}
-		}
-	}
-	solver, err := smt.New(ctx, smt.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer solver.Close()
-	for i := range f.Unknowns {
-		solver.Send(smt.DeclareConst(unknownName(i), "Int"))
-	}
-	generalized := 0
-	for _, o := range all {
-		g, _ := ta.Substitute(f, o.vals)
-		for s, cex := range o.cex {
-			run, ok := runConstraint(f, g, s, cex)
-			if !ok || !refutes(ctx, solver, run, o.vals) {
-				continue
-			}
-			generalized++
-			for _, p := range all {
-				if !p.held[s] {
-					continue
-				}
-				if refutes(ctx, solver, run, p.vals) {
-					t.Errorf("the counterexample of %s with %v excludes %v, where %s holds", s, o.vals, p.vals, s)
-				}
-			}
-		}
-	}
+	all := verifyCandidates(t, f, specNames(f), []int64{0, 0, -1, 0, 0, -1}, []int64{1, 0, 2, 1, 1, 0}, "")
+	generalized := checkConstraints(t, f, all, "")
 	if generalized < 32 {
 		t.Errorf("%d counterexamples generalized, want most of the refutations", generalized)
 	}
@@ -261,38 +200,8 @@ func TestRandomSynthesis(t *testing.T) {
 		}
 		// Two specifications: a safety and a liveness one.
 		specs := []string{fmt.Sprintf("safe%d", 1+r.Intn(5)), fmt.Sprintf("live%d", 1+r.Intn(7))}
-		type cand struct {
-			vals []int64
-			held map[string]bool
-			cex  map[string]*trace.Counterexample
-		}
-		var all []cand
-		anySolution := false
-		for a := int64(0); a <= 1; a++ {
-			for b := int64(-1); b <= 1; b++ {
-				for c := int64(-1); c <= 1; c++ {
-					vals := []int64{a, b, c}
-					g, err := ta.Substitute(f, vals)
-					if err != nil {
-						t.Fatal(err)
-					}
-					k := cand{vals, map[string]bool{}, map[string]*trace.Counterexample{}}
-					for _, s := range specs {
-						v := Verify(ctx, g, s, Options{Jobs: 1, NoContract: true})
-						switch v.Verdict {
-						case trace.Holds:
-							k.held[s] = true
-						case trace.Violated:
-							k.cex[s] = v.Counterexample
-						default:
-							t.Fatalf("%v %s: %s\n%s", vals, s, v.Reason, src)
-						}
-					}
-					anySolution = anySolution || len(k.held) == len(specs)
-					all = append(all, k)
-				}
-			}
-		}
+		all := verifyCandidates(t, f, specs, []int64{0, -1, -1}, []int64{1, 1, 1}, src)
+		anySolution := slices.ContainsFunc(all, func(k verified) bool { return len(k.held) == len(specs) })
 		out := Synthesize(ctx, f, specs, Options{Jobs: 1}, nil)
 		t.Logf("%v: solution %v, %d candidates, %d refuted, %d generalized", specs, out.Solution, out.Candidates, out.Refuted, out.Generalized)
 		switch {
@@ -307,27 +216,83 @@ func TestRandomSynthesis(t *testing.T) {
 				}
 			}
 		}
-		solver, err := smt.New(ctx, smt.Options{})
+		checkConstraints(t, f, all, src)
+	}
+}
+
+// verified is a candidate of a sketch verified alone: the specifications
+// that hold with it, and the counterexamples of the others.
+type verified struct {
+	vals []int64
+	held map[string]bool
+	cex  map[string]*trace.Counterexample
+}
+
+// verifyCandidates verifies specs with every candidate of f between lo
+// and hi (unknown by unknown), without contraction as the synthesis does;
+// src, if any, is shown with a failure.
+func verifyCandidates(t *testing.T, f *ta.File, specs []string, lo, hi []int64, src string) []verified {
+	t.Helper()
+	var all []verified
+	vals := slices.Clone(lo)
+	for {
+		g, err := ta.Substitute(f, vals)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range f.Unknowns {
-			solver.Send(smt.DeclareConst(unknownName(i), "Int"))
+		k := verified{slices.Clone(vals), map[string]bool{}, map[string]*trace.Counterexample{}}
+		for _, s := range specs {
+			r := Verify(context.Background(), g, s, Options{Jobs: 1, NoContract: true})
+			switch r.Verdict {
+			case trace.Holds:
+				k.held[s] = true
+			case trace.Violated:
+				k.cex[s] = r.Counterexample
+			default:
+				t.Fatalf("%v %s: %s\n%s", vals, s, r.Reason, src)
+			}
 		}
-		for _, k := range all {
-			g, _ := ta.Substitute(f, k.vals)
-			for s, cex := range k.cex {
-				run, ok := runConstraint(f, g, s, cex)
-				if !ok || !refutes(ctx, solver, run, k.vals) {
-					continue
-				}
-				for _, h := range all {
-					if h.held[s] && refutes(ctx, solver, run, h.vals) {
-						t.Errorf("the counterexample of %s with %v excludes %v, where it holds\n%s", s, k.vals, h.vals, src)
-					}
+		all = append(all, k)
+		i := 0
+		for ; i < len(vals) && vals[i] == hi[i]; i++ {
+			vals[i] = lo[i]
+		}
+		if i == len(vals) {
+			return all
+		}
+		vals[i]++
+	}
+}
+
+// checkConstraints builds the constraint of every counterexample in all,
+// as the synthesis does, and fails when one holds for a candidate with
+// which its specification holds. It returns how many were built.
+func checkConstraints(t *testing.T, f *ta.File, all []verified, src string) int {
+	t.Helper()
+	ctx := context.Background()
+	solver, err := smt.New(ctx, smt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer solver.Close()
+	for i := range f.Unknowns {
+		solver.Send(smt.DeclareConst(unknownName(i), "Int"))
+	}
+	built := 0
+	for _, k := range all {
+		g, _ := ta.Substitute(f, k.vals)
+		for s, cex := range k.cex {
+			run, ok := runConstraint(f, g, s, cex)
+			if !ok || !refutes(ctx, solver, run, k.vals) {
+				continue
+			}
+			built++
+			for _, h := range all {
+				if h.held[s] && refutes(ctx, solver, run, h.vals) {
+					t.Errorf("the counterexample of %s with %v excludes %v, where %s holds\n%s", s, k.vals, h.vals, s, src)
 				}
 			}
 		}
-		solver.Close()
 	}
+	return built
 }

@@ -31,7 +31,7 @@ func Substitute(f *File, vals []int64) (*File, error) {
 	}
 	g.Assumptions = nil
 	for _, a := range f.Assumptions {
-		if OnlyUnknowns(a) && MentionsUnknowns(a) {
+		if OnlyUnknowns(a) && Mentions(a, Unknown) {
 			v, err := Eval(a, func(v Var) int64 { return vals[v.Index] })
 			if err != nil {
 				return nil, fmt.Errorf("%s:%v", f.Path, err)
@@ -94,38 +94,27 @@ func substitute(e Expr, vals []int64) Expr {
 	return e
 }
 
-// MentionsUnknowns reports whether e names an unknown.
-func MentionsUnknowns(e Expr) bool {
-	found := false
-	walk(e, func(id *Ident) {
-		if id.Kind == Unknown {
-			found = true
-		}
-	})
-	return found
+// Mentions reports whether e names a variable of kind k.
+func Mentions(e Expr, k Kind) bool {
+	return anyIdent(e, func(id *Ident) bool { return id.Kind == k })
 }
 
 // OnlyUnknowns reports whether every name in e is an unknown.
 func OnlyUnknowns(e Expr) bool {
-	only := true
-	walk(e, func(id *Ident) {
-		if id.Kind != Unknown {
-			only = false
-		}
-	})
-	return only
+	return !anyIdent(e, func(id *Ident) bool { return id.Kind != Unknown })
 }
 
-func walk(e Expr, fn func(*Ident)) {
+// anyIdent reports whether some name in e satisfies fn.
+func anyIdent(e Expr, fn func(*Ident) bool) bool {
 	switch e := e.(type) {
 	case *Ident:
-		fn(e)
+		return fn(e)
 	case *Unary:
-		walk(e.X, fn)
+		return anyIdent(e.X, fn)
 	case *Binary:
-		walk(e.X, fn)
-		walk(e.Y, fn)
+		return anyIdent(e.X, fn) || anyIdent(e.Y, fn)
 	}
+	return false
 }
 
 // FormatUnknowns writes the values of f's unknowns as "a1 = 1, b1 = 0".

@@ -411,8 +411,8 @@ func TestSubstitute(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.what, tc.got, tc.want)
 		}
 	}
-	if MentionsUnknowns(g.Rules[0].Guard) || !MentionsUnknowns(f.Rules[0].Guard) {
-		t.Error("MentionsUnknowns")
+	if Mentions(g.Rules[0].Guard, Unknown) || !Mentions(f.Rules[0].Guard, Unknown) {
+		t.Error("Mentions")
 	}
 	if _, err := Substitute(f, []int64{2, 0}); err == nil || !strings.Contains(err.Error(), "s.ta:3:") || !strings.Contains(err.Error(), "a = 2, c = 0 violate the assumption a <= 1") {
 		t.Errorf("out of range: %v", err)
