@@ -15,7 +15,11 @@ import (
 // every specification in specs holds for all parameters (param.Synthesize),
 // and reports the solution's verdicts, or why there is none.
 func synthesizeTA(ctx context.Context, e *env, f *ta.File, specs []string, flags *schemaFlags, opts param.Options, start time.Time) int {
-	rep := &trace.Report{Model: f.Path, Engine: "guard synthesis: candidates by SMT, each verified by the schema engine (SMT, " + flags.sf.describe() + ")"}
+	engine := "the schema engine"
+	if flags.engine == "cegar" {
+		engine = "the counter abstraction with refinement"
+	}
+	rep := &trace.Report{Model: f.Path, Engine: "guard synthesis: candidates by SMT, each verified by " + engine + " (SMT, " + flags.sf.describe() + ")"}
 	text := !flags.json && !flags.quiet
 	if text {
 		fmt.Fprintf(e.stdout, "ftmc verify %s: %d locations, %d rules, parameters %s; unknowns %s: guard synthesis\n", f.Path, len(f.Locations), len(f.Rules), strings.Join(ta.Names(f.Params), ", "), strings.Join(ta.Names(f.Unknowns), ", "))
