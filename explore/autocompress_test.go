@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -86,6 +87,87 @@ func TestAutoCompress(t *testing.T) {
 		o.AutoCompress = true
 		if _, st := run(t, m(), o); len(st.Extra) > 0 && st.Extra[len(st.Extra)-1].Name == compressedFigure(0).Name {
 			t.Errorf("%s: compressed without a memory limit", name)
+		}
+	}
+}
+
+// TestAutoCompressDue: a plain store turns compressed when the store and
+// its compressed copy, estimated once from a sample, no longer fit nine
+// tenths of the limit, and the doubled table with them near a doubling;
+// not before it takes half of the limit.
+func TestAutoCompressDue(t *testing.T) {
+	var a autoCompress
+	samples := 0
+	sample := func() float64 { samples++; return 20 }
+	const l = 1000 << 20
+	if a.due(1<<20, l/2, 16<<20, l, false, sample) || samples != 0 {
+		t.Errorf("due at half the limit, or sampled there (%d samples)", samples)
+	}
+	// 600 MB plain and 20 bytes for each of 10 million states: 800 MB.
+	if a.due(10_000_000, 600<<20, 64<<20, l, false, sample) {
+		t.Error("due with room for the copy")
+	}
+	// Near a doubling of its 64 MB table: 928 MB, over nine tenths.
+	if !a.due(10_000_000, 600<<20, 64<<20, l, true, sample) {
+		t.Error("not due with no room for the copy and the doubled table")
+	}
+	if !a.due(20_000_000, 600<<20, 64<<20, l, false, sample) {
+		t.Error("not due with no room for the copy of 20 million states")
+	}
+	if samples != 1 {
+		t.Errorf("%d samples, want 1", samples)
+	}
+	// The doubling's clause of a store below half of its limit: 300 MB,
+	// the doubled table 400 MB more and the copy 240 MB.
+	var b autoCompress
+	if b.due(12_000_000, 300<<20, 200<<20, l, false, sample) || !b.due(12_000_000, 300<<20, 200<<20, l, true, sample) {
+		t.Error("the doubled table not counted, or counted far from a doubling")
+	}
+}
+
+// TestAutoCompressSample: the sampled bytes per state of the compressed
+// copy are at least what the whole store takes compressed.
+func TestAutoCompressSample(t *testing.T) {
+	m := &counters{k: 7, n: 8, endOK: true}
+	_, stc := run(t, m, Options{Compress: true})
+	s := NewStore(0)
+	defer s.Free()
+	_, st := run(t, &counters{k: 7, n: 8, endOK: true}, Options{})
+	// The states in the order a search meets them: every vector of k
+	// digits below n.
+	v := make([]byte, 7)
+	for i := range st.States {
+		x := i
+		for k := range v {
+			v[k], x = byte(x%8), x/8
+		}
+		s.Insert(v)
+	}
+	est := compressedPerState(s.Len(), func(i int) []byte { return s.Get(Index(i)) })
+	t.Logf("%d states: compressed %.1f bytes per state, the sample's estimate %.1f", stc.States, stc.BytesPerState, est)
+	if s.Len() != int(stc.States) || est < stc.BytesPerState {
+		t.Errorf("%d states (want %d): the estimate %.1f is below the store's %.1f bytes per state", s.Len(), stc.States, est, stc.BytesPerState)
+	}
+}
+
+// TestAutoCompressLate: a store that fits its limit with room for its
+// compressed copy stays plain past half of the limit. The counters are
+// vectors are padded to 64 bytes, which the compressed store shares.
+func TestAutoCompressLate(t *testing.T) {
+	m := func() *counters { return &counters{k: 7, n: 8, endOK: true, stride: 9} }
+	for _, o := range []Options{{}, {Workers: 2}, {Order: DepthFirst, Workers: 2}} {
+		r0, st0 := run(t, m(), o)
+		limited := o
+		limited.AutoCompress = true
+		limited.MemoryLimit = memoryLimit(st0.StoreBytes * 8 / 5)
+		r, st := run(t, m(), limited)
+		name := fmt.Sprintf("%s, %d workers", o.Order, max(1, o.Workers))
+		t.Logf("%s: %d states, plain %.1f bytes per state (%s), under %s: %.1f, %+v", name, st0.States, st0.BytesPerState, FormatBytes(st0.StoreBytes), FormatBytes(limited.MemoryLimit), st.BytesPerState, st.Extra)
+		if r.Verdict != r0.Verdict || st.States != st0.States {
+			t.Errorf("%s: %s with %d states, want %s with %d", name, r.Verdict, st.States, r0.Verdict, st0.States)
+		}
+		if len(st.Extra) > 0 && st.Extra[len(st.Extra)-1].Name == compressedFigure(0).Name {
+			t.Errorf("%s: compressed at %.0f of %d states, the plain store at five eighths of the limit", name, st.Extra[len(st.Extra)-1].Value, st.States)
 		}
 	}
 }

@@ -29,8 +29,9 @@ import (
 // search, so the workers choose the sequential search's ample sets.
 //
 // The table doubles while every worker is parked or at the level's
-// barrier (gate). With AutoCompress, once the store takes half of what
-// the memory limit leaves it, the workers park at the end of a chunk and
+// barrier (gate). With AutoCompress, once the store would no longer fit
+// what the memory limit leaves it with its compressed copy beside it
+// (autoCompress), the workers park at the end of a chunk and
 // the last to park migrates the states to compressed stores of their
 // owners by hash, renumbered, with the level's remaining chunks and the
 // next level's: the search goes on on the owners' stores.
@@ -422,7 +423,7 @@ func (p *parallel) lfAct(depth int64) {
 }
 
 // lfPoll is poll on an lfStore: the workers share what is left of the
-// memory limit, and a store that takes half of it is to turn compressed.
+// memory limit, and a store that autoCompress says is due turns compressed.
 func (w *pworker) lfPoll() {
 	p := w.p
 	w.budget = pollEvery
@@ -441,11 +442,7 @@ func (w *pworker) lfPoll() {
 	if !p.opts.AutoCompress {
 		return
 	}
-	l := lf.limit.Load()
-	if l <= 0 || lf.Len() < autoCompressMin {
-		return
-	}
-	if b := lf.Bytes(); b > l/2 || b+4*lf.tableBytes() > l {
+	if lf.compressDue() {
 		p.pause.Store(true)
 	}
 }

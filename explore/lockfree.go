@@ -30,6 +30,7 @@ import (
 type lfStore struct {
 	table  atomic.Pointer[lfTable]
 	arenas []lfArena
+	auto   autoCompress
 	limit  atomic.Int64
 	full   atomic.Bool
 	// reserved counts the states exactly (reserve), so that the table
@@ -449,6 +450,25 @@ func (s *lfStore) touchVectors(xs []uint64) uint64 {
 		}
 	}
 	return sum
+}
+
+// compressDue reports whether the store is to turn compressed under its
+// limit (autoCompress). It samples the arena with the most states, whose
+// published vectors any goroutine may read.
+func (s *lfStore) compressDue() bool {
+	t := s.table.Load()
+	n := s.Len()
+	sample := func() float64 {
+		a := 0
+		for k := range s.arenas {
+			if s.arenas[k].n.Load() > s.arenas[a].n.Load() {
+				a = k
+			}
+		}
+		return compressedPerState(int(s.arenas[a].n.Load()), func(i int) []byte { return s.get(gid(i, a)) })
+	}
+	// The table's size does not change while others read it; its growAt may.
+	return s.auto.due(n, s.Bytes(), s.tableBytes(), s.limit.Load(), n >= loadLimit(len(t.slots))/8*7, sample)
 }
 
 // get is the vector of state i; it must not be changed.

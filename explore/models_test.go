@@ -20,29 +20,36 @@ type counters struct {
 	buf   []byte
 	bad   []byte // Check reports this state as an invariant violation
 	endOK bool   // the terminal state is a valid end
+	// stride puts counter i at byte i*stride (0: i), the bytes between
+	// them zero: a vector the compressed store shares more of.
+	stride int
 }
+
+// at is the byte of counter i.
+func (c *counters) at(i int) int { return i * max(1, c.stride) }
 
 func (c *counters) Name() string { return "counters" }
 
 func (c *counters) Initial(emit func([]byte)) error {
-	emit(make([]byte, c.k))
+	emit(make([]byte, c.at(c.k-1)+1))
 	return nil
 }
 
 func (c *counters) Next(s []byte, sink state.Sink) {
 	c.buf = append(c.buf[:0], s...)
 	for i := range c.k {
-		v := c.buf[i]
+		b := c.at(i)
+		v := c.buf[b]
 		switch {
 		case int(v) < c.n-1:
-			c.buf[i] = v + 1
+			c.buf[b] = v + 1
 		case c.wrap:
-			c.buf[i] = 0
+			c.buf[b] = 0
 		default:
 			continue
 		}
 		sink.Succ(state.Trans{Proc: int32(i), ID: 0}, c.buf)
-		c.buf[i] = v
+		c.buf[b] = v
 	}
 }
 

@@ -1160,7 +1160,7 @@ func (w *pworker) poll() {
 	if b := w.p.storeBudget.Load(); b > 0 {
 		w.store.SetLimit(max(1, b-w.parents.bytes()-w.queueBytes))
 	}
-	if w.p.opts.AutoCompress && w.store.compressAtHalf() {
+	if w.p.opts.AutoCompress && w.store.compressIfDue() {
 		w.compressedAt = int64(w.store.Len())
 		w.publish()
 	}

@@ -348,8 +348,8 @@ func (p *pdfs) release() {
 	p.cond.Broadcast()
 }
 
-// compress turns the lfStore, once it takes half of what the memory limit
-// leaves it (as Store.compressAtHalf), into a SharedStore of compressed
+// compress turns the lfStore, once its autoCompress says it is due (as
+// Store.compressIfDue), into a SharedStore of compressed
 // shards, while every worker waits between two expansions: the states get
 // the shards' indices, and the parents and the workers' stacks are
 // renumbered. When the compressed store does not fit, the store stays
@@ -357,11 +357,7 @@ func (p *pdfs) release() {
 // Watch.
 func (p *pdfs) compress() {
 	lf := p.lf
-	l := lf.limit.Load()
-	if l <= 0 || lf.Len() < autoCompressMin {
-		return
-	}
-	if b := lf.Bytes(); b <= l/2 && b+4*lf.tableBytes() <= l {
+	if !lf.compressDue() {
 		return
 	}
 	p.pause.Store(true)

@@ -87,8 +87,9 @@ type Options struct {
 	// fraction of the memory, more time per state. Each worker of the
 	// parallel search compresses the states it owns in a store of its own.
 	Compress bool
-	// AutoCompress keeps the states plain until the store takes half of
-	// what MemoryLimit leaves it, and then compresses them (Store.Compress)
+	// AutoCompress keeps the states plain until the store, with room for
+	// its compressed copy beside it, would no longer fit what MemoryLimit
+	// leaves it (autoCompress), and then compresses them (Store.Compress)
 	// and goes on compressed: a search that fits in memory plain is not
 	// slowed, and one that would not goes on in a fraction of the memory.
 	// Each worker of the parallel search decides for its own store.
@@ -470,7 +471,7 @@ func (s *search) poll() {
 	if s.stop = s.watch.Stop(now); s.stop != "" {
 		return
 	}
-	if s.opts.AutoCompress && s.store.compressAtHalf() {
+	if s.opts.AutoCompress && s.store.compressIfDue() {
 		s.compressedAt = int64(s.store.Len())
 	}
 	if s.opts.Progress != nil && now.Sub(s.lastReport) >= s.opts.ProgressInterval {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 )
 
 // Index is a stored state's number: states are numbered 0, 1, 2, ... in the
@@ -65,8 +66,9 @@ type Store struct {
 	relaidAt   int  // Len at the last new layout
 	noRelayout bool // while building a new layout
 
-	tree       *treeStore  // the vectors tree-compressed (NewCompressedStore); nil: as above
-	noCompress bool        // compressAtHalf failed
+	tree       *treeStore // the vectors tree-compressed (NewCompressedStore); nil: as above
+	noCompress bool       // compressIfDue failed
+	auto       autoCompress
 	lossy      *lossyStore // a lossy visited set and the live vectors (lossy.go); nil: as above
 }
 
@@ -444,18 +446,71 @@ func (s *Store) Compress() bool {
 }
 
 // autoCompressMin is the fewest states a store compresses itself at
-// (compressAtHalf): below, the tables' fixed start outweighs the vectors.
+// (compressIfDue): below, the tables' fixed start outweighs the vectors.
 const autoCompressMin = 1 << 12
 
-// compressAtHalf compresses a plain store (Compress), once, when it takes
-// half of its limit or its table's next doubling would not leave room
-// for the compressed tables (about the table's size again): it reports
-// whether it did.
-func (s *Store) compressAtHalf() bool {
-	if s.tree != nil || s.noCompress || s.limit <= 0 || s.n < autoCompressMin {
+// autoCompress decides when a plain store turns compressed by itself: when
+// it must, not before. The plain store is the faster one (on the failure
+// detector at BUF=2 a search that turns compressed at half the limit
+// takes 1.4 to 1.7 times the time of one that stays plain), so it stays plain
+// while the store, the compressed copy that the move builds beside it,
+// and, near the table's next doubling, the doubled table fit in nine
+// tenths of the limit. The copy's bytes per state are sampled once, when
+// the store first takes half of the limit, by compressing its latest
+// states; a sample shares fewer nodes than the whole store, so it
+// overestimates. The workers of a parallel search on one store share one.
+type autoCompress struct {
+	perState atomic.Uint64 // the compressed copy's bytes per state, as float64 bits; 0: not sampled
+}
+
+// due reports whether a plain store of n states, b bytes and a table of
+// tb bytes, under limit l, is to turn compressed now; doubling says that
+// the table is near its next doubling. sample compresses the store's
+// latest states and returns their bytes per state.
+func (a *autoCompress) due(n int, b, tb, l int64, doubling bool, sample func() float64) bool {
+	if l <= 0 || n < autoCompressMin || b <= l/2 && b+4*tb <= l {
 		return false
 	}
-	if b := s.Bytes(); b <= s.limit/2 && b+4*s.tableBytes() <= s.limit {
+	if a.perState.Load() == 0 {
+		a.perState.Store(math.Float64bits(sample()))
+	}
+	need := b + int64(min(math.Float64frombits(a.perState.Load())*float64(n), math.MaxInt64/2))
+	if doubling {
+		need += 2 * tb
+	}
+	return need > l/10*9
+}
+
+// sampleStates is the number of states autoCompress compresses to
+// estimate the compressed copy's size.
+const sampleStates = 1 << 15
+
+// compressedPerState is the bytes per state of a compressed store of the
+// vectors get returns for 0..n-1 (the latest sampleStates of them),
+// counting the 8 bytes the move takes per state beside it (parent and
+// renumbering).
+func compressedPerState(n int, get func(int) []byte) float64 {
+	k := min(n, sampleStates)
+	t := newTreeStore(k, func(int64) bool { return true }, nil)
+	defer t.free()
+	for i := n - k; i < n; i++ {
+		if _, _, full := t.insert(get(i)); full {
+			return math.Inf(1)
+		}
+	}
+	return float64(t.bytes())/float64(k) + 8
+}
+
+// compressIfDue compresses a plain store (Compress), once, when its
+// autoCompress says it is due: it reports whether it did.
+func (s *Store) compressIfDue() bool {
+	if s.tree != nil || s.noCompress || s.limit <= 0 {
+		return false
+	}
+	sample := func() float64 {
+		return compressedPerState(s.n, func(i int) []byte { return s.Get(Index(i)) })
+	}
+	if !s.auto.due(s.n, s.Bytes(), s.tableBytes(), s.limit, s.n >= s.growAt/8*7, sample) {
 		return false
 	}
 	if !s.Compress() {
