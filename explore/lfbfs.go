@@ -509,48 +509,66 @@ func (p *parallel) migrate(depth int64) bool {
 			}
 		}
 	}
-	put := func(a, l int) bool {
-		v := lf.get(gid(l, a))
-		h := Hash(v)
-		o := p.owner(h)
-		i, isNew := stores[o].InsertHash(v, h)
-		if !isNew {
-			return false
-		}
-		maps[a][l] = gid(int(i), o)
-		parents[o].append(0)
-		return true
-	}
-	ok := true
-	var restIdx, nextIdx []Index
-	for a := range maps {
-		for l := 0; ok && l < int(p.base[a]); l++ {
-			if maps[a][l] != rest {
-				ok = put(a, l)
-			}
-		}
-	}
+	// Each owner's goroutine copies the states it owns, in the order
+	// above: the owners' stores fill at once, sharing the node table.
+	restIdx, nextIdx := make([][]Index, n), make([][]Index, n)
 	levelEnd := make([]int, n)
-	if ok {
-		for _, ch := range chunks {
-			for i := range ch.n {
-				if !put(ch.owner, ch.lo+i) {
-					ok = false
-					break
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for o := range stores {
+		wg.Go(func() {
+			// put copies state l of arena a if o owns it, unless it is of
+			// the level's rest and skipRest: mine says whether o owns it,
+			// and only o reads or writes its entry of maps.
+			put := func(a, l int, skipRest bool) (mine, ok bool) {
+				v := lf.get(gid(l, a))
+				h := Hash(v)
+				if p.owner(h) != o || skipRest && maps[a][l] == rest {
+					return false, true
 				}
-				restIdx = append(restIdx, maps[ch.owner][ch.lo+i])
+				i, isNew := stores[o].InsertHash(v, h)
+				if !isNew {
+					failed.Store(true)
+					return true, false
+				}
+				maps[a][l] = gid(int(i), o)
+				parents[o].append(0)
+				return true, true
 			}
-		}
-		for o := range stores {
+			for a := range maps {
+				for l := 0; l < int(p.base[a]); l++ {
+					if _, ok := put(a, l, true); !ok || failed.Load() {
+						return
+					}
+				}
+			}
+			for _, ch := range chunks {
+				for i := range ch.n {
+					mine, ok := put(ch.owner, ch.lo+i, false)
+					if !ok || failed.Load() {
+						return
+					}
+					if mine {
+						restIdx[o] = append(restIdx[o], maps[ch.owner][ch.lo+i])
+					}
+				}
+			}
 			levelEnd[o] = stores[o].Len()
-		}
+			for a := range maps {
+				for l := int(p.base[a]); l < len(maps[a]); l++ {
+					mine, ok := put(a, l, false)
+					if !ok || failed.Load() {
+						return
+					}
+					if mine {
+						nextIdx[o] = append(nextIdx[o], maps[a][l])
+					}
+				}
+			}
+		})
 	}
-	for a := range maps {
-		for l := int(p.base[a]); ok && l < len(maps[a]); l++ {
-			ok = put(a, l)
-			nextIdx = append(nextIdx, maps[a][l])
-		}
-	}
+	wg.Wait()
+	ok := !failed.Load()
 	if !ok {
 		for _, s := range stores {
 			s.Free()
@@ -575,16 +593,21 @@ func (p *parallel) migrate(depth int64) bool {
 		w.fresh, w.free = w.fresh[:0], nil
 		w.levelEnd = levelEnd[o]
 	}
-	for _, g := range restIdx {
-		p.workers[g&(MaxWorkers-1)].queue(int(g>>workerBits), nil)
+	p.migratedRest = 0
+	for o, w := range p.workers {
+		for _, g := range restIdx[o] {
+			w.queue(int(g>>workerBits), nil)
+		}
+		p.migratedRest += len(restIdx[o])
 	}
 	for _, w := range p.workers {
 		w.shareLevel(depth)
 	}
-	for _, g := range nextIdx {
-		p.workers[g&(MaxWorkers-1)].queue(int(g>>workerBits), nil)
+	for o, w := range p.workers {
+		for _, g := range nextIdx[o] {
+			w.queue(int(g>>workerBits), nil)
+		}
 	}
-	p.migratedRest = len(restIdx)
 	lf.free()
 	p.lf = nil
 	p.rooted = true
