@@ -132,11 +132,9 @@ func TestAutoCompressSample(t *testing.T) {
 	_, stc := run(t, m, Options{Compress: true})
 	s := NewStore(0)
 	defer s.Free()
-	_, st := run(t, &counters{k: 7, n: 8, endOK: true}, Options{})
-	// The states in the order a search meets them: every vector of k
-	// digits below n.
+	// The model's states: every vector of k digits below n.
 	v := make([]byte, 7)
-	for i := range st.States {
+	for i := range m.states() {
 		x := i
 		for k := range v {
 			v[k], x = byte(x%8), x/8
@@ -151,8 +149,8 @@ func TestAutoCompressSample(t *testing.T) {
 }
 
 // TestAutoCompressLate: a store that fits its limit with room for its
-// compressed copy stays plain past half of the limit. The counters are
-// vectors are padded to 64 bytes, which the compressed store shares.
+// compressed copy stays plain past half of the limit. The counters lie 9
+// bytes apart in vectors of 55, whose zeros the compressed store shares.
 func TestAutoCompressLate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's memory is counted against the limit")

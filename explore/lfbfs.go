@@ -511,6 +511,8 @@ func (p *parallel) migrate(depth int64) bool {
 	}
 	// Each owner's goroutine copies the states it owns, in the order
 	// above: the owners' stores fill at once, sharing the node table.
+	// Every goroutine hashes every state to find its owner, a small part
+	// of an insertion's cost.
 	restIdx, nextIdx := make([][]Index, n), make([][]Index, n)
 	levelEnd := make([]int, n)
 	var failed atomic.Bool
@@ -568,8 +570,7 @@ func (p *parallel) migrate(depth int64) bool {
 		})
 	}
 	wg.Wait()
-	ok := !failed.Load()
-	if !ok {
+	if failed.Load() {
 		for _, s := range stores {
 			s.Free()
 		}

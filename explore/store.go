@@ -452,8 +452,8 @@ const autoCompressMin = 1 << 12
 // autoCompress decides when a plain store turns compressed by itself: when
 // it must, not before. The plain store is the faster one (on the failure
 // detector at BUF=2 a search that turns compressed at half the limit
-// takes 1.4 to 1.7 times the time of one that stays plain), so it stays plain
-// while the store, the compressed copy that the move builds beside it,
+// takes 1.4 to 1.7 times the time of one that stays plain), so it stays
+// plain while the store, the compressed copy that the move builds beside it,
 // and, near the table's next doubling, the doubled table fit in nine
 // tenths of the limit. The copy's bytes per state are sampled once, when
 // the store first takes half of the limit, by compressing its latest
