@@ -470,6 +470,10 @@ func (w *pworker) lfPublish() {
 	w.pubQueue.Store(queue)
 }
 
+// migrateBatch is the number of states a goroutine of migrate inserts at
+// once (prepareBatch).
+const migrateBatch = 64
+
 // migrate turns the search on the lfStore, at level depth, into one on
 // the owners' compressed stores (parallel.go), while every worker is
 // parked at the end of a chunk or at the barrier. The states go to their
@@ -515,61 +519,86 @@ func (p *parallel) migrate(depth int64) bool {
 	// of an insertion's cost.
 	restIdx, nextIdx := make([][]Index, n), make([][]Index, n)
 	levelEnd := make([]int, n)
+	touched := make([]uint64, n) // keeps the reads of prepareBatch
 	var failed atomic.Bool
 	var wg sync.WaitGroup
 	for o := range stores {
 		wg.Go(func() {
-			// put copies state l of arena a if o owns it, unless it is of
-			// the level's rest and skipRest: mine says whether o owns it,
-			// and only o reads or writes its entry of maps.
-			put := func(a, l int, skipRest bool) (mine, ok bool) {
-				v := lf.get(gid(l, a))
-				h := Hash(v)
+			// Each goroutine takes the states o owns, in the order above,
+			// and inserts them a batch at a time (prepareBatch).
+			type pend struct {
+				a, l int
+				to   *[]Index // where its new index goes, if anywhere
+			}
+			var (
+				pending []pend
+				tb      treeBatch
+			)
+			t := stores[o].tree
+			flush := func() bool {
+				tb.reset()
+				for _, q := range pending {
+					t.addBatch(&tb, lf.get(gid(q.l, q.a)))
+				}
+				touched[o] += t.prepareBatch(&tb)
+				for _, q := range pending {
+					i, isNew := stores[o].InsertHash(lf.get(gid(q.l, q.a)), 0)
+					if !isNew {
+						failed.Store(true)
+						return false
+					}
+					maps[q.a][q.l] = gid(int(i), o)
+					parents[o].append(0)
+					if q.to != nil {
+						*q.to = append(*q.to, maps[q.a][q.l])
+					}
+				}
+				pending = pending[:0]
+				return !failed.Load()
+			}
+			// put queues state l of arena a if o owns it, unless it is of
+			// the level's rest and skipRest: only o reads or writes its
+			// entry of maps.
+			put := func(a, l int, skipRest bool, to *[]Index) bool {
+				h := Hash(lf.get(gid(l, a)))
 				if p.owner(h) != o || skipRest && maps[a][l] == rest {
-					return false, true
+					return true
 				}
-				i, isNew := stores[o].InsertHash(v, h)
-				if !isNew {
-					failed.Store(true)
-					return true, false
-				}
-				maps[a][l] = gid(int(i), o)
-				parents[o].append(0)
-				return true, true
+				pending = append(pending, pend{a, l, to})
+				return len(pending) < migrateBatch || flush()
 			}
 			for a := range maps {
 				for l := 0; l < int(p.base[a]); l++ {
-					if _, ok := put(a, l, true); !ok || failed.Load() {
+					if !put(a, l, true, nil) {
 						return
 					}
 				}
 			}
 			for _, ch := range chunks {
 				for i := range ch.n {
-					mine, ok := put(ch.owner, ch.lo+i, false)
-					if !ok || failed.Load() {
+					if !put(ch.owner, ch.lo+i, false, &restIdx[o]) {
 						return
 					}
-					if mine {
-						restIdx[o] = append(restIdx[o], maps[ch.owner][ch.lo+i])
-					}
 				}
+			}
+			if !flush() {
+				return
 			}
 			levelEnd[o] = stores[o].Len()
 			for a := range maps {
 				for l := int(p.base[a]); l < len(maps[a]); l++ {
-					mine, ok := put(a, l, false)
-					if !ok || failed.Load() {
+					if !put(a, l, false, &nextIdx[o]) {
 						return
-					}
-					if mine {
-						nextIdx[o] = append(nextIdx[o], maps[a][l])
 					}
 				}
 			}
+			flush()
 		})
 	}
 	wg.Wait()
+	for _, x := range touched {
+		p.workers[0].touched += x
+	}
 	if failed.Load() {
 		for _, s := range stores {
 			s.Free()
@@ -578,15 +607,20 @@ func (p *parallel) migrate(depth int64) bool {
 		p.pause.Store(false)
 		return false
 	}
+	// The parents are renumbered by a goroutine per arena: each sets
+	// entries of its own states only, in columns the copies above sized.
 	for a := range maps {
-		for l, g := range maps[a] {
-			parent := lf.parent(gid(l, a))
-			if parent != NoIndex {
-				parent = maps[parent&(MaxWorkers-1)][parent>>workerBits]
+		wg.Go(func() {
+			for l, g := range maps[a] {
+				parent := lf.parent(gid(l, a))
+				if parent != NoIndex {
+					parent = maps[parent&(MaxWorkers-1)][parent>>workerBits]
+				}
+				parents[g&(MaxWorkers-1)].set(int(g>>workerBits), uint32(parent))
 			}
-			parents[g&(MaxWorkers-1)].set(int(g>>workerBits), uint32(parent))
-		}
+		})
 	}
+	wg.Wait()
 	for o, w := range p.workers {
 		w.store, w.parents = stores[o], parents[o]
 		w.store.SetLimit(room)

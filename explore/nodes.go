@@ -213,9 +213,13 @@ const (
 // putNode returns the number of the pair (l, r), adding it when new;
 // false when the table cannot take it.
 func (t *treeStore) putNode(l, r uint32) (uint32, bool) {
-	t.lookups++
 	p := uint64(l)<<32 | uint64(r)
-	h := pairHash(p)
+	return t.putNodeHash(p, pairHash(p))
+}
+
+// putNodeHash is putNode of the pair p, of pairHash h.
+func (t *treeStore) putNodeHash(p, h uint64) (uint32, bool) {
+	t.lookups++
 	var c *recentNode
 	if t.recent != nil {
 		c = &t.recent[h&(1<<recentLog-1)]

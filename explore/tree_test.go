@@ -681,3 +681,54 @@ func TestCompressedNodesRecent(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressedStoreBatch: vectors inserted a batch at a time
+// (prepareBatch) get the indices of one-by-one insertions, the roots the
+// batch found, and come back whole; a vector whose bytes differ from the
+// batch's falls back to a lookup of its own.
+func TestCompressedStoreBatch(t *testing.T) {
+	one, batched := NewCompressedStore(0), NewCompressedStore(0)
+	defer one.Free()
+	defer batched.Free()
+	next := neighbours(11, 6)
+	var b treeBatch
+	var vs [][]byte
+	lookups := 0
+	for round := range 3000 {
+		vs = vs[:0]
+		for range 1 + round%97 {
+			vs = append(vs, next(0))
+		}
+		b.reset()
+		for _, v := range vs {
+			batched.tree.addBatch(&b, v)
+		}
+		batched.tree.prepareBatch(&b)
+		for k := range b.vecs {
+			if b.vecs[k].state != 1 {
+				t.Fatalf("round %d: vector %d was not built", round, k)
+			}
+		}
+		before := batched.tree.lookups
+		for k, v := range vs {
+			if round%10 == 9 && k == 0 {
+				v = append([]byte{7}, v...) // not the batch's
+			}
+			i, isNew := one.Insert(v)
+			j, isNewB := batched.Insert(v)
+			if i != j || isNew != isNewB {
+				t.Fatalf("round %d: vector %d is %d (new %v) one by one, %d (new %v) in a batch", round, k, i, isNew, j, isNewB)
+			}
+		}
+		lookups += batched.tree.lookups - before
+	}
+	for i := range one.Len() {
+		if got, want := batched.Get(Index(i)), one.Get(Index(i)); string(got) != string(want) {
+			t.Fatalf("state %d: %v, want %v", i, got, want)
+		}
+	}
+	// Only the vectors that were not the batch's were looked up again.
+	if lookups == 0 || lookups > 300*treeWords(400) {
+		t.Errorf("%d node lookups at insertion", lookups)
+	}
+}
