@@ -273,13 +273,7 @@ func (t *treeStore) root(vec []byte, base *treeCopy) (l, r uint32, ok bool) {
 	copy(cur, vec)
 	clear(cur[len(vec):])
 	sh := t.shape(m)
-	nw := (m + 63) >> 6
-	if cap(t.dirty) < nw {
-		t.dirty = make([]uint64, nw)
-	}
-	dirty := t.dirty[:nw]
-	clear(dirty)
-	dirty[0] = 1 // the root
+	dirty := rootDirty(&t.dirty, m)
 	p := &t.prev
 	var b []byte // the base's bytes
 	switch {
@@ -298,17 +292,7 @@ func (t *treeStore) root(vec []byte, base *treeCopy) (l, r uint32, ok bool) {
 		}
 	}
 	if b != nil {
-		b = b[:n8]
-		for k := 0; k < n8; k += 8 {
-			if x := binary.LittleEndian.Uint64(cur[k:]) ^ binary.LittleEndian.Uint64(b[k:]); x != 0 {
-				if uint32(x) != 0 {
-					sh.mark(dirty, k>>2)
-				}
-				if x>>32 != 0 && k>>2+1 < m { // else a padding word
-					sh.mark(dirty, k>>2+1)
-				}
-			}
-		}
+		sh.markChanged(dirty, cur, b[:n8], m)
 	}
 	l, r, ok = t.build(sh, dirty)
 	if !ok {
@@ -476,6 +460,34 @@ func (sh *treeShape) mark(dirty []uint64, k int) {
 	for p := sh.leafUp[k]; dirty[p>>6]>>(p&63)&1 == 0; p = sh.up[p] {
 		dirty[p>>6] |= 1 << (p & 63)
 	}
+}
+
+// markChanged sets in dirty the positions above the words in which cur
+// and base, the padded bytes (treeCopy) of two vectors of m words, differ.
+func (sh *treeShape) markChanged(dirty []uint64, cur, base []byte, m int) {
+	for k := 0; k < len(cur); k += 8 {
+		if x := binary.LittleEndian.Uint64(cur[k:]) ^ binary.LittleEndian.Uint64(base[k:]); x != 0 {
+			if uint32(x) != 0 {
+				sh.mark(dirty, k>>2)
+			}
+			if x>>32 != 0 && k>>2+1 < m { // else a padding word
+				sh.mark(dirty, k>>2+1)
+			}
+		}
+	}
+}
+
+// rootDirty returns the positions of a tree of m words to look up, a bit
+// each, in *buf: the root alone, to start with.
+func rootDirty(buf *[]uint64, m int) []uint64 {
+	nw := (m + 63) >> 6
+	if cap(*buf) < nw {
+		*buf = make([]uint64, nw)
+	}
+	dirty := (*buf)[:nw]
+	clear(dirty)
+	dirty[0] = 1
+	return dirty
 }
 
 // leafRef marks a child that is a leaf, in treeShape.kids.

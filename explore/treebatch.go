@@ -51,26 +51,10 @@ func (t *treeStore) addBatch(b *treeBatch, vec []byte) {
 		b.cur = append(b.cur, 0)
 	}
 	cur := b.cur[v.cur : v.cur+n8]
-	nw := (m + 63) >> 6
-	if cap(b.dirty) < nw {
-		b.dirty = make([]uint64, nw)
-	}
-	dirty := b.dirty[:nw]
-	clear(dirty)
-	dirty[0] = 1 // the root
+	dirty := rootDirty(&b.dirty, m)
 	if base := &t.prev; base.m == m {
 		b.nodes = append(b.nodes, base.nodes...)
-		bb := base.bytes[:n8]
-		for k := 0; k < n8; k += 8 {
-			if x := binary.LittleEndian.Uint64(cur[k:]) ^ binary.LittleEndian.Uint64(bb[k:]); x != 0 {
-				if uint32(x) != 0 {
-					sh.mark(dirty, k>>2)
-				}
-				if x>>32 != 0 && k>>2+1 < m {
-					sh.mark(dirty, k>>2+1)
-				}
-			}
-		}
+		sh.markChanged(dirty, cur, base.bytes[:n8], m)
 	} else {
 		for range m {
 			b.nodes = append(b.nodes, 0)
