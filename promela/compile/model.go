@@ -94,16 +94,7 @@ const (
 func (md *Model) Next(s []byte, sink state.Sink) {
 	m := &md.m
 	md.sink = sink
-	l := m.level(0)
-	l.vec = l.vec[:0]
-	for i := 0; i < md.p.hidden; i++ {
-		l.vec = append(l.vec, 0)
-	}
-	l.vec = append(l.vec, s...)
-	m.use(0)
-	m.scan()
-	m.save()
-	m.timeout, m.boq, m.fault = false, 0, ""
+	md.load(s)
 	if md.explore(0, -1) == 0 && len(m.levels[0].procs) > 0 {
 		m.timeout = true
 		md.explore(0, -1)
