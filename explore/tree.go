@@ -594,6 +594,7 @@ type slotTable struct {
 	n       int
 	growAt  int
 	room    func(int64) bool
+	touched uint64 // the sum of placeAll's reads
 }
 
 const (
@@ -690,6 +691,26 @@ func (t *slotTable) grow(rehash func()) bool {
 	return true
 }
 
+// placeBlock is how many numbers placeAll reads the home slots of before
+// it places them.
+const placeBlock = 32
+
+// placeAll places the numbers i0, i0+1, ... whose hashes are hs. A
+// large table is larger than the cache: placeAll first reads their home
+// slots in a loop whose reads do not wait on one another, so that the
+// placements find them in the cache. A growth of a table of 55 million
+// random roots took 5.0 s placing them one by one, 3.1 to 3.3 s so.
+func (t *slotTable) placeAll(i0 uint32, hs []uint64) {
+	var touch uint64
+	for _, h := range hs {
+		touch += uint64(t.slots[t.home(h)])
+	}
+	t.touched += touch // keeps the reads
+	for j, h := range hs {
+		t.place(i0+uint32(j), h)
+	}
+}
+
 // place puts number i, whose hash is h, in the table, which does not hold
 // it: grow's rehash.
 func (t *slotTable) place(i uint32, h uint64) {
@@ -762,23 +783,30 @@ func (t *rootTable) putRoot(l, r uint32, h uint64, n int, lens *lengthTable) (In
 }
 
 // rehash puts every root in the table again (grow): it reads the pairs in
-// order, unpacked in place.
+// order, unpacked in place, and places them a block at a time
+// (placeBlock).
 func (t *rootTable) rehash(lens *lengthTable) {
 	c := &t.pairs
 	w, step, right := c.w, 2*c.w, uint32(1)<<c.w-1
 	common := lens.nexc == 0 && !lens.perState
+	var hs [placeBlock]uint64
 	for k, ch := range c.chunks {
 		i0 := k << packedShift
+		end := min(i0+1<<packedShift, c.n)
 		var b uint
-		for i := i0; i < min(i0+1<<packedShift, c.n); i++ {
-			o := b & 63
-			p := (ch[b>>6]>>o | ch[b>>6+1]<<(64-o)) & c.mask
-			b += step
-			n := lens.common
-			if !common {
-				n = lens.of(Index(i))
+		for j0 := i0; j0 < end; j0 += placeBlock {
+			m := min(placeBlock, end-j0)
+			for j := range m {
+				o := b & 63
+				p := (ch[b>>6]>>o | ch[b>>6+1]<<(64-o)) & c.mask
+				b += step
+				n := lens.common
+				if !common {
+					n = lens.of(Index(j0 + j))
+				}
+				hs[j] = rootHash(p>>w<<32|p&uint64(right), n)
 			}
-			t.place(uint32(i), rootHash(p>>w<<32|p&uint64(right), n))
+			t.placeAll(uint32(j0), hs[:m])
 		}
 	}
 }
