@@ -25,6 +25,8 @@ type nodeTable struct {
 	n     atomic.Int64                               // the nodes; written under mu
 	room  func(int64) bool                           // of the store that made the table
 	bytes atomic.Int64                               // slots and chunks
+	// touched is the sum of the slots grow read ahead (placeAll); under mu.
+	touched uint64
 }
 
 // nodeSlots is a nodeTable's hash table, as a slotTable's: linear probing,
@@ -42,9 +44,9 @@ func newNodeSlots(size int) *nodeSlots {
 	return &nodeSlots{slots: make([]uint32, size), ibits: ib, idxMask: uint32(uint64(1)<<ib - 1), growAt: loadLimit(size)}
 }
 
-func (s *nodeSlots) home(h uint64) uint64 { return (h >> 32 * uint64(len(s.slots))) >> 32 }
+func (s *nodeSlots) home(h uint64) uint64 { return homeSlot(h, len(s.slots)) }
 
-func (s *nodeSlots) tag(h uint64) uint32 { return uint32(h>>32) << s.ibits }
+func (s *nodeSlots) tag(h uint64) uint32 { return slotTag(h, s.ibits) }
 
 // empty is the first empty slot from the home of hash h.
 func (s *nodeSlots) empty(h uint64) uint64 {
@@ -146,9 +148,15 @@ func (t *nodeTable) grow(tab *nodeSlots) bool {
 		return false
 	}
 	nt := newNodeSlots(next)
-	for i := range uint32(t.n.Load()) {
-		h := pairHash(t.pair(i))
-		nt.slots[nt.empty(h)] = nt.tag(h) | (i + 1)
+	// Unpublished, the new table is written without atomics.
+	var hs [placeBlock]uint64
+	n := uint32(t.n.Load())
+	for i0 := uint32(0); i0 < n; i0 += placeBlock {
+		m := min(placeBlock, n-i0)
+		for j := range m {
+			hs[j] = pairHash(t.pair(i0 + j))
+		}
+		t.touched += placeAll(nt.slots, nt.ibits, i0, hs[:m])
 	}
 	t.tab.Store(nt)
 	t.bytes.Add(int64(next-size) * 4)
