@@ -675,7 +675,7 @@ func homeSlot(h uint64, n int) uint64 { return (h >> 32 * uint64(n)) >> 32 }
 func slotTag(h uint64, ibits uint) uint32 { return uint32(h>>32) << ibits }
 
 // grow makes the table larger (nextTreeSlots), where rehash puts every
-// pair again (place), or when that does not fit lets it fill to 90%.
+// pair again (placeAll), or when that does not fit lets it fill to 90%.
 func (t *slotTable) grow(rehash func()) bool {
 	size := len(t.slots)
 	next := nextTreeSlots(size)
