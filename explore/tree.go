@@ -418,16 +418,7 @@ func (t *treeStore) build(sh *treeShape, dirty []uint64) (l, r uint32, ok bool) 
 			x &^= 1 << b
 			pos := w<<6 | b
 			kids := sh.kids[pos]
-			if k := uint32(kids >> 32); k&leafRef != 0 {
-				l = binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
-			} else {
-				l = nodes[k]
-			}
-			if k := uint32(kids); k&leafRef != 0 {
-				r = binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
-			} else {
-				r = nodes[k]
-			}
+			l, r = kidValue(uint32(kids>>32), cur, nodes), kidValue(uint32(kids), cur, nodes)
 			if pos == 0 {
 				return l, r, true
 			}
@@ -439,6 +430,16 @@ func (t *treeStore) build(sh *treeShape, dirty []uint64) (l, r uint32, ok bool) 
 		}
 	}
 	panic("unreachable")
+}
+
+// kidValue is the value of child k of a tree position (treeShape.kids):
+// a leaf's word of the padded vector cur, or the node found at position k,
+// in nodes.
+func kidValue(k uint32, cur []byte, nodes []uint32) uint32 {
+	if k&leafRef != 0 {
+		return binary.LittleEndian.Uint32(cur[4*(k&^leafRef):])
+	}
+	return nodes[k]
 }
 
 // treeShape is the tree of a vector of m words: the children of each

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"encoding/binary"
 	"math/bits"
 )
 
@@ -132,13 +131,9 @@ func (t *treeStore) buildBatch(b *treeBatch) uint64 {
 	return touch
 }
 
-// child is the number of a child of a tree position: a leaf's word, or
-// the node found at a position below.
+// child is the value of child k of a tree position of v (kidValue).
 func (b *treeBatch) child(v *batchVec, k uint32) uint32 {
-	if k&leafRef != 0 {
-		return binary.LittleEndian.Uint32(b.cur[v.cur+4*int(k&^leafRef):])
-	}
-	return b.nodes[v.nodes+int(k)]
+	return kidValue(k, b.cur[v.cur:], b.nodes[v.nodes:])
 }
 
 func (b *treeBatch) reset() {
