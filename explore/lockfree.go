@@ -241,33 +241,67 @@ const refillParallel = 1 << 18
 
 // refill moves the entries of old into t, empty and larger, on up to
 // parts goroutines when old is large: the workers wait outside the store
-// meanwhile, and one goroutine alone would leave their cores idle. An
-// entry takes the first free slot from its home, as an insertion does,
-// whichever goroutine fills the slots before it.
+// meanwhile, and one goroutine alone would leave their cores idle. Each
+// goroutine takes a range of old's slots and owns the slots of t they move
+// to (twice the range: a home slot doubles), which it writes without
+// atomic operations, as nobody else reads or writes them; an entry takes
+// the first free slot from its home, as an insertion does. An entry whose
+// home is outside the range (a run that began before it, or wrapped
+// around the end) or that would go past the range's end waits, and the
+// caller's goroutine places these few once the others are done.
 func (t *lfTable) refill(old *lfTable, parts int) {
-	mask := uint64(len(t.slots) - 1)
-	move := func(lo, hi int) {
+	n := len(old.slots)
+	if parts < 2 || n < refillParallel {
+		parts = 1
+	}
+	// The same memory as t.slots, written plainly: the goroutines' writes
+	// happen before the table is published (s.table.Store).
+	words := unsafe.Slice((*uint64)(unsafe.Pointer(&t.slots[0])), len(t.slots))
+	left := make([][]uint64, parts)
+	move := func(i int) {
+		lo, hi := n*i/parts, n*(i+1)/parts
+		start, end := uint64(2*lo), uint64(2*hi)
+		var wait []uint64
 		for k := lo; k < hi; k++ {
 			e := old.slots[k].Load()
 			if e == 0 {
 				continue
 			}
 			p := e >> 32 << 32 >> t.shift
-			for !t.slots[p].CompareAndSwap(0, e) {
+			if p < start || p >= end {
+				wait = append(wait, e)
+				continue
+			}
+			for p < end && words[p] != 0 {
+				p++
+			}
+			if p == end {
+				wait = append(wait, e)
+				continue
+			}
+			words[p] = e
+		}
+		left[i] = wait
+	}
+	if parts == 1 {
+		move(0)
+	} else {
+		var wg sync.WaitGroup
+		for i := range parts {
+			wg.Go(func() { move(i) })
+		}
+		wg.Wait()
+	}
+	mask := uint64(len(words) - 1)
+	for _, wait := range left {
+		for _, e := range wait {
+			p := e >> 32 << 32 >> t.shift
+			for words[p] != 0 {
 				p = (p + 1) & mask
 			}
+			words[p] = e
 		}
 	}
-	n := len(old.slots)
-	if parts < 2 || n < refillParallel {
-		move(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for i := range parts {
-		wg.Go(func() { move(n*i/parts, n*(i+1)/parts) })
-	}
-	wg.Wait()
 }
 
 // insert adds vec, whose Hash is h, for worker w unless it is stored, with
