@@ -14,8 +14,11 @@ import (
 // childrenBytes is the resident memory of this process's child processes
 // (the SMT solvers of the schema and backward-reachability engines), read
 // from /proc: the children each thread started, and the private resident
-// pages of each. A child that ends between the two reads counts nothing.
+// pages of each: none before the process has started one. A child that ends between the two reads counts nothing.
 func childrenBytes() int64 {
+	if !procmem.Spawned() {
+		return 0
+	}
 	tasks, _ := filepath.Glob("/proc/self/task/*/children")
 	var total int64
 	for _, f := range tasks {

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"ftmc/internal/procmem"
 )
 
 // TestChildrenBytes: a running child process's own memory counts, and
@@ -23,6 +25,7 @@ func TestChildrenBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	procmem.Spawning()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

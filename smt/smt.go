@@ -357,6 +357,7 @@ func (p *process) start(ctx context.Context) error {
 	// Wait returns even when a process the solver started keeps stderr.
 	cmd.WaitDelay = time.Second
 	ownGroup(cmd)
+	procmem.Spawning()
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()

@@ -19,6 +19,7 @@ import (
 
 	"ftmc/explore"
 	"ftmc/internal/ident"
+	"ftmc/internal/procmem"
 	"ftmc/trace"
 )
 
@@ -611,6 +612,7 @@ func checkProcess(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	cmd.SysProcAttr = checkProcAttr()
 	cmd.Cancel = func() error { return stopCheck(cmd.Process, explore.StopCause(ctx)) }
 	cmd.WaitDelay = stopGrace
+	procmem.Spawning()
 	err = cmd.Run()
 	switch ps := cmd.ProcessState; {
 	case ps != nil && ps.Exited():

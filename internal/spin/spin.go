@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ftmc/internal/procmem"
 	"ftmc/state"
 	"ftmc/trace"
 )
@@ -316,6 +317,7 @@ func runCmd(ctx context.Context, dir, name string, args []string, log *[]string)
 	cmd.Stderr = &out
 	line := name + " " + quoteArgs(args)
 	*log = append(*log, line)
+	procmem.Spawning()
 	err := cmd.Run()
 	if err != nil {
 		stage := map[string]string{"spin": "spin", "gcc": "cc", "./pan": "pan"}[name]
