@@ -14,7 +14,9 @@ import (
 // childrenBytes is the resident memory of this process's child processes
 // (the SMT solvers of the schema and backward-reachability engines), read
 // from /proc: the children each thread started, and the private resident
-// pages of each: none before the process has started one. A child that ends between the two reads counts nothing.
+// pages of each; nothing before the process has started one
+// (procmem.Spawning). A child that ends between the two reads counts
+// nothing.
 func childrenBytes() int64 {
 	if !procmem.Spawned() {
 		return 0
