@@ -35,6 +35,9 @@ type Options struct {
 	// NoContract turns off the contraction of the moves a reachability
 	// specification cannot observe (contract.go).
 	NoContract bool
+	// NoSlice keeps the rules a reachability specification does not
+	// depend on (slice.go).
+	NoSlice bool
 	// Overapprox lets the contraction of a liveness specification merge
 	// locations that differ only in what fairness asks of a process that
 	// stays there (contract.go, mergeStays). The automaton checked then
@@ -95,7 +98,10 @@ type SpecResult struct {
 	// and Merged maps each location it merged into another to the one
 	// that stands for both in the counterexample.
 	Contracted string
-	Merged     map[string]string
+	// Sliced says how many rules the specification depends on, when
+	// that is fewer than all (slice.go).
+	Sliced string
+	Merged map[string]string
 	// Abstract describes the counter abstraction that checked an
 	// automaton with resets (abstract.go), if one did.
 	Abstract *AbstractStats
@@ -165,9 +171,15 @@ func verifyBySchemas(ctx context.Context, f *ta.File, spec *ta.Spec, lcs []*lcas
 	// with what its fairness asks of the processes that stay (and checked
 	// in the form that says it on the contracted automaton).
 	cf := f
+	lasso := slices.ContainsFunc(lcs, func(lc *lcase) bool { return lc.needLoop })
+	if !opts.NoSlice && !lasso {
+		if g, info := sliceFor(f, spec.Formula); info != nil {
+			cf = g
+			res.Sliced = info.String()
+		}
+	}
 	if !opts.NoContract {
-		lasso := slices.ContainsFunc(lcs, func(lc *lcase) bool { return lc.needLoop })
-		g, nspec, info, err := contractFor(ctx, f, spec.Formula, lasso, opts.Overapprox, opts.Solver)
+		g, nspec, info, err := contractFor(ctx, cf, spec.Formula, lasso, opts.Overapprox, opts.Solver)
 		if err != nil {
 			res.Reason = err.Error()
 			if ctx.Err() != nil {
