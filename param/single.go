@@ -509,6 +509,11 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 	if err != nil || len(ps) == 0 {
 		return false, first, err
 	}
+	// A counterexample whose parameters are small already is kept: each
+	// of the bisection's queries is the whole query again.
+	if first != nil && paramSum(params) <= smallSum {
+		return false, first, nil
+	}
 	if err := shrinkSum(ctx, s, len(ps), "small", nil, check); err != nil {
 		return false, first, nil
 	}
@@ -542,6 +547,19 @@ func singleCheck(ctx context.Context, p *problem, opts Options, st *stats) (bool
 		}
 	}
 	return false, nil, nil
+}
+
+// smallSum is the sum of parameters up to which the single query's
+// counterexample is not shrunk.
+const smallSum = 16
+
+// paramSum is the sum of the parameter values vals.
+func paramSum(vals map[string]int64) int64 {
+	var n int64
+	for _, v := range vals {
+		n += v
+	}
+	return n
 }
 
 // singleInstance bounds the explicit check of the single query's
