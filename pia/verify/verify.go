@@ -297,11 +297,13 @@ func (v *verifier) cases(abs *pia.Result, spec string, deferFull bool) (_ trace.
 			states += r.Abstract.States
 			transitions += r.Abstract.Transitions
 		}
-		if r.Contracted != "" {
-			if len(abs.Cases) > 1 {
-				v.note(fmt.Sprintf("%s (thresholds %s): %s", spec, c.Order, r.Contracted))
-			} else {
-				v.note(fmt.Sprintf("%s: %s", spec, r.Contracted))
+		for _, what := range []string{r.Sliced, r.Contracted} {
+			switch {
+			case what == "":
+			case len(abs.Cases) > 1:
+				v.note(fmt.Sprintf("%s (thresholds %s): %s", spec, c.Order, what))
+			default:
+				v.note(fmt.Sprintf("%s: %s", spec, what))
 			}
 		}
 		switch r.Verdict {
