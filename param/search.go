@@ -98,10 +98,10 @@ type SpecResult struct {
 	// and Merged maps each location it merged into another to the one
 	// that stands for both in the counterexample.
 	Contracted string
+	Merged     map[string]string
 	// Sliced says how many rules the specification depends on, when
 	// that is fewer than all (slice.go).
 	Sliced string
-	Merged map[string]string
 	// Abstract describes the counter abstraction that checked an
 	// automaton with resets (abstract.go), if one did.
 	Abstract *AbstractStats
@@ -166,8 +166,9 @@ func verifyBySchemas(ctx context.Context, f *ta.File, spec *ta.Spec, lcs []*lcas
 	var reasons []string
 	undecided := ""
 	verdict := trace.Holds
-	// The contraction depends on the specification only, not on the
-	// disjunct. A specification with lasso counterexamples is contracted
+	// The slicing and the contraction depend on the specification only,
+	// not on the disjunct; a safety specification is sliced first
+	// (slice.go). A specification with lasso counterexamples is contracted
 	// with what its fairness asks of the processes that stay (and checked
 	// in the form that says it on the contracted automaton).
 	cf := f
