@@ -60,6 +60,7 @@ type problem struct {
 	spec      string   // the specification lc is a disjunct of
 	always    []bool   // atoms true in every configuration
 	milestone []bool   // atoms whose turning true the schemas order
+	flow      []bool   // atoms no context fixes: see markFlow
 	initial   []bool   // atoms an initial configuration may satisfy (nil: unknown)
 	initOcc   []bool   // locations an initial configuration may populate (nil: unknown)
 	implies   [][]int  // implies[a]: atoms that must be true before a
@@ -190,7 +191,7 @@ func (p *problem) child(parent *frame, it item) (*frame, []string, error) {
 			if r.stutter {
 				continue
 			}
-			v, res := evalCtx(r.guard, parent.flipped)
+			v, res := p.evalCtx(r.guard, parent.flipped, start)
 			if v == 'f' {
 				continue
 			}
@@ -243,7 +244,7 @@ func (p *problem) incrIn(prev, occ, flipped []bool) ([]bool, []bool) {
 		copy(o, occ)
 	}
 	fire := func(r *rule) {
-		if v, _ := evalCtx(r.guard, flipped); v == 'f' || !o[r.src] {
+		if v, _ := p.evalCtx(r.guard, flipped, ""); v == 'f' || !o[r.src] {
 			return
 		}
 		o[r.dst] = true
@@ -362,7 +363,7 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 			if c.general || len(c.zero) != 1 {
 				continue
 			}
-			v, res := evalCtx(c.ctx, fr.flipped)
+			v, res := p.evalCtx(c.ctx, fr.flipped, u)
 			switch v {
 			case 't':
 				continue
@@ -379,10 +380,10 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 		}
 	}
 	fl := p.newFlows()
-	var accs []string
+	var accs, post []string
 	for _, i := range p.m.order {
 		r := p.m.rules[i]
-		v, res := evalCtx(r.guard, fr.flipped)
+		v, res := p.evalCtx(r.guard, fr.flipped, u)
 		if v == 'f' {
 			continue
 		}
@@ -407,7 +408,8 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 			cond = append(cond, res)
 		}
 		if len(cond) > 0 {
-			cmds = assertAll(cmds, smt.Or(smt.App("=", av, "0"), smt.And(cond...)))
+			// asked after u is defined: flow atoms read it
+			post = assertAll(post, smt.Or(smt.App("=", av, "0"), smt.And(cond...)))
 		}
 		accs = append(accs, av)
 		fr.accs = append(fr.accs, flow{i, av})
@@ -416,7 +418,7 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 		}
 		fl.add(r, av)
 	}
-	cmds = append(cmds, p.segmentEnd(start, u, fl)...)
+	cmds = append(append(cmds, p.segmentEnd(start, u, fl)...), post...)
 	if len(accs) > 0 {
 		zeros := make([]string, len(accs))
 		for i, a := range accs {

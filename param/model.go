@@ -406,14 +406,22 @@ func (m *model) atomOf(sh, bound ta.Lin) int {
 	return len(m.atoms) - 1
 }
 
-// evalCtx evaluates b when the atoms in flipped are true and the others
-// false. It returns 't', 'f', or 'r' with the residual SMT term over the
-// parameters.
-func evalCtx(b *bexpr, flipped []bool) (byte, string) {
+// evalCtx evaluates b when the milestone atoms in flipped are true and
+// the others false. It returns 't', 'f', or 'r' with the residual SMT term:
+// over the parameters, and over the state st for the literals of flow
+// atoms (p.flow), which no context fixes.
+func (p *problem) evalCtx(b *bexpr, flipped []bool, st stateNames) (byte, string) {
 	switch b.op {
 	case 't', 'f':
 		return b.op, ""
 	case 'l':
+		if p.flow != nil && p.flow[b.atom] && !flipped[b.atom] {
+			t := p.m.atomTerm(b.atom, st)
+			if !b.pos {
+				t = smt.Not(t)
+			}
+			return 'r', t
+		}
 		if flipped[b.atom] == b.pos {
 			return 't', ""
 		}
@@ -423,7 +431,7 @@ func evalCtx(b *bexpr, flipped []bool) (byte, string) {
 	case 'a', 'o':
 		var rs []string
 		for _, k := range b.kids {
-			v, r := evalCtx(k, flipped)
+			v, r := p.evalCtx(k, flipped, st)
 			switch {
 			case v == 'f' && b.op == 'a':
 				return 'f', ""

@@ -52,6 +52,9 @@ type Options struct {
 	// NoSingle turns off the single query (single.go) that decides a
 	// reachability disjunct without walking its schema tree.
 	NoSingle bool
+	// NoFlow keeps every atom of a moving rule's guard a milestone
+	// (markFlow), for tests.
+	NoFlow bool
 	// SingleFirst asks the single query before the tree search instead
 	// of beside it, so that it decides every disjunct it can (for tests).
 	SingleFirst bool
@@ -79,14 +82,17 @@ type Progress struct {
 // SpecResult is the outcome for one specification.
 type SpecResult struct {
 	trace.Result
-	Cases   int   // disjuncts of the negated specification
-	Atoms   int   // threshold atoms (milestones)
-	Schemas int64 // complete schemas checked
-	Nodes   int64 // prefixes checked (SMT queries on the schema tree)
-	Pruned  int64
-	MinLen  int // segments in the shortest and longest complete schema
-	MaxLen  int
-	Queries int64
+	Cases int // disjuncts of the negated specification
+	Atoms int // threshold atoms (milestones)
+	// Unordered counts the threshold atoms that need no milestone: their
+	// guards are evaluated where their rules fire (markFlow).
+	Unordered int
+	Schemas   int64 // complete schemas checked
+	Nodes     int64 // prefixes checked (SMT queries on the schema tree)
+	Pruned    int64
+	MinLen    int // segments in the shortest and longest complete schema
+	MaxLen    int
+	Queries   int64
 	// SolverSeconds is the wall time of the queries of the schemas and
 	// of the single query, summed (over parallel workers too).
 	SolverSeconds float64
@@ -234,6 +240,7 @@ func verifyBySchemas(ctx context.Context, f *ta.File, spec *ta.Spec, lcs []*lcas
 		if st.atoms > res.Atoms {
 			res.Atoms = st.atoms
 		}
+		res.Unordered = max(res.Unordered, st.unordered)
 		if st.minLen > 0 && (res.MinLen == 0 || st.minLen < res.MinLen) {
 			res.MinLen = st.minLen
 		}
@@ -304,7 +311,7 @@ type stats struct {
 	solverTime             time.Duration // in the queries above (the schemas' and the single query's)
 	single, singleUnsat    int64         // single queries asked, and answered unsat
 	minLen, maxLen         int
-	atoms                  int
+	atoms, unordered       int // milestones, and flow atoms (markFlow)
 }
 
 func (s *stats) schema(length int) {
@@ -377,6 +384,9 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 				}
 			}
 		}
+	}
+	if !opts.NoFlow {
+		p.markFlow()
 	}
 	p.always = make([]bool, n)
 	p.implies = make([][]int, n)
@@ -499,6 +509,96 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 	return p, nil
 }
 
+// markFlow takes out of the milestones the atoms that need no context:
+// an atom that only the guards of moving rules test, only positively,
+// over shared variables that only rules before each of those (in m.order)
+// increment. Such a guard is evaluated where its rule fires, over the
+// state: in a step the state before it, in an accelerated segment the
+// segment's end, which has the shared variables the rule sees, since the
+// rules that change them come before it in the segment and none after.
+//
+// Why no run is lost: cut a run only where a milestone atom changes and
+// at its witnesses, and reorder each piece into m.order (as for the
+// contexts). Where a rule fires in the reordered piece, every increment
+// of the variables its flow atoms read has happened: they have the
+// piece's final values, at least those it saw in the run, and its flow
+// literals are positive, so they still hold. The milestones keep their
+// values over the piece as before. Fewer milestones mean fewer and
+// shorter schemas: in ByMC's randomized-consensus automata every guard
+// of a correct process is such an atom, and only the crash counter's
+// bound remains.
+func (p *problem) markFlow() {
+	m := p.m
+	n := len(m.atoms)
+	flow := make([]bool, n)
+	bad := make([]bool, n) // tested negatively, by a G condition, or out of order
+	for _, gs := range p.gconds {
+		for _, g := range gs {
+			for _, c := range g.clauses {
+				if c.ctx != nil {
+					markAtoms(c.ctx, bad)
+				}
+			}
+		}
+	}
+	pos := make([]int, len(m.rules))
+	for i := range pos {
+		pos[i] = -1
+	}
+	for k, i := range m.order {
+		pos[i] = k
+	}
+	var lits func(b *bexpr, r int)
+	lits = func(b *bexpr, r int) {
+		if b.op == 'l' {
+			a := b.atom
+			flow[a] = true
+			if !b.pos {
+				bad[a] = true
+				return
+			}
+			for v := range m.atoms[a].shared.Coef {
+				for w, wr := range m.rules {
+					if wr.inc[v.Index] != 0 && (pos[w] < 0 || pos[w] >= pos[r]) {
+						bad[a] = true
+					}
+				}
+			}
+			return
+		}
+		for _, k := range b.kids {
+			lits(k, r)
+		}
+	}
+	for i, r := range m.rules {
+		if !r.stutter {
+			lits(r.guard, i)
+		}
+	}
+	any := false
+	for a := range flow {
+		flow[a] = flow[a] && !bad[a]
+		if flow[a] {
+			p.milestone[a] = false
+			any = true
+		}
+	}
+	if any {
+		p.flow = flow
+	}
+}
+
+// flows counts the flow atoms.
+func (p *problem) flows() int {
+	n := 0
+	for _, f := range p.flow {
+		if f {
+			n++
+		}
+	}
+	return n
+}
+
 // milestones counts the atoms the schemas order.
 func (p *problem) milestones() int {
 	n := 0
@@ -553,7 +653,7 @@ func verifyCase(ctx context.Context, f, orig *ta.File, specName string, lc *lcas
 		return caseOutcome{verdict: trace.Unknown, reason: p.noRun, noRun: true}
 	}
 	if !opts.NoSingle && p.singleApplies() {
-		st.atoms = p.milestones()
+		st.atoms, st.unordered = p.milestones(), p.flows()
 		if opts.SingleFirst {
 			if out, ok := singleOutcome(ctx, p, opts, st); ok {
 				return out
@@ -644,7 +744,7 @@ func race(ctx context.Context, p *problem, specName string, opts Options, st *st
 
 // verifySchemas walks the schema tree of one disjunct.
 func verifySchemas(ctx context.Context, p *problem, specName string, opts Options, st *stats, start time.Time) caseOutcome {
-	st.atoms = p.milestones()
+	st.atoms, st.unordered = p.milestones(), p.flows()
 	base, err := p.base()
 	if err != nil {
 		return caseOutcome{verdict: trace.Unknown, reason: err.Error()}

@@ -39,8 +39,11 @@ import (
 // configuration (the automaton is acyclic apart from self-loops; a
 // self-loop that increments fires after the rules into its location), and
 // every intermediate configuration has its shared variables between those
-// of the piece's ends, so every atom has the piece's value there: the
-// guards of the reordered piece hold where the query asks them. The cut
+// of the piece's ends, so every milestone atom has the piece's value
+// there; a flow atom (markFlow) is asked positively only, where its rule
+// first fires, after every increment of its variables in the piece, so
+// it holds there if it held where the rule fired in the run: the guards of
+// the reordered piece hold where the query asks them. The cut
 // configurations are configurations of the run, so the witnesses' and the
 // G conditions hold there, and a lasso's last configuration (the one its
 // self-loops repeat) is the run's. A clause k_l == 0 || ctx (zeroClause)
