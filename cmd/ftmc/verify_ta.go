@@ -102,6 +102,7 @@ func verifyTA(e *env, args []string) int {
 			{Name: "prefixes", Value: float64(r.Nodes)},
 			{Name: "pruned", Value: float64(r.Pruned)},
 			{Name: "atoms", Value: float64(r.Atoms)},
+			{Name: "unordered_atoms", Value: float64(r.Unordered)},
 			{Name: "smt_queries", Value: float64(r.Queries)},
 			{Name: "single_query", Value: float64(r.Single)},
 			{Name: "solver_seconds", Value: r.SolverSeconds},
@@ -126,8 +127,12 @@ func verifyTA(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "%s: counter abstraction: %d abstract states, %d transitions (%d thresholds, %d SMT queries, %.2fs of solver time, %.2fs)\n",
 				s, a.States, a.Transitions, a.Predicates, r.Queries, r.SolverSeconds, r.Seconds)
 		} else if !resets {
-			fmt.Fprintf(e.stdout, "%s: nschemas = %d, min length = %d, max length = %d (%d thresholds, %d prefixes checked, %d pruned, %d SMT queries, %.2fs of solver time, %.2fs)\n",
-				s, r.Schemas, r.MinLen, r.MaxLen, r.Atoms, r.Nodes, r.Pruned, r.Queries, r.SolverSeconds, r.Seconds)
+			thr := fmt.Sprintf("%d thresholds", r.Atoms)
+			if r.Unordered > 0 {
+				thr = fmt.Sprintf("%d thresholds ordered, %d evaluated where their rules fire", r.Atoms, r.Unordered)
+			}
+			fmt.Fprintf(e.stdout, "%s: nschemas = %d, min length = %d, max length = %d (%s, %d prefixes checked, %d pruned, %d SMT queries, %.2fs of solver time, %.2fs)\n",
+				s, r.Schemas, r.MinLen, r.MaxLen, thr, r.Nodes, r.Pruned, r.Queries, r.SolverSeconds, r.Seconds)
 		}
 		if r.Single > 0 {
 			fmt.Fprintf(e.stdout, "%s: %d of %d disjuncts refuted by one query over all milestone orders (%d SMT queries in all)\n", s, r.Single, r.Cases, r.Queries)
