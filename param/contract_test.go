@@ -91,14 +91,7 @@ func TestContractReceiveChain(t *testing.T) {
 // must agree.
 func TestContractKeepsVerdicts(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	var files []string
-	for _, pat := range []string{
-		filepath.Join("..", "examples", "threshold", "*.ta"),
-		filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta", "*.ta"),
-	} {
-		m, _ := filepath.Glob(pat)
-		files = append(files, m...)
-	}
+	files := exampleAndISOLAFiles(t)
 	// Mutants with violations (as in TestMutants).
 	dir := t.TempDir()
 	for _, mu := range []struct{ file, from, to string }{

@@ -87,14 +87,7 @@ func TestFlowAtoms(t *testing.T) {
 // must agree.
 func TestFlowKeepsVerdicts(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	var files []string
-	for _, pat := range []string{
-		filepath.Join("..", "examples", "threshold", "*.ta"),
-		filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta", "*.ta"),
-	} {
-		m, _ := filepath.Glob(pat)
-		files = append(files, m...)
-	}
+	files := exampleAndISOLAFiles(t)
 	for _, name := range []string{"n-rabc-cr.ta", "n-rabc.ta", "n-ben-or-byz.ta", "ben-or.ta", "p-rabc-cr.ta"} {
 		files = append(files, filepath.Join("..", "ta", "testdata", "bymc", "random19", name))
 	}

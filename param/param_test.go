@@ -640,6 +640,20 @@ func checked(t *testing.T, name, src string) *ta.File {
 	return f
 }
 
+// exampleAndISOLAFiles lists the automata of examples/threshold and the
+// ISOLA'18 automata of the shared benchmarks.
+func exampleAndISOLAFiles(t *testing.T) []string {
+	var files []string
+	for _, pat := range []string{
+		filepath.Join("..", "examples", "threshold", "*.ta"),
+		filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta", "*.ta"),
+	} {
+		m, _ := filepath.Glob(pat)
+		files = append(files, m...)
+	}
+	return files
+}
+
 // prepared is checked with the model prepared.
 func prepared(t *testing.T, name, src string) (*ta.File, *model) {
 	t.Helper()

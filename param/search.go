@@ -589,21 +589,15 @@ func (p *problem) markFlow() {
 }
 
 // flows counts the flow atoms.
-func (p *problem) flows() int {
-	n := 0
-	for _, f := range p.flow {
-		if f {
-			n++
-		}
-	}
-	return n
-}
+func (p *problem) flows() int { return countTrue(p.flow) }
 
 // milestones counts the atoms the schemas order.
-func (p *problem) milestones() int {
+func (p *problem) milestones() int { return countTrue(p.milestone) }
+
+func countTrue(bs []bool) int {
 	n := 0
-	for _, ms := range p.milestone {
-		if ms {
+	for _, b := range bs {
+		if b {
 			n++
 		}
 	}

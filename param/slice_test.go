@@ -79,13 +79,7 @@ func TestSliceKeepsVerdicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := []string{fork}
-	for _, pat := range []string{
-		filepath.Join("..", "examples", "threshold", "*.ta"),
-		filepath.Join(testenv.Shared(t), "benchmarks", "bymc", "isola18", "ta", "*.ta"),
-	} {
-		m, _ := filepath.Glob(pat)
-		files = append(files, m...)
-	}
+	files = append(files, exampleAndISOLAFiles(t)...)
 	for _, name := range []string{"n-rabc-cr.ta", "n-rabc.ta", "n-ben-or-byz.ta"} {
 		files = append(files, filepath.Join("..", "ta", "testdata", "bymc", "random19", name))
 	}
