@@ -376,17 +376,21 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 			markAtoms(r.guard, p.milestone)
 		}
 	}
+	inG := make([]bool, n) // atoms of the G conditions
 	for _, gs := range p.gconds {
 		for _, g := range gs {
 			for _, c := range g.clauses {
 				if c.ctx != nil {
-					markAtoms(c.ctx, p.milestone)
+					markAtoms(c.ctx, inG)
 				}
 			}
 		}
 	}
+	for a, g := range inG {
+		p.milestone[a] = p.milestone[a] || g
+	}
 	if !opts.NoFlow {
-		p.markFlow()
+		p.markFlow(inG)
 	}
 	p.always = make([]bool, n)
 	p.implies = make([][]int, n)
@@ -527,26 +531,27 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 // shorter schemas: in ByMC's randomized-consensus automata every guard
 // of a correct process is such an atom, and only the crash counter's
 // bound remains.
-func (p *problem) markFlow() {
+func (p *problem) markFlow(inG []bool) {
 	m := p.m
 	n := len(m.atoms)
 	flow := make([]bool, n)
-	bad := make([]bool, n) // tested negatively, by a G condition, or out of order
-	for _, gs := range p.gconds {
-		for _, g := range gs {
-			for _, c := range g.clauses {
-				if c.ctx != nil {
-					markAtoms(c.ctx, bad)
-				}
-			}
-		}
-	}
+	bad := slices.Clone(inG) // tested by a G condition, negatively, or out of order
 	pos := make([]int, len(m.rules))
-	for i := range pos {
-		pos[i] = -1
-	}
 	for k, i := range m.order {
 		pos[i] = k
+	}
+	// lastInc[v]: the position of the last rule in m.order that
+	// increments v (-1: none; stuttering rules increment nothing).
+	lastInc := make([]int, m.nsh)
+	for v := range lastInc {
+		lastInc[v] = -1
+	}
+	for _, i := range m.order {
+		for v, c := range m.rules[i].inc {
+			if c != 0 {
+				lastInc[v] = pos[i]
+			}
+		}
 	}
 	var lits func(b *bexpr, r int)
 	lits = func(b *bexpr, r int) {
@@ -558,10 +563,8 @@ func (p *problem) markFlow() {
 				return
 			}
 			for v := range m.atoms[a].shared.Coef {
-				for w, wr := range m.rules {
-					if wr.inc[v.Index] != 0 && (pos[w] < 0 || pos[w] >= pos[r]) {
-						bad[a] = true
-					}
+				if lastInc[v.Index] >= pos[r] {
+					bad[a] = true
 				}
 			}
 			return
