@@ -102,7 +102,9 @@ func (p *problem) runCex(val map[string]int64, sched schedule, loop bool) (*trac
 	pv := make([]int64, len(m.f.Params))
 	for i, d := range m.f.Params {
 		pv[i] = val[paramName(i)]
-		params[d.Name] = pv[i]
+		if d.Quotient == nil { // a quotient follows from the others
+			params[d.Name] = pv[i]
+		}
 	}
 	k := make([]int64, m.nloc)
 	x := make([]int64, m.nsh)

@@ -1281,3 +1281,32 @@ func TestShrinkGivesUp(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotientNotInCounterexample: a counterexample names the parameters
+// the automaton declares, not the quotients Check adds for a division
+// (they follow from the others), whichever engine finds it.
+func TestQuotientNotInCounterexample(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	f := checked(t, "div.ta", `ta Div {
+  shared x;
+  parameters N;
+  assumptions (1) { N > 2; }
+  locations (3) { A: [0]; B: [1]; C: [2]; }
+  inits (4) { A == N; B == 0; C == 0; x == 0; }
+  rules (2) {
+  0: A -> B when (true) do { x' == x + 1; };
+  1: B -> C when (x >= (N - 1) / 2 + 1) do { unchanged(x); };
+  }
+  specifications (1) { safe: [](C == 0); }
+}`)
+	if len(f.Params) != 2 || f.Params[1].Quotient == nil {
+		t.Fatalf("parameters %v: want N and one quotient", f.Params)
+	}
+	for _, o := range []Options{{NoHunt: true, NoSingle: true}, {NoHunt: true, SingleFirst: true}, {Engine: "cegar"}} {
+		r := Verify(context.Background(), f, "safe", o)
+		if r.Verdict != trace.Violated {
+			t.Fatalf("%+v: %s (%s), want violated", o, r.Verdict, r.Reason)
+		}
+		checkViolation(context.Background(), t, f, "safe", r, false)
+	}
+}
