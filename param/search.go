@@ -108,6 +108,10 @@ type SpecResult struct {
 	// Sliced says how many rules the specification depends on, when
 	// that is fewer than all (slice.go).
 	Sliced string
+	// Forbidden says how many rules are left once those the
+	// specification forbids are dropped, when that breaks the
+	// automaton's cycles (slice.go, forbidFor).
+	Forbidden string
 	// Abstract describes the counter abstraction that checked an
 	// automaton with resets (abstract.go), if one did.
 	Abstract *AbstractStats
@@ -144,6 +148,16 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		// specifications that the contraction leaves a cycle for.
 		lasso := slices.ContainsFunc(lcs, func(lc *lcase) bool { return lc.needLoop })
 		if m, err := prepareCycles(f, true); err == nil && (m.reset != nil || m.cycle != nil) {
+			if m.reset == nil && lasso {
+				// The rules the specification forbids may be those
+				// that close the cycles (slice.go, forbidFor).
+				if g, n := forbidFor(f, lcs); n > 0 {
+					if m, err := prepareCycles(g, true); err == nil && m.cycle == nil {
+						res.Forbidden = fmt.Sprintf("%d of %d rules after dropping those into or out of the locations the specification keeps empty, which leaves no cycle", len(g.Rules), len(f.Rules))
+						return verifyBySchemas(ctx, g, spec, lcs, opts, res, start)
+					}
+				}
+			}
 			if m.reset != nil || lasso {
 				return verifyCEGAR(ctx, f, spec, opts, res)
 			}

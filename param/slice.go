@@ -223,3 +223,108 @@ func cmpPolarity(e *ta.Binary, want bool, large, exact, vars []bool, ok *bool) {
 		}
 	}
 }
+
+// Rules that the specification forbids.
+//
+// A disjunct of a negated liveness specification often keeps locations
+// empty from the start: nontriv's [](all_not_suspicious) in ByMC's
+// non-blocking atomic commitment says that no process is ever in a
+// location where it suspects another. A run that satisfies the disjunct
+// fires no rule into or out of such a location: firing one into it fills
+// it, and one out of it needs a process there. When every disjunct keeps
+// a location empty, dropping the rules that touch it leaves exactly the
+// runs that may violate the specification; and where those rules closed
+// the automaton's cycles (the failure detector's suspicions, which come
+// and go), the rest is acyclic and the lasso schemas apply.
+
+// forbidFor returns f without the rules into or out of the locations that
+// the root G conditions of every disjunct in lcs keep empty, and how many
+// it dropped; f and 0 when it drops none.
+func forbidFor(f *ta.File, lcs []*lcase) (*ta.File, int) {
+	var empty []bool
+	for _, lc := range lcs {
+		z := make([]bool, len(f.Locations))
+		for _, g := range lc.root.gs {
+			zeroIn(g, false, z)
+		}
+		if empty == nil {
+			empty = z
+			continue
+		}
+		for l := range empty {
+			empty[l] = empty[l] && z[l]
+		}
+	}
+	var rules []*ta.Rule
+	for _, r := range f.Rules {
+		if empty == nil || !empty[r.Src] && !empty[r.Dst] {
+			rules = append(rules, r)
+		}
+	}
+	if len(rules) == len(f.Rules) {
+		return f, 0
+	}
+	g := *f
+	g.Rules = rules
+	return &g, len(f.Rules) - len(rules)
+}
+
+// zeroIn marks in z the locations that the state condition e (negated
+// when neg) keeps empty wherever it holds: l == 0, and more generally a
+// sum of counters with positive coefficients bounded by 0, under
+// conjunctions.
+func zeroIn(e ta.Expr, neg bool, z []bool) {
+	switch e := e.(type) {
+	case *ta.Unary:
+		if e.Op == "!" {
+			zeroIn(e.X, !neg, z)
+		}
+	case *ta.Binary:
+		op := e.Op
+		switch {
+		case op == "&&" && !neg, op == "||" && neg:
+			zeroIn(e.X, neg, z)
+			zeroIn(e.Y, neg, z)
+			return
+		case op == "->" && neg: // !(a -> b) is a && !b
+			zeroIn(e.X, false, z)
+			zeroIn(e.Y, true, z)
+			return
+		}
+		if neg {
+			op = map[string]string{"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}[op]
+		}
+		// The condition as d <= bound, for d linear.
+		var sign, bound int64
+		switch op {
+		case "==", "<=":
+			sign, bound = 1, 0
+		case "<":
+			sign, bound = 1, -1
+		case ">=":
+			sign, bound = -1, 0
+		case ">":
+			sign, bound = -1, -1
+		default:
+			return
+		}
+		d, err := ta.Linear(&ta.Binary{Pos: e.Pos, Op: "-", X: e.X, Y: e.Y})
+		if err != nil {
+			return
+		}
+		d = d.Scale(sign)
+		// sum c_l * k_l <= bound - const with every c_l > 0 and the
+		// right side at most 0: every k_l is 0.
+		if bound-d.Const > 0 {
+			return
+		}
+		for v, c := range d.Coef {
+			if v.Kind != ta.Local || c <= 0 {
+				return
+			}
+		}
+		for v := range d.Coef {
+			z[v.Index] = true
+		}
+	}
+}

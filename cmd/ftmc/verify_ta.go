@@ -137,6 +137,9 @@ func verifyTA(e *env, args []string) int {
 		if r.Single > 0 {
 			fmt.Fprintf(e.stdout, "%s: %d of %d disjuncts refuted by one query over all milestone orders (%d SMT queries in all)\n", s, r.Single, r.Cases, r.Queries)
 		}
+		if r.Forbidden != "" {
+			fmt.Fprintf(e.stdout, "%s: %s\n", s, r.Forbidden)
+		}
 		if r.Sliced != "" {
 			fmt.Fprintf(e.stdout, "%s: %s\n", s, r.Sliced)
 		}

@@ -1,0 +1,72 @@
+package param
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"ftmc/internal/testenv"
+	"ftmc/trace"
+)
+
+// TestCycleForbidden: a liveness specification that keeps a location
+// empty from the start forbids the rules into and out of it; where those
+// close the automaton's only cycle (here B and C, a suspicion that comes
+// and goes), the lasso schemas check the rest, with the verdicts of the
+// instances. Kept empty only eventually, the location's rules stay, and
+// the counter abstraction with refinement checks the automaton.
+func TestCycleForbidden(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	f := checked(t, "susp.ta", `ta Susp {
+  shared x;
+  parameters N;
+  assumptions (1) { N > 0; }
+  locations (4) { A: [0]; B: [1]; C: [2]; D: [3]; }
+  inits (5) { A == N; B == 0; C == 0; D == 0; x == 0; }
+  rules (9) {
+  0: A -> B when (true) do { x' == x + 1; };
+  1: B -> C when (x >= 1 || x == 0) do { unchanged(x); };
+  2: C -> B when (x >= 1 || x == 0) do { unchanged(x); };
+  3: B -> D when (x >= N) do { unchanged(x); };
+  4: C -> D when (x >= N) do { unchanged(x); };
+  5: D -> D when (true) do { unchanged(x); };
+  6: A -> A when (true) do { unchanged(x); };
+  7: B -> B when (true) do { unchanged(x); };
+  8: C -> C when (true) do { unchanged(x); };
+  }
+  specifications (6) {
+    fair: ([](C == 0) && [](<>(A == 0 && (x < N || B == 0)))) -> <>(D != 0);
+    unfair: ([](C == 0) && [](<>(A == 0))) -> <>(D != 0);
+    noB: ([](C == 0 && B == 0) && [](<>(A == 0))) -> <>(D != 0);
+    later: (<>[](C == 0) && [](<>(A == 0 && (x < N || B == 0)))) -> <>(D != 0);
+    either: (([](C == 0) || [](B == 0)) && [](<>(A == 0))) -> <>(D != 0);
+    leaveB: [](<>(A == 0)) -> <>(B == 0);
+  }
+}`)
+	// The negation of <>(D != 0) keeps D empty too.
+	for _, c := range []struct {
+		spec string
+		want trace.Verdict
+		kept string
+	}{{"fair", trace.Holds, "3 of 9"}, {"unfair", trace.Violated, "3 of 9"}, {"noB", trace.Holds, "1 of 9"}} {
+		spec := c.spec
+		r := Verify(context.Background(), f, spec, crossChecked(Options{Jobs: 1}))
+		if r.Verdict != c.want || r.CEGAR != nil || !strings.HasPrefix(r.Forbidden, c.kept+" rules") {
+			t.Errorf("%s: %s (%s; %q, refinement %v), want %s by the schemas on %s rules", spec, r.Verdict, r.Reason, r.Forbidden, r.CEGAR != nil, c.want, c.kept)
+		}
+		crossCheck(t, f, spec, r, 5, 4)
+	}
+	// A location kept empty only eventually, or in one disjunct of the
+	// negation but not in the other, or kept occupied, keeps its rules:
+	// they may fire.
+	for _, spec := range []string{"later", "either", "leaveB"} {
+		r := Verify(context.Background(), f, spec, Options{Jobs: 1})
+		if r.Forbidden != "" || r.CEGAR == nil {
+			t.Errorf("%s: %q, refinement %v: want the rules kept and the counter abstraction", spec, r.Forbidden, r.CEGAR != nil)
+		}
+		if spec == "either" && r.Verdict == trace.Holds {
+			t.Errorf("either: holds, but every process may stay in B")
+		}
+		crossCheck(t, f, spec, r, 5, 4)
+	}
+}
