@@ -70,3 +70,59 @@ func TestCycleForbidden(t *testing.T) {
 		crossCheck(t, f, spec, r, 5, 4)
 	}
 }
+
+// TestCycleMerged: locations that a process moves between at will (rules
+// both ways that update nothing and whose guards always hold) merge when
+// the specification weighs them alike, which breaks their cycle and keeps
+// the verdict; with guards that are thresholds instead, the merge
+// over-approximates, so it proves holds only and leaves a violation to
+// the counter abstraction. Where the specification tells the locations
+// apart, they stay.
+func TestCycleMerged(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	src := `ta Toggle {
+  shared x;
+  parameters N;
+  assumptions (1) { N > 0; }
+  locations (4) { A: [0]; B: [1]; C: [2]; D: [3]; }
+  inits (5) { A == N; B == 0; C == 0; D == 0; x == 0; }
+  rules (9) {
+  0: A -> B when (true) do { x' == x + 1; };
+  1: B -> C when (GUARD) do { unchanged(x); };
+  2: C -> B when (GUARD) do { unchanged(x); };
+  3: B -> D when (x >= N) do { unchanged(x); };
+  4: C -> D when (x >= N) do { unchanged(x); };
+  5: D -> D when (true) do { unchanged(x); };
+  6: A -> A when (true) do { unchanged(x); };
+  7: B -> B when (true) do { unchanged(x); };
+  8: C -> C when (true) do { unchanged(x); };
+  }
+  specifications (3) {
+    fair: [](<>(A == 0 && (x < N || (B == 0 && C == 0)))) -> <>(D != 0);
+    unfair: [](<>(A == 0)) -> <>(D != 0);
+    onlyB: [](<>(A == 0 && (x < N || B == 0)))  -> <>(D != 0);
+  }
+}`
+	for _, c := range []struct {
+		guard, spec string
+		want        trace.Verdict
+		how         string // in Forbidden; "" for the counter abstraction
+	}{
+		{"x >= 1 || x == 0", "fair", trace.Holds, "merging 1 locations that a process moves between at will"},
+		{"x >= 1 || x == 0", "unfair", trace.Violated, "merging 1 locations that a process moves between at will"},
+		{"x >= 1", "fair", trace.Holds, "an over-approximation"},
+		{"x >= 1", "unfair", trace.Violated, ""},
+		{"x >= 1 || x == 0", "onlyB", trace.Violated, ""},
+	} {
+		f := checked(t, "toggle.ta", strings.ReplaceAll(src, "GUARD", c.guard))
+		r := Verify(context.Background(), f, c.spec, crossChecked(Options{Jobs: 1}))
+		name := c.guard + "/" + c.spec
+		if c.how != "" && !strings.Contains(r.Forbidden, c.how) || c.how == "" && (r.Forbidden != "" || r.CEGAR == nil) {
+			t.Errorf("%s: %q, refinement %v: want %q", name, r.Forbidden, r.CEGAR != nil, c.how)
+		}
+		if r.Verdict != c.want && (c.how != "" || r.Verdict != trace.Unknown) {
+			t.Errorf("%s: %s (%s), want %s", name, r.Verdict, r.Reason, c.want)
+		}
+		crossCheck(t, f, c.spec, r, 5, 4)
+	}
+}

@@ -149,13 +149,53 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 		lasso := slices.ContainsFunc(lcs, func(lc *lcase) bool { return lc.needLoop })
 		if m, err := prepareCycles(f, true); err == nil && (m.reset != nil || m.cycle != nil) {
 			if m.reset == nil && lasso {
-				// The rules the specification forbids may be those
-				// that close the cycles (slice.go, forbidFor).
-				if g, n := forbidFor(f, lcs); n > 0 {
-					if m, err := prepareCycles(g, true); err == nil && m.cycle == nil {
-						res.Forbidden = fmt.Sprintf("%d of %d rules after dropping those into or out of the locations the specification keeps empty, which leaves no cycle", len(g.Rules), len(f.Rules))
-						return verifyBySchemas(ctx, g, spec, lcs, opts, res, start)
+				// The rules the specification forbids, and those
+				// between locations a process moves between at will,
+				// may be all that close the cycles (slice.go,
+				// forbidFor; toggle.go, mergeFree).
+				g, n := forbidFor(f, lcs)
+				for _, over := range []bool{false, true} {
+					h, merged, err := mergeFree(ctx, g, spec.Formula, over, opts.Solver)
+					if err != nil {
+						res.Reason = err.Error()
+						if ctx.Err() != nil {
+							res.Reason = stopped(ctx)
+						}
+						return res
 					}
+					m, err := prepareCycles(h, true)
+					if err != nil || m.cycle != nil || n == 0 && merged == nil {
+						continue
+					}
+					var did []string
+					if n > 0 {
+						did = append(did, "dropping those into or out of the locations the specification keeps empty")
+					}
+					if merged != nil && !over {
+						did = append(did, fmt.Sprintf("merging %d locations that a process moves between at will and the specification weighs alike (%s)", len(merged), mergedString(merged)))
+					}
+					if merged != nil && over {
+						did = append(did, fmt.Sprintf("merging %d locations that a process moves between without updates and the specification weighs alike (%s; an over-approximation: it proves that the specification holds, and a counterexample is looked for by the counter abstraction)", len(merged), mergedString(merged)))
+					}
+					r := res
+					r.Forbidden = fmt.Sprintf("%d of %d rules after %s, which leaves no cycle", len(h.Rules), len(f.Rules), strings.Join(did, " and "))
+					o := opts
+					o.Overapprox = o.Overapprox || over
+					r = verifyBySchemas(ctx, h, spec, lcs, o, r, start)
+					for a, b := range merged {
+						if c, ok := r.Merged[b]; ok {
+							b = c
+						}
+						if r.Merged == nil {
+							r.Merged = map[string]string{}
+						}
+						r.Merged[a] = b
+					}
+					if over && r.Verdict != trace.Holds && ctx.Err() == nil {
+						// Not a proof, and perhaps no violation.
+						break
+					}
+					return r
 				}
 			}
 			if m.reset != nil || lasso {
