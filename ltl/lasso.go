@@ -1,5 +1,7 @@
 package ltl
 
+import "ftmc/internal/graph"
+
 // Lasso is an ultimately periodic word: the valuations Prefix, then Loop
 // repeated forever. A valuation has bit i set when proposition i holds
 // (numbered as in the atoms list the word is used with). Loop must not be
@@ -160,7 +162,7 @@ func (a *Automaton) Accepts(w Lasso) bool {
 			}
 		}
 	}
-	comp := sccs(n*m, succ)
+	comp := graph.SCC(n*m, succ)
 	for v := range succ {
 		q := v % m
 		if !reach[v] || !(a.States[q].Accepting || a.States[q].End) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ftmc/explore"
+	"ftmc/internal/graph"
 	"ftmc/state"
 	"ftmc/trace"
 )
@@ -428,7 +429,7 @@ func referenceCheck(m *gcModel, val []uint64, a *Automaton, fair bool) bool {
 			}
 		}
 	}
-	comp := sccs(n, plain)
+	comp := graph.SCC(n, plain)
 	type info struct {
 		acc, cyclic      bool
 		moved, blocked   uint64

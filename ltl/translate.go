@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
+
+	"ftmc/internal/graph"
 )
 
 // Translate returns a Büchi automaton that accepts exactly the words on
@@ -331,7 +333,7 @@ func (g *tgba) degeneralize() *Automaton {
 			succ[i] = append(succ[i], e.to)
 		}
 	}
-	comp := sccs(n, succ)
+	comp := graph.SCC(n, succ)
 	// The promises that matter in each component, and whether a cycle in it
 	// can be accepting at all.
 	type compInfo struct {
@@ -407,69 +409,6 @@ func (g *tgba) degeneralize() *Automaton {
 	return a
 }
 
-// sccs returns the strongly connected component of each node (Tarjan's
-// algorithm, iterative).
-func sccs(n int, succ [][]int) []int {
-	index := make([]int, n)
-	low := make([]int, n)
-	onStack := make([]bool, n)
-	comp := make([]int, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	next, ncomp := 0, 0
-	type frame struct{ v, i int }
-	for root := 0; root < n; root++ {
-		if index[root] >= 0 {
-			continue
-		}
-		call := []frame{{root, 0}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			if f.i < len(succ[f.v]) {
-				w := succ[f.v][f.i]
-				f.i++
-				if index[w] < 0 {
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					call = append(call, frame{w, 0})
-				} else if onStack[w] && index[w] < low[f.v] {
-					low[f.v] = index[w]
-				}
-				continue
-			}
-			v := f.v
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				u := call[len(call)-1].v
-				if low[v] < low[u] {
-					low[u] = low[v]
-				}
-			}
-			if low[v] == index[v] {
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					comp[w] = ncomp
-					if w == v {
-						break
-					}
-				}
-				ncomp++
-			}
-		}
-	}
-	return comp
-}
-
 // reduce shrinks a Büchi automaton without changing its language: it drops
 // states that are unreachable or from which no accepting cycle is reachable,
 // clears the acceptance of states on no cycle, merges edges, and merges
@@ -496,7 +435,7 @@ func pruneDead(a *Automaton) {
 			succ[i] = append(succ[i], e.To)
 		}
 	}
-	comp := sccs(n, succ)
+	comp := graph.SCC(n, succ)
 	ncomp := 0
 	for _, c := range comp {
 		if c+1 > ncomp {

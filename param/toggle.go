@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"ftmc/internal/graph"
 	"ftmc/smt"
 	"ftmc/ta"
 )
@@ -121,7 +122,7 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 			adj[m.rules[i].src] = append(adj[m.rules[i].src], m.rules[i].dst)
 		}
 	}
-	comp := components(adj)
+	comp := graph.SCC(m.nloc, adj)
 	size := map[int]int{}
 	for _, c := range comp {
 		size[c]++
@@ -197,66 +198,6 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 	g := *f
 	g.Rules = rules
 	return &g, merged, nil
-}
-
-// components numbers the strongly connected components of the graph adj
-// (Tarjan's algorithm, iterative).
-func components(adj [][]int) []int {
-	n := len(adj)
-	index, low, comp := make([]int, n), make([]int, n), make([]int, n)
-	for i := range index {
-		index[i], comp[i] = -1, -1
-	}
-	var stack []int
-	on := make([]bool, n)
-	next, ncomp := 0, 0
-	type frame struct{ v, i int }
-	for s := 0; s < n; s++ {
-		if index[s] >= 0 {
-			continue
-		}
-		calls := []frame{{s, 0}}
-		index[s], low[s] = next, next
-		next++
-		stack = append(stack, s)
-		on[s] = true
-		for len(calls) > 0 {
-			fr := &calls[len(calls)-1]
-			if fr.i < len(adj[fr.v]) {
-				w := adj[fr.v][fr.i]
-				fr.i++
-				if index[w] < 0 {
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					on[w] = true
-					calls = append(calls, frame{w, 0})
-				} else if on[w] {
-					low[fr.v] = min(low[fr.v], index[w])
-				}
-				continue
-			}
-			v := fr.v
-			calls = calls[:len(calls)-1]
-			if len(calls) > 0 {
-				u := calls[len(calls)-1].v
-				low[u] = min(low[u], low[v])
-			}
-			if low[v] == index[v] {
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					on[w] = false
-					comp[w] = ncomp
-					if w == v {
-						break
-					}
-				}
-				ncomp++
-			}
-		}
-	}
-	return comp
 }
 
 // mergedString describes what mergeFree merged, for the report.
