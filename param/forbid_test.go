@@ -17,32 +17,13 @@ import (
 // the counter abstraction with refinement checks the automaton.
 func TestCycleForbidden(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	f := checked(t, "susp.ta", `ta Susp {
-  shared x;
-  parameters N;
-  assumptions (1) { N > 0; }
-  locations (4) { A: [0]; B: [1]; C: [2]; D: [3]; }
-  inits (5) { A == N; B == 0; C == 0; D == 0; x == 0; }
-  rules (9) {
-  0: A -> B when (true) do { x' == x + 1; };
-  1: B -> C when (x >= 1 || x == 0) do { unchanged(x); };
-  2: C -> B when (x >= 1 || x == 0) do { unchanged(x); };
-  3: B -> D when (x >= N) do { unchanged(x); };
-  4: C -> D when (x >= N) do { unchanged(x); };
-  5: D -> D when (true) do { unchanged(x); };
-  6: A -> A when (true) do { unchanged(x); };
-  7: B -> B when (true) do { unchanged(x); };
-  8: C -> C when (true) do { unchanged(x); };
-  }
-  specifications (6) {
+	f := checked(t, "susp.ta", suspicionTA("x >= 1 || x == 0", `
     fair: ([](C == 0) && [](<>(A == 0 && (x < N || B == 0)))) -> <>(D != 0);
     unfair: ([](C == 0) && [](<>(A == 0))) -> <>(D != 0);
     noB: ([](C == 0 && B == 0) && [](<>(A == 0))) -> <>(D != 0);
     later: (<>[](C == 0) && [](<>(A == 0 && (x < N || B == 0)))) -> <>(D != 0);
     either: (([](C == 0) || [](B == 0)) && [](<>(A == 0))) -> <>(D != 0);
-    leaveB: [](<>(A == 0)) -> <>(B == 0);
-  }
-}`)
+    leaveB: [](<>(A == 0)) -> <>(B == 0);`))
 	// The negation of <>(D != 0) keeps D empty too.
 	for _, c := range []struct {
 		spec string
@@ -80,7 +61,39 @@ func TestCycleForbidden(t *testing.T) {
 // apart, they stay.
 func TestCycleMerged(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
-	src := `ta Toggle {
+	specs := `
+    fair: [](<>(A == 0 && (x < N || (B == 0 && C == 0)))) -> <>(D != 0);
+    unfair: [](<>(A == 0)) -> <>(D != 0);
+    onlyB: [](<>(A == 0 && (x < N || B == 0)))  -> <>(D != 0);`
+	for _, c := range []struct {
+		guard, spec string
+		want        trace.Verdict
+		how         string // in Forbidden; "" for the counter abstraction
+	}{
+		{"x >= 1 || x == 0", "fair", trace.Holds, "merging 1 locations that a process moves between at will"},
+		{"x >= 1 || x == 0", "unfair", trace.Violated, "merging 1 locations that a process moves between at will"},
+		{"x >= 1", "fair", trace.Holds, "an over-approximation"},
+		{"x >= 1", "unfair", trace.Violated, ""},
+		{"x >= 1 || x == 0", "onlyB", trace.Violated, ""},
+	} {
+		f := checked(t, "toggle.ta", suspicionTA(c.guard, specs))
+		r := Verify(context.Background(), f, c.spec, crossChecked(Options{Jobs: 1}))
+		name := c.guard + "/" + c.spec
+		if c.how != "" && !strings.Contains(r.Forbidden, c.how) || c.how == "" && (r.Forbidden != "" || r.CEGAR == nil) {
+			t.Errorf("%s: %q, refinement %v: want %q", name, r.Forbidden, r.CEGAR != nil, c.how)
+		}
+		if r.Verdict != c.want && (c.how != "" || r.Verdict != trace.Unknown) {
+			t.Errorf("%s: %s (%s), want %s", name, r.Verdict, r.Reason, c.want)
+		}
+		crossCheck(t, f, c.spec, r, 5, 4)
+	}
+}
+
+// suspicionTA is an automaton whose processes move from A to B, then between
+// B and C at will when guard holds (a suspicion that comes and goes), and
+// on to D once every process has left A; specs are its specifications.
+func suspicionTA(guard, specs string) string {
+	return strings.ReplaceAll(`ta Toggle {
   shared x;
   parameters N;
   assumptions (1) { N > 0; }
@@ -97,32 +110,7 @@ func TestCycleMerged(t *testing.T) {
   7: B -> B when (true) do { unchanged(x); };
   8: C -> C when (true) do { unchanged(x); };
   }
-  specifications (3) {
-    fair: [](<>(A == 0 && (x < N || (B == 0 && C == 0)))) -> <>(D != 0);
-    unfair: [](<>(A == 0)) -> <>(D != 0);
-    onlyB: [](<>(A == 0 && (x < N || B == 0)))  -> <>(D != 0);
+  specifications (0) {`+specs+`
   }
-}`
-	for _, c := range []struct {
-		guard, spec string
-		want        trace.Verdict
-		how         string // in Forbidden; "" for the counter abstraction
-	}{
-		{"x >= 1 || x == 0", "fair", trace.Holds, "merging 1 locations that a process moves between at will"},
-		{"x >= 1 || x == 0", "unfair", trace.Violated, "merging 1 locations that a process moves between at will"},
-		{"x >= 1", "fair", trace.Holds, "an over-approximation"},
-		{"x >= 1", "unfair", trace.Violated, ""},
-		{"x >= 1 || x == 0", "onlyB", trace.Violated, ""},
-	} {
-		f := checked(t, "toggle.ta", strings.ReplaceAll(src, "GUARD", c.guard))
-		r := Verify(context.Background(), f, c.spec, crossChecked(Options{Jobs: 1}))
-		name := c.guard + "/" + c.spec
-		if c.how != "" && !strings.Contains(r.Forbidden, c.how) || c.how == "" && (r.Forbidden != "" || r.CEGAR == nil) {
-			t.Errorf("%s: %q, refinement %v: want %q", name, r.Forbidden, r.CEGAR != nil, c.how)
-		}
-		if r.Verdict != c.want && (c.how != "" || r.Verdict != trace.Unknown) {
-			t.Errorf("%s: %s (%s), want %s", name, r.Verdict, r.Reason, c.want)
-		}
-		crossCheck(t, f, c.spec, r, 5, 4)
-	}
+}`, "GUARD", guard)
 }
