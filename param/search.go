@@ -109,8 +109,9 @@ type SpecResult struct {
 	// that is fewer than all (slice.go).
 	Sliced string
 	// Forbidden says how many rules are left once those the
-	// specification forbids are dropped, when that breaks the
-	// automaton's cycles (slice.go, forbidFor).
+	// specification forbids are dropped and the locations a process
+	// moves between at will are merged, when that breaks the
+	// automaton's cycles (slice.go, forbidFor; toggle.go, mergeFree).
 	Forbidden string
 	// Abstract describes the counter abstraction that checked an
 	// automaton with resets (abstract.go), if one did.
