@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"ftmc/internal/graph"
 	"ftmc/promela"
 	"ftmc/smt"
 	"ftmc/ta"
@@ -686,51 +687,20 @@ func (b *caseBuilder) components() [][]int {
 			succ[r.src] = append(succ[r.src], r.dst)
 		}
 	}
-	// Tarjan's algorithm.
-	index := make([]int, n)
-	low := make([]int, n)
-	on := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	next := 0
+	// Listing the states in increasing order lists each component's
+	// members sorted, and the components by their least state.
+	comp := graph.SCC(n, succ)
+	at := map[int]int{} // component -> its index in comps
 	var comps [][]int
-	var strong func(v int)
-	strong = func(v int) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		on[v] = true
-		for _, w := range succ[v] {
-			if index[w] < 0 {
-				strong(w)
-				low[v] = min(low[v], low[w])
-			} else if on[w] {
-				low[v] = min(low[v], index[w])
-			}
+	for v, c := range comp {
+		k, ok := at[c]
+		if !ok {
+			k = len(comps)
+			at[c] = k
+			comps = append(comps, nil)
 		}
-		if low[v] == index[v] {
-			var c []int
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				c = append(c, w)
-				if w == v {
-					break
-				}
-			}
-			sort.Ints(c)
-			comps = append(comps, c)
-		}
+		comps[k] = append(comps[k], v)
 	}
-	for v := 0; v < n; v++ {
-		if index[v] < 0 {
-			strong(v)
-		}
-	}
-	sort.Slice(comps, func(i, j int) bool { return comps[i][0] < comps[j][0] })
 	return comps
 }
 
