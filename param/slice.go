@@ -245,7 +245,7 @@ func forbidFor(f *ta.File, lcs []*lcase) (*ta.File, int) {
 	for _, lc := range lcs {
 		z := make([]bool, len(f.Locations))
 		for _, g := range lc.root.gs {
-			zeroIn(g, false, z)
+			zeroIn(g, z)
 		}
 		if empty == nil {
 			empty = z
@@ -269,32 +269,24 @@ func forbidFor(f *ta.File, lcs []*lcase) (*ta.File, int) {
 	return &g, len(f.Rules) - len(rules)
 }
 
-// zeroIn marks in z the locations that the state condition e (negated
-// when neg) keeps empty wherever it holds: l == 0, and more generally a
-// sum of counters with positive coefficients bounded by 0, under
-// conjunctions.
-func zeroIn(e ta.Expr, neg bool, z []bool) {
-	switch e := e.(type) {
-	case *ta.Unary:
-		if e.Op == "!" {
-			zeroIn(e.X, !neg, z)
+// zeroIn marks in z the locations that the state condition e keeps empty
+// wherever it holds: those of its clauses in conjunctive normal form (cnf,
+// as the G conditions are read) that are a single literal l == 0, or more
+// generally a sum of counters with positive coefficients bounded by 0.
+func zeroIn(e ta.Expr, z []bool) {
+	cl, ok := cnf(e, false)
+	if !ok {
+		return
+	}
+	for _, c := range cl {
+		if len(c) != 1 {
+			continue
 		}
-	case *ta.Binary:
-		op := e.Op
-		switch {
-		case op == "&&" && !neg, op == "||" && neg:
-			zeroIn(e.X, neg, z)
-			zeroIn(e.Y, neg, z)
-			return
-		case op == "->" && neg: // !(a -> b) is a && !b
-			zeroIn(e.X, false, z)
-			zeroIn(e.Y, true, z)
-			return
+		op := c[0].e.Op
+		if c[0].neg {
+			op = negCmp[op]
 		}
-		if neg {
-			op = map[string]string{"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}[op]
-		}
-		// The condition as d <= bound, for d linear.
+		// The literal as d <= bound, for d linear.
 		var sign, bound int64
 		switch op {
 		case "==", "<=":
@@ -306,25 +298,26 @@ func zeroIn(e ta.Expr, neg bool, z []bool) {
 		case ">":
 			sign, bound = -1, -1
 		default:
-			return
+			continue
 		}
-		d, err := ta.Linear(&ta.Binary{Pos: e.Pos, Op: "-", X: e.X, Y: e.Y})
+		d, err := ta.Linear(&ta.Binary{Pos: c[0].e.Pos, Op: "-", X: c[0].e.X, Y: c[0].e.Y})
 		if err != nil {
-			return
+			continue
 		}
 		d = d.Scale(sign)
 		// sum c_l * k_l <= bound - const with every c_l > 0 and the
 		// right side at most 0: every k_l is 0.
-		if bound-d.Const > 0 {
-			return
+		if bound-d.Const > 0 || len(d.Coef) == 0 {
+			continue
 		}
-		for v, c := range d.Coef {
-			if v.Kind != ta.Local || c <= 0 {
-				return
+		positive := true
+		for v, k := range d.Coef {
+			positive = positive && v.Kind == ta.Local && k > 0
+		}
+		if positive {
+			for v := range d.Coef {
+				z[v.Index] = true
 			}
-		}
-		for v := range d.Coef {
-			z[v.Index] = true
 		}
 	}
 }
