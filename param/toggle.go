@@ -77,48 +77,57 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 	if len(cand) == 0 {
 		return f, nil, nil
 	}
-	s, err := smt.New(ctx, sopts)
-	if err != nil {
-		return nil, nil, err
+	// Over-approximating, every candidate is free; else those whose
+	// guard the solver finds valid.
+	var valid func(g ta.Expr) (bool, error)
+	if over {
+		valid = func(ta.Expr) (bool, error) { return true, nil }
+	} else {
+		s, err := smt.New(ctx, sopts)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer s.Close()
+		p := &problem{m: m}
+		base, err := p.base()
+		if err != nil {
+			return nil, nil, err
+		}
+		s.Send(base...)
+		t0 := stateNames("t0")
+		s.Send(p.declareState(t0)...)
+		for v := 0; v < m.nsh; v++ {
+			s.Assert(smt.App(">=", t0.x(v), "0"))
+		}
+		always := map[string]bool{}
+		valid = func(g ta.Expr) (bool, error) {
+			key := g.String()
+			if ok, seen := always[key]; seen {
+				return ok, nil
+			}
+			t, err := exprTerm(g, t0)
+			if err != nil {
+				always[key] = false
+				return false, nil
+			}
+			s.Push()
+			s.Assert(smt.Not(t))
+			st, err := s.Check(ctx)
+			s.Pop(1)
+			if err != nil {
+				return false, err
+			}
+			always[key] = st == smt.Unsat
+			return always[key], nil
+		}
 	}
-	defer s.Close()
-	base, err := (&problem{m: m}).base()
-	if err != nil {
-		return nil, nil, err
-	}
-	s.Send(base...)
-	t0 := stateNames("t0")
-	p := &problem{m: m}
-	s.Send(p.declareState(t0)...)
-	for v := 0; v < m.nsh; v++ {
-		s.Assert(smt.App(">=", t0.x(v), "0"))
-	}
-	always := map[string]bool{}
-	free := make([]bool, len(m.rules))
 	adj := make([][]int, m.nloc)
 	for _, i := range cand {
-		g := m.rules[i].r.Guard
-		key := g.String()
-		ok, seen := always[key]
-		if over {
-			ok, seen = true, true
-		}
-		if !seen {
-			t, err := exprTerm(g, t0)
-			if err == nil {
-				s.Push()
-				s.Assert(smt.Not(t))
-				st, err := s.Check(ctx)
-				s.Pop(1)
-				if err != nil {
-					return nil, nil, err
-				}
-				ok = st == smt.Unsat
-			}
-			always[key] = ok
+		ok, err := valid(m.rules[i].r.Guard)
+		if err != nil {
+			return nil, nil, err
 		}
 		if ok {
-			free[i] = true
 			adj[m.rules[i].src] = append(adj[m.rules[i].src], m.rules[i].dst)
 		}
 	}
