@@ -85,6 +85,7 @@ type lcase struct {
 	form     *tform // the disjunct, for checking counterexamples
 	root     *wnode
 	loopGs   []ta.Expr // hold on the lasso's loop (from F G ...)
+	loopFGs  []ta.Expr // those of loopGs from F G, which hold on every configuration of the loop
 	needLoop bool
 	nodes    int
 }
@@ -333,6 +334,7 @@ func (lc *lcase) node(c []conj, root bool) *wnode {
 			case len(k.props) == 0 && len(k.kids) == 0 && len(k.gs) > 0:
 				// F G g: g holds on the loop of a lasso.
 				lc.loopGs = append(lc.loopGs, k.gs...)
+				lc.loopFGs = append(lc.loopFGs, k.gs...)
 			case len(k.props) == 0 && len(k.gs) == 0:
 				n.kids = append(n.kids, k.kids...) // F F x = F x
 			default:

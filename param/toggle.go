@@ -54,6 +54,28 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 		return f, nil, nil
 	}
 	sig := observedSignature(f, spec)
+	for l, s := range initSignature(f) {
+		sig[l] += "|" + s
+	}
+	rep, err := freeSets(ctx, f, m, sig, over, sopts, nil)
+	if err != nil || rep == nil {
+		return f, nil, err
+	}
+	g := *f
+	g.Rules = nil
+	for _, r := range f.Rules {
+		src, dst := to(rep, r.Src), to(rep, r.Dst)
+		if src == dst && r.Src != r.Dst {
+			continue // between members: a free move, or one they cover
+		}
+		g.Rules = append(g.Rules, moved(f, r, src, dst, r.ID))
+	}
+	return &g, mergedNames(f, rep), nil
+}
+
+// initSignature is observedSignature of the conjunction of f's initial
+// conditions.
+func initSignature(f *ta.File) []string {
 	var inits ta.Expr
 	for _, e := range f.Inits {
 		if inits == nil {
@@ -62,11 +84,20 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 			inits = &ta.Binary{Pos: e.Position(), Op: "&&", X: inits, Y: e}
 		}
 	}
-	if inits != nil {
-		for l, s := range observedSignature(f, inits) {
-			sig[l] += "|" + s
-		}
+	if inits == nil {
+		return make([]string, len(f.Locations))
 	}
+	return observedSignature(f, inits)
+}
+
+// freeSets returns, for every location of a free set among those of equal
+// signature sig, the representative of its set, and -1 for the others; nil
+// when there is no such set. A set merges when its rules between members
+// update nothing, at most one member may hold processes initially (it
+// represents the set), and keep, when given, accepts its members. With
+// over set every rule without updates counts as free, whatever its guard
+// (see mergeFree).
+func freeSets(ctx context.Context, f *ta.File, m *model, sig []string, over bool, sopts smt.Options, keep func(members []int) bool) ([]int, error) {
 	// Candidates first, then the solver for their guards.
 	var cand []int
 	for i, r := range m.rules {
@@ -75,7 +106,7 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 		}
 	}
 	if len(cand) == 0 {
-		return f, nil, nil
+		return nil, nil
 	}
 	// Over-approximating, every candidate is free; else those whose
 	// guard the solver finds valid.
@@ -85,13 +116,13 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 	} else {
 		s, err := smt.New(ctx, sopts)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		defer s.Close()
 		p := &problem{m: m}
 		base, err := p.base()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		s.Send(base...)
 		t0 := stateNames("t0")
@@ -125,24 +156,16 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 	for _, i := range cand {
 		ok, err := valid(m.rules[i].r.Guard)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if ok {
 			adj[m.rules[i].src] = append(adj[m.rules[i].src], m.rules[i].dst)
 		}
 	}
 	comp := graph.SCC(m.nloc, adj)
-	size := map[int]int{}
-	for _, c := range comp {
-		size[c]++
-	}
-	// A set merges when at most one member may hold processes initially
-	// (it represents the set), and no rule between members updates a
-	// shared variable.
-	occ := initOccupied(f)
-	rep := make([]int, m.nloc)
-	for l := range rep {
-		rep[l] = -1
+	members := map[int][]int{}
+	for l, c := range comp {
+		members[c] = append(members[c], l)
 	}
 	bad := map[int]bool{}
 	for _, r := range m.rules {
@@ -150,63 +173,194 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 			bad[comp[r.src]] = true
 		}
 	}
-	first := map[int]int{} // component -> representative
-	occupied := map[int]int{}
-	for l := 0; l < m.nloc; l++ {
-		c := comp[l]
-		if size[c] < 2 || bad[c] {
+	occ := initOccupied(f)
+	rep := make([]int, m.nloc)
+	for l := range rep {
+		rep[l] = -1
+	}
+	any := false
+	for c, ls := range members {
+		if len(ls) < 2 || bad[c] || keep != nil && !keep(ls) {
 			continue
 		}
-		if _, ok := first[c]; !ok {
-			first[c] = l
+		first, occupied := ls[0], 0
+		for _, l := range ls {
+			if occ[l] {
+				first = l
+				occupied++
+			}
 		}
-		if occ[l] {
-			occupied[c]++
-			first[c] = l
+		if occupied > 1 {
+			continue
 		}
+		for _, l := range ls {
+			rep[l] = first
+		}
+		any = true
 	}
-	for c, n := range occupied {
-		if n > 1 {
-			bad[c] = true
-		}
+	if !any {
+		return nil, nil
 	}
+	return rep, nil
+}
+
+// to is the representative of l, or l when it merges with nothing.
+func to(rep []int, l int) int {
+	if rep[l] >= 0 {
+		return rep[l]
+	}
+	return l
+}
+
+// moved is r from src to dst under the name id; r itself when nothing
+// changes.
+func moved(f *ta.File, r *ta.Rule, src, dst int, id string) *ta.Rule {
+	if src == r.Src && dst == r.Dst && id == r.ID {
+		return r
+	}
+	nr := *r
+	nr.ID = id
+	nr.Src, nr.Dst = src, dst
+	nr.From, nr.To = f.Locations[src].Name, f.Locations[dst].Name
+	return &nr
+}
+
+// mergedNames maps the name of every merged location to its
+// representative's.
+func mergedNames(f *ta.File, rep []int) map[string]string {
 	merged := map[string]string{}
-	for l := 0; l < m.nloc; l++ {
-		c := comp[l]
-		if r, ok := first[c]; ok && !bad[c] {
-			rep[l] = r
-			if r != l {
-				merged[f.Locations[l].Name] = f.Locations[r].Name
+	for l, r := range rep {
+		if r >= 0 && r != l {
+			merged[f.Locations[l].Name] = f.Locations[r].Name
+		}
+	}
+	return merged
+}
+
+// Locations told apart on the loop only.
+//
+// nbac's termination weighs the suspicion bit alike until the run
+// settles, and then asks that every process suspect another: its negation
+// <>[](all_not_suspecting == 0) tells the members of a free set apart on
+// the lasso's loop, where mergeFree cannot merge them. splitFree takes a
+// free set whose members every disjunct of the negated specification
+// weighs alike everywhere but on the loop (its conditions from F G and
+// G F), and where it does not, keeps all but one member empty on the loop
+// by a G condition, so that no rule between members fires there. The
+// automaton it returns sends the rules into a member to the
+// representative, as mergeFree does, and keeps every rule out of a member
+// twice: from the member and from the representative; the rules between
+// members go, and a new rule, which updates nothing and is always
+// enabled, moves a process from the representative to each other member.
+// It has no cycle through the set.
+//
+// A lasso of f that violates a disjunct maps to one of the new automaton:
+// on the prefix a process in the set is at the representative and fires
+// the copy of its member's rule there; the disjunct's conditions there
+// weigh the members alike, so they see the same sums. When the loop
+// begins, each process in the set moves to its member by the new rules.
+// The loop of f fires no rule between members (when the loop's conditions
+// tell them apart, a G condition keeps the source or the target empty),
+// so it is a loop of the new automaton too, through the same
+// configurations; and where the loop's conditions weigh the members alike
+// the processes may as well stay at the representative. The new automaton
+// has runs that f does not have (a process may take the rules of a member
+// it could not have reached, and move to any member): a specification
+// that holds there holds on f, and a violation there proves nothing.
+
+// splitFree returns f with its free sets told apart on the loop only
+// split (see above), and the map from each merged location's name to its
+// representative's; f and nil when it finds no such set.
+func splitFree(f *ta.File, lcs []*lcase) (*ta.File, map[string]string) {
+	m, err := prepareCycles(f, true)
+	if err != nil || m.reset != nil {
+		return f, nil
+	}
+	// Every condition is read on its own: each holds or not in one
+	// configuration, and different ones in different configurations.
+	sig := initSignature(f)
+	observe := func(sig []string, tag string, es []ta.Expr) {
+		for j, e := range es {
+			for l, s := range observedSignature(f, e) {
+				sig[l] += fmt.Sprintf("|%s%d:%s", tag, j, s)
 			}
 		}
 	}
-	if len(merged) == 0 {
-		return f, nil, nil
+	type loopView struct {
+		sig  []string
+		zero []bool
 	}
-	to := func(l int) int {
-		if rep[l] >= 0 {
-			return rep[l]
+	var loops []loopView
+	for i, lc := range lcs {
+		var pre, gs []ta.Expr
+		var walk func(n *wnode)
+		walk = func(n *wnode) {
+			pre = append(append(pre, n.props...), n.gs...)
+			gs = append(gs, n.gs...)
+			for _, k := range n.kids {
+				walk(k)
+			}
 		}
-		return l
-	}
-	var rules []*ta.Rule
-	for _, r := range f.Rules {
-		src, dst := to(r.Src), to(r.Dst)
-		if src == dst && r.Src != r.Dst {
-			continue // between members: a free move, or one they cover
-		}
-		if src == r.Src && dst == r.Dst {
-			rules = append(rules, r)
+		walk(lc.root)
+		observe(sig, fmt.Sprint(i, "."), pre)
+		if !lc.needLoop {
 			continue
 		}
-		nr := *r
-		nr.Src, nr.Dst = src, dst
-		nr.From, nr.To = f.Locations[src].Name, f.Locations[dst].Name
-		rules = append(rules, &nr)
+		z := make([]bool, m.nloc)
+		for _, g := range append(gs, lc.loopFGs...) {
+			zeroIn(g, z)
+		}
+		ls := make([]string, m.nloc)
+		observe(ls, "", lc.loopGs)
+		loops = append(loops, loopView{ls, z})
+	}
+	keep := func(ls []int) bool {
+		in := map[int]bool{}
+		for _, l := range ls {
+			in[l] = true
+		}
+		for _, lv := range loops {
+			alike := true
+			for _, l := range ls {
+				alike = alike && lv.sig[l] == lv.sig[ls[0]]
+			}
+			if alike {
+				continue
+			}
+			for _, r := range m.rules {
+				if in[r.src] && in[r.dst] && r.src != r.dst && !lv.zero[r.src] && !lv.zero[r.dst] {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	rep, err := freeSets(context.Background(), f, m, sig, true, smt.Options{}, keep)
+	if err != nil || rep == nil {
+		return f, nil
 	}
 	g := *f
-	g.Rules = rules
-	return &g, merged, nil
+	g.Rules = nil
+	for _, r := range f.Rules {
+		src, dst := to(rep, r.Src), to(rep, r.Dst)
+		if src == dst && r.Src != r.Dst {
+			continue
+		}
+		g.Rules = append(g.Rules, moved(f, r, src, dst, r.ID))
+		if src != r.Src {
+			if r.Src == r.Dst {
+				dst = r.Dst
+			}
+			g.Rules = append(g.Rules, moved(f, r, r.Src, dst, r.ID+"'"))
+		}
+	}
+	for l, r := range rep {
+		if r >= 0 && r != l {
+			g.Rules = append(g.Rules, &ta.Rule{Pos: f.Locations[l].Pos, ID: "split_" + f.Locations[l].Name,
+				From: f.Locations[r].Name, To: f.Locations[l].Name, Src: r, Dst: l, Guard: &ta.BoolLit{Val: true}})
+		}
+	}
+	return &g, mergedNames(f, rep)
 }
 
 // mergedString describes what mergeFree merged, for the report.
