@@ -90,6 +90,24 @@ func (h *hunter) stop() *SpecResult {
 	return h.found
 }
 
+// huntedCEGAR is verifyCEGAR with a hunter beside it (unless opts says
+// no): the counter abstraction of a large automaton may take long to reach
+// a lasso that a small instance shows at once.
+func huntedCEGAR(ctx context.Context, f *ta.File, spec *ta.Spec, opts Options, res SpecResult) SpecResult {
+	if opts.NoHunt || opts.Overapprox {
+		return verifyCEGAR(ctx, f, spec, opts, res)
+	}
+	outer := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	hunt := startHunter(ctx, cancel, f, spec.Name)
+	r := verifyCEGAR(ctx, f, spec, opts, res)
+	found := hunt.stop()
+	if r.Verdict == trace.Unknown && found != nil && outer.Err() == nil {
+		r.Verdict, r.Kind, r.Counterexample, r.Reason = trace.Violated, found.Kind, found.Counterexample, ""
+	}
+	return r
+}
+
 // freeParams counts f's parameters that are not quotients (instances
 // compute those).
 func freeParams(f *ta.File) int {

@@ -155,14 +155,24 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 				// may be all that close the cycles (slice.go,
 				// forbidFor; toggle.go, mergeFree).
 				g, n := forbidFor(f, lcs)
-				for _, over := range []bool{false, true} {
-					h, merged, err := mergeFree(ctx, g, spec.Formula, over, opts.Solver)
-					if err != nil {
-						res.Reason = err.Error()
-						if ctx.Err() != nil {
-							res.Reason = stopped(ctx)
+				// Exact merges first, then over-approximating ones, then
+				// the sets told apart on the loop only (splitFree).
+				for _, mode := range []string{"exact", "over", "split"} {
+					over := mode != "exact"
+					var h *ta.File
+					var merged map[string]string
+					if mode == "split" {
+						h, merged = splitFree(g, lcs)
+					} else {
+						var err error
+						h, merged, err = mergeFree(ctx, g, spec.Formula, over, opts.Solver)
+						if err != nil {
+							res.Reason = err.Error()
+							if ctx.Err() != nil {
+								res.Reason = stopped(ctx)
+							}
+							return res
 						}
-						return res
 					}
 					m, err := prepareCycles(h, true)
 					if err != nil || m.cycle != nil || n == 0 && merged == nil {
@@ -172,11 +182,14 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 					if n > 0 {
 						did = append(did, "dropping those into or out of the locations the specification keeps empty")
 					}
-					if merged != nil && !over {
+					switch {
+					case merged == nil:
+					case mode == "exact":
 						did = append(did, fmt.Sprintf("merging %d locations that a process moves between at will and the specification weighs alike (%s)", len(merged), mergedString(merged)))
-					}
-					if merged != nil && over {
+					case mode == "over":
 						did = append(did, fmt.Sprintf("merging %d locations that a process moves between without updates and the specification weighs alike (%s; an over-approximation: it proves that the specification holds, and a counterexample is looked for by the counter abstraction)", len(merged), mergedString(merged)))
+					default:
+						did = append(did, fmt.Sprintf("merging %d locations that a process moves between without updates and the specification weighs alike until the loop, where they are told apart again (%s; an over-approximation: it proves that the specification holds, and a counterexample is looked for by the counter abstraction)", len(merged), mergedString(merged)))
 					}
 					r := res
 					r.Forbidden = fmt.Sprintf("%d of %d rules after %s, which leaves no cycle", len(h.Rules), len(f.Rules), strings.Join(did, " and "))
@@ -200,13 +213,13 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 				}
 			}
 			if m.reset != nil || lasso {
-				return verifyCEGAR(ctx, f, spec, opts, res)
+				return huntedCEGAR(ctx, f, spec, opts, res)
 			}
 			res = verifyBySchemas(ctx, f, spec, lcs, opts, res, start)
 			if res.Verdict != trace.Unknown || ctx.Err() != nil || !strings.Contains(res.Reason, "the rules form a cycle") {
 				return res
 			}
-			r := verifyCEGAR(ctx, f, spec, opts, SpecResult{Result: trace.Result{Property: specName, Verdict: trace.Unknown}})
+			r := huntedCEGAR(ctx, f, spec, opts, SpecResult{Result: trace.Result{Property: specName, Verdict: trace.Unknown}})
 			if r.Verdict == trace.Unknown {
 				r.Reason = res.Reason + "; with refinement: " + r.Reason
 			}
