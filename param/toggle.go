@@ -27,16 +27,20 @@ import (
 // equal coefficients in every comparison, or members of one sum tested
 // for zero), and at most the representative may be occupied initially.
 // The merged automaton redirects every rule into or out of a member to
-// the representative and drops the rules between members. A run of the
-// automaton maps to a run of the merged one: put the processes of every
-// member at the representative; a free move becomes a step that changes
-// nothing, another rule fires from the representative with the same
+// the representative and drops the rules between members; a self-loop at
+// the representative that updates nothing and is always enabled stands
+// for them. A run of the automaton maps to a run of the merged one: put
+// the processes of every member at the representative; a free move
+// becomes a firing of that self-loop, which changes nothing (so a lasso
+// whose loop only moves between members stays a lasso), another rule
+// fires from the representative with the same
 // shared variables, and every comparison of the specification sees the
 // same sums. Conversely a process at the representative that fires a rule
 // out of another member first moves there by free rules, which are always
 // enabled and invisible. So the runs that violate the specification, lassos
 // included, are the same up to those moves, and a counterexample of the
-// merged automaton is one of the original with them left out.
+// merged automaton is one of the original with them left out (the
+// self-loop at the representative: a free move, there and back).
 
 // mergeFree returns f with its free sets merged (see above) and the map
 // from each merged location's name to its representative's; f and nil
@@ -70,7 +74,24 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 		}
 		g.Rules = append(g.Rules, moved(f, r, src, dst, r.ID))
 	}
+	g.Rules = append(g.Rules, movesWithin(f, rep)...)
 	return &g, mergedNames(f, rep), nil
+}
+
+// movesWithin returns, for every merged set, a self-loop at its
+// representative that updates nothing and is always enabled: the moves
+// between members, which a process may take forever. Without it a lasso
+// that only moves between members, where no member has a self-loop, would
+// be lost (the lasso schemas of an acyclic automaton end in a self-loop).
+func movesWithin(f *ta.File, rep []int) []*ta.Rule {
+	var rules []*ta.Rule
+	for l, r := range rep {
+		if r == l {
+			n := f.Locations[l].Name
+			rules = append(rules, &ta.Rule{Pos: f.Locations[l].Pos, ID: "moves_" + n, From: n, To: n, Src: l, Dst: l, Guard: &ta.BoolLit{Val: true}})
+		}
+	}
+	return rules
 }
 
 // initSignature is observedSignature of the conjunction of f's initial
@@ -245,14 +266,15 @@ func mergedNames(f *ta.File, rep []int) map[string]string {
 // the lasso's loop, where mergeFree cannot merge them. splitFree takes a
 // free set whose members every disjunct of the negated specification
 // weighs alike everywhere but on the loop (its conditions from F G and
-// G F), and where it does not, keeps all but one member empty on the loop
-// by a G condition, so that no rule between members fires there. The
+// G F), and where it does not, keeps enough members empty on the loop
+// by G conditions that no rule between members can fire there. The
 // automaton it returns sends the rules into a member to the
 // representative, as mergeFree does, and keeps every rule out of a member
 // twice: from the member and from the representative; the rules between
 // members go, and a new rule, which updates nothing and is always
-// enabled, moves a process from the representative to each other member.
-// It has no cycle through the set.
+// enabled, moves a process from the representative to each other member
+// (and a self-loop there stands for the moves between members, as in
+// mergeFree). It has no cycle through the set.
 //
 // A lasso of f that violates a disjunct maps to one of the new automaton:
 // on the prefix a process in the set is at the representative and fires
@@ -360,6 +382,7 @@ func splitFree(f *ta.File, lcs []*lcase) (*ta.File, map[string]string) {
 				From: f.Locations[r].Name, To: f.Locations[l].Name, Src: r, Dst: l, Guard: &ta.BoolLit{Val: true}})
 		}
 	}
+	g.Rules = append(g.Rules, movesWithin(f, rep)...)
 	return &g, mergedNames(f, rep)
 }
 
