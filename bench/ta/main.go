@@ -98,7 +98,7 @@ func main() {
 		return
 	}
 	if *pub != "" {
-		published(bin, *pub, filepath.Join(dir, "TACO-table2.tsv"), *jobs, *timeout, *out)
+		published(bin, *pub, filepath.Join(dir, "TACO-table2.tsv"), *jobs, *reps, *timeout, *out)
 		return
 	}
 	var b strings.Builder
