@@ -300,6 +300,7 @@ type process struct {
 	pending  int    // answers ("success" or an error) not yet read
 	err      error  // the first error answered since the last drain
 	dead     bool
+	exitSent bool // Close asked the solver to exit, rather than stopping it
 	reason   string
 	stats    Stats
 	failures int    // starts and answers that failed in a row
@@ -921,14 +922,32 @@ func (p *process) UnsatCore(ctx context.Context) ([]string, error) {
 
 func (p *process) Stats() Stats { return p.stats }
 
+// closeDrain is how long Close waits for a solver to acknowledge the
+// commands it was sent.
+const closeDrain = 10 * time.Millisecond
+
 func (p *process) Close() error {
 	if p.dead {
 		return nil
+	}
+	// Commands not yet acknowledged: the solver may be busy with them (a
+	// query given up while it was being sent), and would read (exit)
+	// only after them. It gets a moment to catch up, so that an idle one
+	// can still go back to its pool; a busy one is stopped.
+	if p.pending > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), closeDrain)
+		err := p.drain(ctx)
+		cancel()
+		if err != nil || p.pending > 0 {
+			p.kill()
+			return nil
+		}
 	}
 	if p.release() {
 		return nil
 	}
 	p.write("(exit)")
+	p.exitSent = true
 	p.stdin.SetWriteDeadline(time.Now().Add(time.Second))
 	p.stdin.Write(p.wbuf)
 	p.stdin.Close()

@@ -3,6 +3,7 @@ package smt
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -310,6 +311,39 @@ func TestCancelledByTimeout(t *testing.T) {
 		if got := p.errorOf(e).Error(); got != c.want {
 			t.Errorf("%s with timeout %v: %q, want %q", c.answer, c.timeout, got, c.want)
 		}
+	}
+}
+
+// TestCloseBusy: a process closed while it still works through commands
+// it was sent (a query given up half sent) is stopped, not kept for the
+// next New nor asked to exit after them.
+func TestCloseBusy(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	ctx, done := WithPool(context.Background())
+	defer done()
+	s, err := New(ctx, Options{Name: "z3", Logic: "ALL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.(*process)
+	first := p.cmd.Process.Pid
+	var cmds []string
+	for i := range 200_000 {
+		x := fmt.Sprintf("x%d", i)
+		cmds = append(cmds, DeclareConst(x, "Int"), "(assert (> (* "+x+" "+x+") "+strconv.Itoa(i)+"))")
+	}
+	s.Send(cmds...)
+	s.Close()
+	if !p.dead || p.exitSent {
+		t.Errorf("the busy process: stopped %v, asked to exit %v; want stopped at once", p.dead, p.exitSent)
+	}
+	s, err = New(ctx, Options{Name: "z3", Logic: "ALL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.(*process).cmd.Process.Pid == first {
+		t.Error("the busy process was kept for the next New")
 	}
 }
 
