@@ -83,8 +83,8 @@ func published(bin, dir, tacoPath string, jobs, reps int, limit time.Duration, o
 	sort.Strings(files)
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Published automata\n\n")
-	fmt.Fprintf(&b, "`go run ./bench/ta -published %s -j %d -time %s`: every specification of every automaton, one run each (wall s), %s, %d CPUs, load when started: %s. ",
-		dir, jobs, limit, time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), loadavg())
+	fmt.Fprintf(&b, "`go run ./bench/ta -published %s -j %d -reps %d -time %s`: every specification of every automaton, one run each (wall s), %s, %d CPUs, load when started: %s. ",
+		dir, jobs, reps, limit, time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), loadavg())
 	fmt.Fprintf(&b, "ByMC and TACO: their times in TACO's published comparison (`TACO-table2.tsv`, their machine; safety specifications only, the whole file; ByMC: the faster of POPL'17 and CAV'15; TACO: the fastest of its six configurations), matched by file name and number of rules.\n\n")
 	fmt.Fprintf(&b, "| automaton | spec | ftmc verdict | ftmc s | schemas | ByMC s | TACO s | TACO says |\n|---|---|---|---:|---:|---:|---:|---|\n")
 	counts := map[string]int{}
