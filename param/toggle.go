@@ -65,6 +65,20 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 	if err != nil || rep == nil {
 		return f, nil, err
 	}
+	return mergeSets(f, rep, false), mergedNames(f, rep), nil
+}
+
+// mergeSets returns f with the sets of rep merged: a rule into a member goes
+// to its representative, a rule out of one leaves from the representative,
+// the rules between members go, and a self-loop at the representative
+// that updates nothing and is always enabled stands for them: the moves
+// between members, which a process may take forever. Without it a lasso
+// that only moves between members, where no member has a self-loop, would
+// be lost (the lasso schemas of an acyclic automaton end in a self-loop).
+// With split, a rule out of a member also stays at the member, and a rule
+// that updates nothing and is always enabled moves a process from the
+// representative to each other member (splitFree).
+func mergeSets(f *ta.File, rep []int, split bool) *ta.File {
 	g := *f
 	g.Rules = nil
 	for _, r := range f.Rules {
@@ -73,42 +87,33 @@ func mergeFree(ctx context.Context, f *ta.File, spec ta.Expr, over bool, sopts s
 			continue // between members: a free move, or one they cover
 		}
 		g.Rules = append(g.Rules, moved(f, r, src, dst, r.ID))
-	}
-	g.Rules = append(g.Rules, movesWithin(f, rep)...)
-	return &g, mergedNames(f, rep), nil
-}
-
-// movesWithin returns, for every merged set, a self-loop at its
-// representative that updates nothing and is always enabled: the moves
-// between members, which a process may take forever. Without it a lasso
-// that only moves between members, where no member has a self-loop, would
-// be lost (the lasso schemas of an acyclic automaton end in a self-loop).
-func movesWithin(f *ta.File, rep []int) []*ta.Rule {
-	var rules []*ta.Rule
-	for l, r := range rep {
-		if r == l {
-			n := f.Locations[l].Name
-			rules = append(rules, &ta.Rule{Pos: f.Locations[l].Pos, ID: "moves_" + n, From: n, To: n, Src: l, Dst: l, Guard: &ta.BoolLit{Val: true}})
+		if split && src != r.Src {
+			if r.Src == r.Dst {
+				dst = r.Dst
+			}
+			g.Rules = append(g.Rules, moved(f, r, r.Src, dst, r.ID+"'"))
 		}
 	}
-	return rules
+	always := func(id string, src, dst int) *ta.Rule {
+		return &ta.Rule{Pos: f.Locations[dst].Pos, ID: id, From: f.Locations[src].Name, To: f.Locations[dst].Name, Src: src, Dst: dst, Guard: &ta.BoolLit{Val: true}}
+	}
+	for l, r := range rep {
+		if split && r >= 0 && r != l {
+			g.Rules = append(g.Rules, always("split_"+f.Locations[l].Name, r, l))
+		}
+	}
+	for l, r := range rep {
+		if r == l {
+			g.Rules = append(g.Rules, always("moves_"+f.Locations[l].Name, l, l))
+		}
+	}
+	return &g
 }
 
 // initSignature is observedSignature of the conjunction of f's initial
 // conditions.
 func initSignature(f *ta.File) []string {
-	var inits ta.Expr
-	for _, e := range f.Inits {
-		if inits == nil {
-			inits = e
-		} else {
-			inits = &ta.Binary{Pos: e.Position(), Op: "&&", X: inits, Y: e}
-		}
-	}
-	if inits == nil {
-		return make([]string, len(f.Locations))
-	}
-	return observedSignature(f, inits)
+	return observedSignature(f, conjExpr(f.Inits))
 }
 
 // freeSets returns, for every location of a free set among those of equal
@@ -361,29 +366,7 @@ func splitFree(f *ta.File, lcs []*lcase) (*ta.File, map[string]string) {
 	if err != nil || rep == nil {
 		return f, nil
 	}
-	g := *f
-	g.Rules = nil
-	for _, r := range f.Rules {
-		src, dst := to(rep, r.Src), to(rep, r.Dst)
-		if src == dst && r.Src != r.Dst {
-			continue
-		}
-		g.Rules = append(g.Rules, moved(f, r, src, dst, r.ID))
-		if src != r.Src {
-			if r.Src == r.Dst {
-				dst = r.Dst
-			}
-			g.Rules = append(g.Rules, moved(f, r, r.Src, dst, r.ID+"'"))
-		}
-	}
-	for l, r := range rep {
-		if r >= 0 && r != l {
-			g.Rules = append(g.Rules, &ta.Rule{Pos: f.Locations[l].Pos, ID: "split_" + f.Locations[l].Name,
-				From: f.Locations[r].Name, To: f.Locations[l].Name, Src: r, Dst: l, Guard: &ta.BoolLit{Val: true}})
-		}
-	}
-	g.Rules = append(g.Rules, movesWithin(f, rep)...)
-	return &g, mergedNames(f, rep)
+	return mergeSets(f, rep, true), mergedNames(f, rep)
 }
 
 // mergedString describes what mergeFree merged, for the report.
