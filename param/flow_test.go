@@ -134,3 +134,48 @@ func TestFlowKeepsVerdicts(t *testing.T) {
 		t.Errorf("%d specifications with fewer milestones, %d violated, %d liveness: the comparison needs more", fewer, violated, live)
 	}
 }
+
+// TestTautologies checks the guards that hold or fail whatever the counters:
+// generated automata test x >= 1 || x == 0, which would make x >= 1 a
+// milestone (x == 0 reads it negatively) where it is otherwise a flow atom.
+// On cc_case1's termination that is 6 milestones and 39 schemas instead of
+// 1 and 1.
+func TestTautologies(t *testing.T) {
+	f := checked(t, "taut.ta", `skel Proc {
+  local pc;
+  shared x;
+  parameters N;
+  assumptions (0) { N >= 1; }
+  locations (0) { a: [0]; b: [1]; c: [2]; }
+  inits (0) { a == N; b == 0; c == 0; x == 0; }
+  rules (0) {
+    0: a -> b when (true) do { x' == x + 1; };
+    1: b -> c when (x >= 1 || x == 0) do { unchanged(x); };
+    2: b -> c when (x == 0 && x >= 1) do { unchanged(x); };
+    3: b -> c when (x < 0) do { unchanged(x); };
+    4: b -> c when (x >= 0 && x >= 1) do { unchanged(x); };
+    5: b -> c when (x <= 0) do { unchanged(x); };
+  }
+  specifications (0) {}
+}`)
+	m, err := prepare(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"t", "t", "f", "f", "x >= 1", "!x >= 1"} {
+		g := m.rules[i].guard
+		got := string(g.op)
+		if g.op == 'l' {
+			got = m.atoms[g.atom].text
+			if !g.pos {
+				got = "!" + got
+			}
+		}
+		if got != want {
+			t.Errorf("rule %d: guard %s, want %s", i, got, want)
+		}
+	}
+	if len(m.atoms) != 1 {
+		t.Errorf("%d atoms, want 1 (x >= 1)", len(m.atoms))
+	}
+}

@@ -305,8 +305,17 @@ func (m *model) geq(d ta.Lin) (*bexpr, error) {
 	if pos && negc {
 		return nil, fmt.Errorf("the threshold %s >= 0 mixes shared variables with positive and negative coefficients; it is not monotone", d.Format(m.f))
 	}
+	// Shared variables are never negative: sh >= c holds for a constant
+	// c <= 0, and sh <= c fails for c < 0 (x >= 1 || x == 0 is true).
+	constant := len(rest.Coef) == 0
 	if pos { // sh + rest >= 0  <=>  sh >= -rest
+		if constant && rest.Const >= 0 {
+			return bTrue, nil
+		}
 		return &bexpr{op: 'l', atom: m.atomOf(sh, rest.Scale(-1)), pos: true}, nil
+	}
+	if constant && rest.Const < 0 {
+		return bFalse, nil
 	}
 	// -sh' + rest >= 0 with sh' >= 0  <=>  sh' <= rest  <=>  !(sh' >= rest + 1)
 	b := rest
@@ -388,6 +397,8 @@ func mkJoin(op byte, unit, zero, x, y *bexpr) *bexpr {
 	switch {
 	case x.op == zero.op || y.op == zero.op:
 		return zero
+	case x.op == 'l' && y.op == 'l' && x.atom == y.atom && x.pos != y.pos:
+		return zero // a literal and its negation
 	case x.op == unit.op:
 		return y
 	case y.op == unit.op:
