@@ -66,6 +66,9 @@ type problem struct {
 	implies   [][]int  // implies[a]: atoms that must be true before a
 	gconds    map[*wnode][]*gcond
 	loopGs    []ta.Expr
+	// loopEmpty[l]: conditions over shared variables of which the loop's
+	// conditions ask one to hold while location l is non-empty there.
+	loopEmpty map[int][]*bexpr
 	stutters  []int
 	// noRun and undecided: see noRuns; queries counts its queries.
 	noRun, undecided string
@@ -447,23 +450,175 @@ func (p *problem) segment(fr *frame, start stateNames, d int) ([]string, error) 
 
 // loopCond says that the lasso can loop forever in the end state of fr: the
 // F G conditions hold there and some self-loop rule is enabled.
+//
+// Where the prefix fixes the context (fr.flipped), the conditions are
+// rendered in it: a threshold the context decides is replaced by its
+// value. Fairness conditions read "threshold reached implies these
+// locations empty" for every guard of the automaton, and in a context only
+// the locations of the thresholds reached are left: cc_case1's 48 KB
+// condition becomes a list of empty locations.
 func (p *problem) loopCond(fr *frame) (string, error) {
 	u := fr.end
 	var parts []string
 	for _, e := range p.loopGs {
-		t, err := exprTerm(e, u)
+		v, t, err := p.ctxTerm(e, false, fr.flipped, u)
 		if err != nil {
 			return "", err
 		}
-		parts = append(parts, t)
+		if v == 'f' {
+			return "false", nil
+		}
+		if v == 'r' {
+			parts = append(parts, t)
+		}
 	}
 	var en []string
 	for _, i := range p.stutters {
 		r := p.m.rules[i]
-		en = append(en, smt.And(smt.App(">=", u.k(r.src), "1"), p.m.bterm(r.guard, u)))
+		g := p.m.bterm(r.guard, u)
+		if fr.flipped != nil {
+			v, res := p.evalCtx(r.guard, fr.flipped, u)
+			if v == 'f' {
+				continue
+			}
+			g = res
+			if v == 't' {
+				g = "true"
+			}
+		}
+		en = append(en, smt.And(smt.App(">=", u.k(r.src), "1"), g))
 	}
 	parts = append(parts, smt.Or(en...))
-	return smt.And(parts...), nil
+	return smt.And(append(parts, p.loopSplit(fr)...)...), nil
+}
+
+// loopSplit returns conditions that follow from the G conditions in force
+// and the loop's conditions together, in the end configuration of fr: a
+// G condition that asks some location of X to be non-empty, with loop
+// conditions "guard or k_l == 0" (a fairness condition: a process in l
+// has no rule enabled), gives a case split over X, where each location l
+// brings the guards that keep it: the disjunction of k_l >= 1 and those
+// guards over l in X. The solver would find it only by combining the two,
+// location by location: on a lasso schema of cc_case1's termination,
+// where X has 69 locations and the fairness 30 conditions over 164, z3
+// decides the query by itself in 1.6 s with it and in 27 s without.
+func (p *problem) loopSplit(fr *frame) []string {
+	if len(p.loopEmpty) == 0 || fr.flipped == nil {
+		return nil
+	}
+	u := fr.end
+	var out []string
+	for _, g := range fr.active {
+		for _, c := range g.clauses {
+			if c.general || len(c.zero) > 0 || len(c.nonzero) == 0 {
+				continue
+			}
+			v, res := p.evalCtx(c.ctx, fr.flipped, u)
+			if v == 't' {
+				continue
+			}
+			var or []string
+			if v == 'r' {
+				or = append(or, res)
+			}
+		locs:
+			for _, l := range c.nonzero {
+				and := []string{smt.App(">=", u.k(l), "1")}
+				for _, b := range p.loopEmpty[l] {
+					v, res := p.evalCtx(b, fr.flipped, u)
+					switch v {
+					case 'f':
+						continue locs
+					case 'r':
+						and = append(and, res)
+					}
+				}
+				or = append(or, smt.And(and...))
+			}
+			out = append(out, smt.Or(or...))
+		}
+	}
+	return out
+}
+
+// ctxTerm renders the state condition e (negated when neg) over st like
+// exprTerm, where the atoms in flipped are true and the other milestones
+// false (nil: no context): it returns 't' or 'f' when the context decides
+// e, else 'r' and the residual term. Comparisons of shared variables that
+// are atoms of the model are evaluated by evalCtx; others are rendered as
+// they are.
+func (p *problem) ctxTerm(e ta.Expr, neg bool, flipped []bool, st stateNames) (byte, string, error) {
+	residual := func() (byte, string, error) {
+		t, err := exprTerm(e, st)
+		if err != nil {
+			return 0, "", err
+		}
+		if neg {
+			t = smt.Not(t)
+		}
+		return 'r', t, nil
+	}
+	if flipped == nil {
+		return residual()
+	}
+	switch x := e.(type) {
+	case *ta.BoolLit:
+		if x.Val != neg {
+			return 't', "", nil
+		}
+		return 'f', "", nil
+	case *ta.Unary:
+		if x.Op == "!" {
+			return p.ctxTerm(x.X, !neg, flipped, st)
+		}
+	case *ta.Binary:
+		switch x.Op {
+		case "&&", "||", "->":
+			ln := neg
+			if x.Op == "->" {
+				ln = !neg
+			}
+			// and: a conjunction after pushing the negation in
+			and := (x.Op == "&&") != neg
+			if x.Op == "->" {
+				and = neg
+			}
+			var rs []string
+			for i, k := range []ta.Expr{x.X, x.Y} {
+				kn := neg
+				if i == 0 {
+					kn = ln
+				}
+				v, t, err := p.ctxTerm(k, kn, flipped, st)
+				if err != nil {
+					return 0, "", err
+				}
+				switch {
+				case v == 'f' && and:
+					return 'f', "", nil
+				case v == 't' && !and:
+					return 't', "", nil
+				case v == 'r':
+					rs = append(rs, t)
+				}
+			}
+			switch {
+			case len(rs) == 0 && and:
+				return 't', "", nil
+			case len(rs) == 0:
+				return 'f', "", nil
+			case and:
+				return 'r', smt.And(rs...), nil
+			}
+			return 'r', smt.Or(rs...), nil
+		case "<", "<=", ">", ">=", "==", "!=":
+			if b, err := p.m.findCmp(x, neg); err == nil {
+				v, t := p.evalCtx(b, flipped, st)
+				return v, t, nil
+			}
+		}
+	}
+	return residual()
 }
 
 // exactness reports whether the engine's encoding of the G conditions is

@@ -282,8 +282,12 @@ func (m *model) compileBool(e ta.Expr, neg bool) (*bexpr, error) {
 	return nil, fmt.Errorf("%s: unsupported condition %s", e.Position(), e)
 }
 
-// geq returns the literals of d >= 0.
-func (m *model) geq(d ta.Lin) (*bexpr, error) {
+// errNoAtom: a comparison looked up (find) is not an atom of the model.
+var errNoAtom = fmt.Errorf("not an atom of the model")
+
+// geq returns the literals of d >= 0. With find, the atom must exist
+// already (errNoAtom otherwise), and the model is left unchanged.
+func (m *model) geq(d ta.Lin, find bool) (*bexpr, error) {
 	sh := d.Only(ta.Shared)
 	rest := d.Without(ta.Shared)
 	for v := range rest.Coef {
@@ -305,6 +309,16 @@ func (m *model) geq(d ta.Lin) (*bexpr, error) {
 	if pos && negc {
 		return nil, fmt.Errorf("the threshold %s >= 0 mixes shared variables with positive and negative coefficients; it is not monotone", d.Format(m.f))
 	}
+	lit := func(sh, bound ta.Lin, pos bool) (*bexpr, error) {
+		if !find {
+			return &bexpr{op: 'l', atom: m.atomOf(sh, bound), pos: pos}, nil
+		}
+		a, ok := m.atomIdx[atomKey(sh, bound)]
+		if !ok {
+			return nil, errNoAtom
+		}
+		return &bexpr{op: 'l', atom: a, pos: pos}, nil
+	}
 	// Shared variables are never negative: sh >= c holds for a constant
 	// c <= 0, and sh <= c fails for c < 0 (x >= 1 || x == 0 is true).
 	constant := len(rest.Coef) == 0
@@ -312,7 +326,7 @@ func (m *model) geq(d ta.Lin) (*bexpr, error) {
 		if constant && rest.Const >= 0 {
 			return bTrue, nil
 		}
-		return &bexpr{op: 'l', atom: m.atomOf(sh, rest.Scale(-1)), pos: true}, nil
+		return lit(sh, rest.Scale(-1), true)
 	}
 	if constant && rest.Const < 0 {
 		return bFalse, nil
@@ -320,10 +334,20 @@ func (m *model) geq(d ta.Lin) (*bexpr, error) {
 	// -sh' + rest >= 0 with sh' >= 0  <=>  sh' <= rest  <=>  !(sh' >= rest + 1)
 	b := rest
 	b.Const++
-	return &bexpr{op: 'l', atom: m.atomOf(sh.Scale(-1), b), pos: false}, nil
+	return lit(sh.Scale(-1), b, false)
 }
 
 func (m *model) compileCmp(e *ta.Binary, neg bool) (*bexpr, error) {
+	return m.cmp(e, neg, false)
+}
+
+// findCmp is compileCmp over the atoms the model has; errNoAtom when the
+// comparison needs another.
+func (m *model) findCmp(e *ta.Binary, neg bool) (*bexpr, error) {
+	return m.cmp(e, neg, true)
+}
+
+func (m *model) cmp(e *ta.Binary, neg bool, find bool) (*bexpr, error) {
 	x, err := ta.Linear(e.X)
 	if err != nil {
 		return nil, err
@@ -340,19 +364,19 @@ func (m *model) compileCmp(e *ta.Binary, neg bool) (*bexpr, error) {
 	minus1 := func(l ta.Lin) ta.Lin { l.Const--; return l }
 	switch op {
 	case ">=":
-		return m.geq(d)
+		return m.geq(d, find)
 	case ">":
-		return m.geq(minus1(d))
+		return m.geq(minus1(d), find)
 	case "<=":
-		return m.geq(d.Scale(-1))
+		return m.geq(d.Scale(-1), find)
 	case "<":
-		return m.geq(minus1(d.Scale(-1)))
+		return m.geq(minus1(d.Scale(-1)), find)
 	case "==", "!=":
-		a, err := m.geq(d)
+		a, err := m.geq(d, find)
 		if err != nil {
 			return nil, err
 		}
-		b, err := m.geq(d.Scale(-1))
+		b, err := m.geq(d.Scale(-1), find)
 		if err != nil {
 			return nil, err
 		}
@@ -407,8 +431,10 @@ func mkJoin(op byte, unit, zero, x, y *bexpr) *bexpr {
 	return &bexpr{op: op, kids: []*bexpr{x, y}}
 }
 
+func atomKey(sh, bound ta.Lin) string { return sh.Key() + ">=" + bound.Key() }
+
 func (m *model) atomOf(sh, bound ta.Lin) int {
-	key := sh.Key() + ">=" + bound.Key()
+	key := atomKey(sh, bound)
 	if i, ok := m.atomIdx[key]; ok {
 		return i
 	}
@@ -419,14 +445,15 @@ func (m *model) atomOf(sh, bound ta.Lin) int {
 
 // evalCtx evaluates b when the milestone atoms in flipped are true and
 // the others false. It returns 't', 'f', or 'r' with the residual SMT term:
-// over the parameters, and over the state st for the literals of flow
-// atoms (p.flow), which no context fixes.
+// over the parameters, and over the state st for the literals of atoms
+// that no context fixes (flow atoms, p.flow, and those that are no
+// milestone).
 func (p *problem) evalCtx(b *bexpr, flipped []bool, st stateNames) (byte, string) {
 	switch b.op {
 	case 't', 'f':
 		return b.op, ""
 	case 'l':
-		if p.flow != nil && p.flow[b.atom] && !flipped[b.atom] {
+		if !flipped[b.atom] && (!p.isMilestone(b.atom) || p.flow != nil && p.flow[b.atom]) {
 			t := p.m.atomTerm(b.atom, st)
 			if !b.pos {
 				t = smt.Not(t)

@@ -431,6 +431,22 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 	if err := walk(lc.root); err != nil {
 		return nil, err
 	}
+	// The clauses "threshold or k_l == 0" of the loop's conditions, by
+	// location l (see loopCond).
+	for _, e := range lc.loopGs {
+		g, err := m.prepareG(e)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range g.clauses {
+			if !c.general && len(c.zero) == 1 && len(c.nonzero) == 0 {
+				if p.loopEmpty == nil {
+					p.loopEmpty = map[int][]*bexpr{}
+				}
+				p.loopEmpty[c.zero[0]] = append(p.loopEmpty[c.zero[0]], c.ctx)
+			}
+		}
+	}
 	// The milestones: the atoms of the guards of the rules that move or
 	// update and of the G conditions. An atom only a stuttering self-loop
 	// tests matters in the configuration a lasso repeats, where it is
