@@ -574,20 +574,12 @@ func (p *problem) ctxTerm(e ta.Expr, neg bool, flipped []bool, st stateNames) (b
 	case *ta.Binary:
 		switch x.Op {
 		case "&&", "||", "->":
-			ln := neg
-			if x.Op == "->" {
-				ln = !neg
-			}
-			// and: a conjunction after pushing the negation in
-			and := (x.Op == "&&") != neg
-			if x.Op == "->" {
-				and = neg
-			}
+			xneg, and := pushNeg(x.Op, neg)
 			var rs []string
 			for i, k := range []ta.Expr{x.X, x.Y} {
 				kn := neg
 				if i == 0 {
-					kn = ln
+					kn = xneg
 				}
 				v, t, err := p.ctxTerm(k, kn, flipped, st)
 				if err != nil {

@@ -377,6 +377,16 @@ type lit struct {
 	neg bool
 }
 
+// pushNeg says how a negation (neg) of x op y goes into it, for op &&, ||
+// or ->: x's polarity (y keeps neg), and whether the result is a
+// conjunction of the two.
+func pushNeg(op string, neg bool) (xneg, and bool) {
+	if op == "->" {
+		return !neg, neg
+	}
+	return neg, (op == "&&") != neg
+}
+
 func cnf(e ta.Expr, neg bool) ([][]lit, bool) {
 	switch e := e.(type) {
 	case *ta.BoolLit:
@@ -391,18 +401,11 @@ func cnf(e ta.Expr, neg bool) ([][]lit, bool) {
 	case *ta.Binary:
 		switch e.Op {
 		case "&&", "||", "->":
-			xn := neg
-			if e.Op == "->" {
-				xn = !neg
-			}
+			xn, and := pushNeg(e.Op, neg)
 			x, ok1 := cnf(e.X, xn)
 			y, ok2 := cnf(e.Y, neg)
 			if !ok1 || !ok2 {
 				return nil, false
-			}
-			and := (e.Op == "&&") != neg
-			if e.Op == "->" {
-				and = neg
 			}
 			if and {
 				return append(x, y...), true
