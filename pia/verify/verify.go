@@ -224,6 +224,11 @@ func Verify(ctx context.Context, prog *promela.Program, model Model, specs []str
 				r.Reason += "; " + reason
 			}
 		}
+		// A run the budget stopped after the abstraction's verdict skips
+		// the refinement and the replays: the reason says so first.
+		if stop := explore.StopCause(ctx); stop != "" && r.Verdict == trace.Unknown && !strings.HasPrefix(r.Reason, stop) {
+			r.Reason = stop + " before the counterexample was refined or replayed; " + r.Reason
+		}
 		res.Verdicts = append(res.Verdicts, r)
 		if opts.Verdict != nil {
 			opts.Verdict(r)
