@@ -39,8 +39,8 @@ func stuckTA(guard string) string {
 // TestLoopSplit checks the case split loopSplit adds to a lasso's loop: the
 // locations of the G condition that fairness lets hold processes, each
 // with the guards that keep it, and the verdicts of the tree search with
-// it. The violated row fails when the split asks a guard false instead of
-// true (a process stays in A only while A's guard fails): the one run
+// it. The violated row fails when the split asks A's guard true instead
+// of false (a process stays in A only while A's guard fails): the one run
 // that violates the specification is lost.
 func TestLoopSplit(t *testing.T) {
 	testenv.NeedBinary(t, "z3")
