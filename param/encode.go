@@ -475,8 +475,10 @@ func (p *problem) loopCond(fr *frame) (string, error) {
 	var en []string
 	for _, i := range p.stutters {
 		r := p.m.rules[i]
-		g := p.m.bterm(r.guard, u)
-		if fr.flipped != nil {
+		var g string
+		if fr.flipped == nil {
+			g = p.m.bterm(r.guard, u)
+		} else {
 			v, res := p.evalCtx(r.guard, fr.flipped, u)
 			if v == 'f' {
 				continue

@@ -453,7 +453,7 @@ func (p *problem) evalCtx(b *bexpr, flipped []bool, st stateNames) (byte, string
 	case 't', 'f':
 		return b.op, ""
 	case 'l':
-		if !flipped[b.atom] && (!p.isMilestone(b.atom) || p.flow != nil && p.flow[b.atom]) {
+		if !flipped[b.atom] && !p.isMilestone(b.atom) { // flow atoms are no milestones (markFlow)
 			t := p.m.atomTerm(b.atom, st)
 			if !b.pos {
 				t = smt.Not(t)

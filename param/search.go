@@ -433,6 +433,7 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 	}
 	// The clauses "threshold or k_l == 0" of the loop's conditions, by
 	// location l (see loopCond).
+	p.loopEmpty = map[int][]*bexpr{}
 	for _, e := range lc.loopGs {
 		g, err := m.prepareG(e)
 		if err != nil {
@@ -440,9 +441,6 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		}
 		for _, c := range g.clauses {
 			if !c.general && len(c.zero) == 1 && len(c.nonzero) == 0 {
-				if p.loopEmpty == nil {
-					p.loopEmpty = map[int][]*bexpr{}
-				}
 				p.loopEmpty[c.zero[0]] = append(p.loopEmpty[c.zero[0]], c.ctx)
 			}
 		}
