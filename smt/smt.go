@@ -798,14 +798,18 @@ func (p *process) check(ctx context.Context, assumptions []string) (Status, erro
 	if len(assumptions) > 0 {
 		q = "(check-sat-assuming (" + strings.Join(assumptions, " ") + "))"
 	}
-	if err := p.drain(ctx); err != nil {
-		return p.unknown(ctx, err)
-	}
-	p.write(q)
-	if err := p.flush(ctx); err != nil {
-		return p.unknown(ctx, err)
-	}
+	// The check goes with the commands before it, whose acknowledgements
+	// come first: one round trip instead of two.
 	start := time.Now()
+	p.write(q)
+	if err := p.drain(ctx); err != nil {
+		if !p.dead {
+			// An error answered to a command: the check is answered too.
+			p.next(ctx, p.checkLimit(), "answer (check-sat)", true)
+		}
+		p.stats.Time += time.Since(start)
+		return p.unknown(ctx, err)
+	}
 	e, err := p.next(ctx, p.checkLimit(), "answer (check-sat)", true)
 	p.stats.Time += time.Since(start)
 	if se := (*Error)(nil); errors.As(err, &se) && se.timeout {
