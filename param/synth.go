@@ -68,6 +68,7 @@ type Candidate struct {
 // each candidate.
 func Synthesize(ctx context.Context, f *ta.File, specs []string, opts Options, onCandidate func(Candidate)) (out Synthesis) {
 	start := time.Now()
+	opts.Solver = liaSolver(opts.Solver)
 	defer func() {
 		out.Seconds = time.Since(start).Seconds()
 		if !out.Complete && ctx.Err() != nil {
