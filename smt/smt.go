@@ -1136,3 +1136,100 @@ func (t *tail) last() string {
 	}
 	return line
 }
+
+// CheckEach checks each term alone on top of s's assertions: the same
+// answers as Push, Assert(term), Check and Pop for one term after the
+// other. A z3 or cvc5 process gets all of them at once and answers them
+// in one round trip (a setup of the threshold-automata engine asks one
+// per atom and one per location: tens to hundreds); a check with a
+// Timeout or an RLimit, and a cross-checked solver, go one by one. An
+// error stops the checks: the statuses so far are returned with it.
+func CheckEach(ctx context.Context, s Solver, terms []string) ([]Status, error) {
+	if p, ok := s.(*process); ok && len(terms) > 1 && p.opts.Timeout == 0 && p.opts.RLimit == 0 && !p.dead && p.broken == nil {
+		return p.checkEach(ctx, terms)
+	}
+	sts := make([]Status, 0, len(terms))
+	for _, t := range terms {
+		s.Push()
+		s.Assert(t)
+		st, err := s.Check(ctx)
+		s.Pop(1)
+		if err != nil {
+			return sts, err
+		}
+		sts = append(sts, st)
+	}
+	return sts, nil
+}
+
+// checkEach is CheckEach for a process: every term's push, assertion,
+// check and pop written at once, then their answers read in order.
+func (p *process) checkEach(ctx context.Context, terms []string) ([]Status, error) {
+	if err := p.drain(ctx); err != nil {
+		return nil, err
+	}
+	for _, t := range terms {
+		p.write("(push 1)")
+		p.write("(assert " + t + ")")
+		p.write("(check-sat)")
+		p.write("(pop 1)")
+	}
+	start := time.Now()
+	defer func() { p.stats.Time += time.Since(start) }()
+	if err := p.flush(ctx); err != nil {
+		return nil, err
+	}
+	sts := make([]Status, 0, len(terms))
+	// Any answer out of place leaves the stack unknown: the process is
+	// stopped, and restarts with its assertions at the next call.
+	fail := func(err error) ([]Status, error) {
+		p.kill()
+		return sts, err
+	}
+	ack := func() error {
+		e, err := p.next(ctx, p.replyLimit(), "acknowledge its commands", false)
+		switch {
+		case err != nil:
+			return err
+		case isError(e):
+			return p.errorOf(e)
+		case e.IsList || e.Atom != "success" && e.Atom != "unsupported":
+			return p.protocol("answered %s to a command that answers success", e)
+		}
+		return nil
+	}
+	for range terms {
+		if err := ack(); err != nil {
+			return fail(err)
+		}
+		if err := ack(); err != nil {
+			return fail(err)
+		}
+		e, err := p.next(ctx, 0, "answer (check-sat)", true)
+		if err != nil {
+			return fail(err)
+		}
+		p.stats.Checks++
+		switch {
+		case !e.IsList && e.Atom == "sat":
+			p.stats.Sat++
+			sts = append(sts, Sat)
+		case !e.IsList && e.Atom == "unsat":
+			p.stats.Unsat++
+			sts = append(sts, Unsat)
+		case !e.IsList && e.Atom == "unknown":
+			p.stats.Unknown++
+			p.reason = "solver answered unknown"
+			sts = append(sts, Unknown)
+		case isError(e):
+			return fail(p.errorOf(e))
+		default:
+			return fail(p.protocol("answered %s to check-sat", e))
+		}
+		if err := ack(); err != nil {
+			return fail(err)
+		}
+	}
+	p.failures = 0
+	return sts, nil
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -432,5 +433,63 @@ func TestPool(t *testing.T) {
 	case <-p.ex.done:
 	case <-time.After(5 * time.Second):
 		t.Error("a kept process outlived its pool")
+	}
+}
+
+// CheckEach answers as Push, Assert, Check and Pop would, one term after
+// the other, and leaves the assertions as they were; an error stops it
+// with the answers before it, and a process goes on with its assertions.
+func TestCheckEach(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range solvers(t) {
+		for _, cross := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/cross=%v", name, cross), func(t *testing.T) {
+				opts := Options{Name: name, Logic: "QF_LIA"}
+				if cross {
+					// One by one, each unsat confirmed.
+					opts.CrossCheck = &Options{Name: name, Logic: "QF_LIA"}
+				}
+				s, err := New(ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				s.Send(DeclareConst("x", "Int"), DeclareConst("y", "Int"))
+				s.Assert("(and (>= x 0) (<= x 5) (= y (* 2 x)))")
+				terms := []string{"(= y 3)", "(= y 4)", "(> x 5)", "(< y 0)", "(= x 5)"}
+				want := []Status{Unsat, Sat, Unsat, Unsat, Sat}
+				sts, err := CheckEach(ctx, s, terms)
+				if err != nil || !slices.Equal(sts, want) {
+					t.Fatalf("CheckEach: %v %v, want %v", sts, err, want)
+				}
+				if got := s.Stats().Checks; got != int64(len(terms)) {
+					t.Errorf("%d checks counted, want %d", got, len(terms))
+				}
+				if st, err := s.Check(ctx); st != Sat || err != nil {
+					t.Fatalf("after CheckEach: %v %v, want sat", st, err)
+				}
+				s.Push()
+				s.Assert("(= y 11)")
+				if st, err := s.Check(ctx); st != Unsat || err != nil {
+					t.Fatalf("the assertions after CheckEach: %v %v, want unsat", st, err)
+				}
+				s.Pop(1)
+				if cross {
+					return
+				}
+				sts, err = CheckEach(ctx, s, []string{"(= y 4)", "(= z 1)", "(= y 3)"})
+				if err == nil || !slices.Equal(sts, []Status{Sat}) {
+					t.Fatalf("CheckEach with an undeclared constant: %v %v, want [sat] and an error", sts, err)
+				}
+				if st, err := s.Check(ctx); st != Sat || err != nil {
+					t.Fatalf("after the error: %v %v, want sat", st, err)
+				}
+				s.Push()
+				s.Assert("(= y 11)")
+				if st, err := s.Check(ctx); st != Unsat || err != nil {
+					t.Fatalf("the assertions after the error: %v %v, want unsat", st, err)
+				}
+			})
+		}
 	}
 }
