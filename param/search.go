@@ -510,8 +510,25 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		return st
 	}
 	valid := func(t string) bool { return check(smt.Not(t)) == smt.Unsat }
+	// each asks the terms at once: whether each is satisfiable with the
+	// assertions.
+	each := func(terms []string) []smt.Status {
+		if failed != nil {
+			return make([]smt.Status, len(terms))
+		}
+		sts, err := smt.CheckEach(ctx, s, terms)
+		if err != nil {
+			failed = err
+			return make([]smt.Status, len(terms))
+		}
+		return sts
+	}
+	bounds := make([]string, n)
 	for a := range m.atoms {
-		p.always[a] = valid(smt.App("<=", linTerm(m.atoms[a].bound, ""), "0"))
+		bounds[a] = smt.Not(smt.App("<=", linTerm(m.atoms[a].bound, ""), "0"))
+	}
+	for a, st := range each(bounds) {
+		p.always[a] = st == smt.Unsat
 	}
 	// Which atoms an initial configuration (of this disjunct) may satisfy.
 	{
@@ -532,14 +549,21 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		}
 		s.Send(cmds...)
 		if ok {
-			possible := func(t string) bool { return check(t) != smt.Unsat }
-			p.initial = make([]bool, n)
+			terms := make([]string, 0, n+m.nloc)
 			for a := range m.atoms {
-				p.initial[a] = possible(m.atomTerm(a, t0))
+				terms = append(terms, m.atomTerm(a, t0))
+			}
+			for l := 0; l < m.nloc; l++ {
+				terms = append(terms, smt.App(">=", t0.k(l), "1"))
+			}
+			sts := each(terms)
+			p.initial = make([]bool, n)
+			for a := range p.initial {
+				p.initial[a] = sts[a] != smt.Unsat
 			}
 			p.initOcc = make([]bool, m.nloc)
 			for l := range p.initOcc {
-				p.initOcc[l] = possible(smt.App(">=", t0.k(l), "1"))
+				p.initOcc[l] = sts[n+l] != smt.Unsat
 			}
 		}
 		// a implies b when S_b - S_a never drops below zero: it is
