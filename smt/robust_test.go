@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -271,4 +272,29 @@ func TestCrossCheckAgrees(t *testing.T) {
 	if got := s.Stats(); got.CrossChecks != 2 || got.Unsat != 2 || got.Sat != 1 {
 		t.Errorf("stats %+v: want 2 unsat answers, both cross-checked, and 1 sat", got)
 	}
+}
+
+// A process that fails during a batch of checks leaves the rest to go
+// one by one: each answers Unknown as Check restarts the process, until
+// it is given up on, as for checks asked one by one.
+func TestCheckEachAfterCrash(t *testing.T) {
+	path, pids := fake(t, "crash-check")
+	ctx := hangGuard(t)
+	s, err := New(ctx, Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Send(DeclareConst("x", "Int"))
+	sts, err := CheckEach(ctx, s, []string{"(> x 0)", "(> x 1)", "(> x 2)", "(> x 3)"})
+	// The batch's crash is the first failure, the first term's restart
+	// the second (Unknown), the second term's the third.
+	if want := []Status{Unknown}; !slices.Equal(sts, want) {
+		t.Fatalf("statuses %v, want %v", sts, want)
+	}
+	solverError(t, err, path, "3 failures in a row, given up")
+	if got := len(pids()); got != maxFailures {
+		t.Errorf("%d processes started, want %d", got, maxFailures)
+	}
+	noneRunning(t, pids())
 }

@@ -1142,13 +1142,22 @@ func (t *tail) last() string {
 // other. A z3 or cvc5 process gets all of them at once and answers them
 // in one round trip (a setup of the threshold-automata engine asks one
 // per atom and one per location: tens to hundreds); a check with a
-// Timeout or an RLimit, and a cross-checked solver, go one by one. An
-// error stops the checks: the statuses so far are returned with it.
+// Timeout or an RLimit, and a cross-checked solver, go one by one, and
+// so do the checks after a failure of the process. An error stops the
+// checks: the statuses so far are returned with it.
 func CheckEach(ctx context.Context, s Solver, terms []string) ([]Status, error) {
+	var sts []Status
 	if p, ok := s.(*process); ok && len(terms) > 1 && p.opts.Timeout == 0 && p.opts.RLimit == 0 && !p.dead && p.broken == nil {
-		return p.checkEach(ctx, terms)
+		var err error
+		sts, err = p.checkEach(ctx, terms)
+		var se *Error
+		if err == nil || ctx.Err() != nil || !errors.As(err, &se) || !se.restart {
+			return sts, err
+		}
+		// The process failed (it stopped reading or answering): the
+		// rest one by one, as Check restarts it or gives up on it.
+		terms = terms[len(sts):]
 	}
-	sts := make([]Status, 0, len(terms))
 	for _, t := range terms {
 		s.Push()
 		s.Assert(t)
@@ -1163,7 +1172,8 @@ func CheckEach(ctx context.Context, s Solver, terms []string) ([]Status, error) 
 }
 
 // checkEach is CheckEach for a process: every term's push, assertion,
-// check and pop written at once, then their answers read in order.
+// check and pop written at once, then their answers read in order. On
+// an error it returns the statuses before it.
 func (p *process) checkEach(ctx context.Context, terms []string) ([]Status, error) {
 	if err := p.drain(ctx); err != nil {
 		return nil, err
