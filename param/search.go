@@ -58,6 +58,9 @@ type Options struct {
 	// SingleFirst asks the single query before the tree search instead
 	// of beside it, so that it decides every disjunct it can (for tests).
 	SingleFirst bool
+	// treeReady, when set, is called once a worker of the tree search
+	// has its solver, or the search has ended (race).
+	treeReady func()
 	// Engine is "cegar" for the counter abstraction with refinement
 	// (cegar.go), "schema" for the schema engine; by default the schema
 	// engine runs, the counter abstraction without refinement for an
@@ -814,14 +817,29 @@ func race(ctx context.Context, p *problem, specName string, opts Options, st *st
 		out     caseOutcome
 		decided bool
 	}
+	// The tree search takes its solver first: the one the setup used,
+	// which the run's pool keeps, answers at once, and a new process
+	// takes 9-20 ms before its first answer. The tree of a small
+	// automaton is decided in a few milliseconds, less than its single
+	// query (cav15's strb-bcast-byz: 1-2 ms against 16 ms); the single
+	// query of a large one takes far longer than a process's start.
+	ready := make(chan struct{})
+	topts := opts
+	var once sync.Once
+	topts.treeReady = func() { once.Do(func() { close(ready) }) }
 	sch := make(chan single, 1)
 	go func() {
+		select {
+		case <-ready:
+		case <-sctx.Done():
+		}
 		out, ok := singleOutcome(sctx, p, opts, st)
 		sch <- single{out, ok}
 	}()
 	tch := make(chan caseOutcome, 1)
 	go func() {
-		out := verifySchemas(tctx, p, specName, opts, st, start)
+		out := verifySchemas(tctx, p, specName, topts, st, start)
+		topts.treeReady()
 		out.undecided = p.undecided
 		tch <- out
 	}()
@@ -980,6 +998,9 @@ type worker struct {
 
 func (s *search) work(ctx context.Context) {
 	solver, err := smt.New(ctx, s.opts.Solver)
+	if s.opts.treeReady != nil {
+		s.opts.treeReady()
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			s.fail(err)
