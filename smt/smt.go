@@ -551,14 +551,23 @@ func (p *process) drain(ctx context.Context) error {
 			}
 			continue
 		}
-		// z3 answers some options with "unsupported"; harmless.
-		if e.IsList || e.Atom != "success" && e.Atom != "unsupported" {
-			return p.protocol("answered %s to a command that answers success", e)
+		if err := p.notSuccess(e); err != nil {
+			return err
 		}
 	}
 	err := p.err
 	p.err = nil
 	return err
+}
+
+// notSuccess is the error of e, an answer to a command that answers
+// success and not an error, when it is something else.
+func (p *process) notSuccess(e Sexp) error {
+	// z3 answers some options with "unsupported"; harmless.
+	if e.IsList || e.Atom != "success" && e.Atom != "unsupported" {
+		return p.protocol("answered %s to a command that answers success", e)
+	}
+	return nil
 }
 
 // ask writes a query and reads its answer.
@@ -756,6 +765,12 @@ var errTimeout = errors.New("timeout")
 func (p *process) Check(ctx context.Context, assumptions ...string) (Status, error) {
 	p.assumed = append(p.assumed[:0], assumptions...)
 	st, err := p.check(ctx, assumptions)
+	p.count(st)
+	return st, err
+}
+
+// count counts a check that answered st.
+func (p *process) count(st Status) {
 	p.stats.Checks++
 	switch st {
 	case Sat:
@@ -765,7 +780,23 @@ func (p *process) Check(ctx context.Context, assumptions ...string) (Status, err
 	default:
 		p.stats.Unknown++
 	}
-	return st, err
+}
+
+// checkAnswer is the status that e, an answer to check-sat, says, or
+// false when e is not one.
+func checkAnswer(e Sexp) (Status, bool) {
+	if e.IsList {
+		return Unknown, false
+	}
+	switch e.Atom {
+	case "sat":
+		return Sat, true
+	case "unsat":
+		return Unsat, true
+	case "unknown":
+		return Unknown, true
+	}
+	return Unknown, false
 }
 
 func (p *process) check(ctx context.Context, assumptions []string) (Status, error) {
@@ -819,18 +850,14 @@ func (p *process) check(ctx context.Context, assumptions []string) (Status, erro
 	if err != nil {
 		return p.unknown(ctx, err)
 	}
-	switch {
-	case !e.IsList && e.Atom == "sat":
+	if st, ok := checkAnswer(e); ok {
 		p.failures = 0
-		return Sat, nil
-	case !e.IsList && e.Atom == "unsat":
-		p.failures = 0
-		return Unsat, nil
-	case !e.IsList && e.Atom == "unknown":
-		p.failures = 0
-		p.reason = p.reasonUnknown(ctx, time.Since(start))
-		return Unknown, nil
-	case isError(e):
+		if st == Unknown {
+			p.reason = p.reasonUnknown(ctx, time.Since(start))
+		}
+		return st, nil
+	}
+	if isError(e) {
 		return Unknown, p.errorOf(e)
 	}
 	return Unknown, p.protocol("answered %s to check-sat", e)
@@ -1203,10 +1230,8 @@ func (p *process) checkEach(ctx context.Context, terms []string) ([]Status, erro
 			return err
 		case isError(e):
 			return p.errorOf(e)
-		case e.IsList || e.Atom != "success" && e.Atom != "unsupported":
-			return p.protocol("answered %s to a command that answers success", e)
 		}
-		return nil
+		return p.notSuccess(e)
 	}
 	for range terms {
 		if err := ack(); err != nil {
@@ -1219,18 +1244,14 @@ func (p *process) checkEach(ctx context.Context, terms []string) ([]Status, erro
 		if err != nil {
 			return fail(err)
 		}
-		p.stats.Checks++
+		st, ok := checkAnswer(e)
 		switch {
-		case !e.IsList && e.Atom == "sat":
-			p.stats.Sat++
-			sts = append(sts, Sat)
-		case !e.IsList && e.Atom == "unsat":
-			p.stats.Unsat++
-			sts = append(sts, Unsat)
-		case !e.IsList && e.Atom == "unknown":
-			p.stats.Unknown++
-			p.reason = "solver answered unknown"
-			sts = append(sts, Unknown)
+		case ok:
+			p.count(st)
+			if st == Unknown {
+				p.reason = "solver answered unknown"
+			}
+			sts = append(sts, st)
 		case isError(e):
 			return fail(p.errorOf(e))
 		default:
