@@ -498,23 +498,8 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 	// initially, prunes the search: the verdict rests on these unsat
 	// answers too. A query that fails stops the setup.
 	var failed error
-	check := func(t string) smt.Status {
-		if failed != nil {
-			return smt.Unknown
-		}
-		s.Push()
-		s.Assert(t)
-		st, err := s.Check(ctx)
-		s.Pop(1)
-		if err != nil {
-			failed = err
-			return smt.Unknown
-		}
-		return st
-	}
-	valid := func(t string) bool { return check(smt.Not(t)) == smt.Unsat }
-	// each asks the terms at once: whether each is satisfiable with the
-	// assertions.
+	// each asks whether each term is satisfiable with the assertions,
+	// all at once (smt.CheckEach); Unknown after a failure.
 	each := func(terms []string) []smt.Status {
 		if failed != nil {
 			return make([]smt.Status, len(terms))
@@ -526,6 +511,7 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		}
 		return sts
 	}
+	valid := func(t string) bool { return each([]string{smt.Not(t)})[0] == smt.Unsat }
 	bounds := make([]string, n)
 	for a := range m.atoms {
 		bounds[a] = smt.Not(smt.App("<=", linTerm(m.atoms[a].bound, ""), "0"))
