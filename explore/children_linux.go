@@ -5,7 +5,6 @@ package explore
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"ftmc/internal/procmem"
@@ -21,10 +20,18 @@ func childrenBytes() int64 {
 	if !procmem.Spawned() {
 		return 0
 	}
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	// The threads by name, and then each one's children: a glob of
+	// /proc/self/task/*/children would list every thread's directory
+	// too, some 50 entries each.
+	dir, err := os.Open("/proc/self/task")
+	if err != nil {
+		return 0
+	}
+	tasks, _ := dir.Readdirnames(-1)
+	dir.Close()
 	var total int64
-	for _, f := range tasks {
-		data, err := os.ReadFile(f)
+	for _, t := range tasks {
+		data, err := os.ReadFile("/proc/self/task/" + t + "/children")
 		if err != nil {
 			continue
 		}
