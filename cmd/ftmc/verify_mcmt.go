@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -205,9 +204,8 @@ func verifyMCMT(e *env, args []string) int {
 		}
 	}
 	rep.Stats.Seconds = time.Since(start).Seconds()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	rep.Stats.MemoryBytes = int64(ms.Sys)
+	var ms explore.MemorySampler
+	rep.Stats.MemoryBytes = ms.RuntimeBytes()
 	return files.finish(e, "ftmc verify", rep, *asJSON, func() int {
 		if *asJSON {
 			if err := writeJSON(e.stdout, rep); err != nil {
