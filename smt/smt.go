@@ -235,25 +235,7 @@ func New(ctx context.Context, opts Options) (Solver, error) {
 		}
 		return &crossCheck{a: a.(*process), b: b.(*process)}, nil
 	}
-	if opts.Name == "" {
-		opts.Name = "z3"
-	}
-	var args []string
-	switch opts.Name {
-	case "z3":
-		args = []string{"-in", "-smt2"}
-		if !opts.AutoConfig {
-			args = append(args, "auto_config=false", "smt.arith.solver=2", "smt.arith.eager_eq_axioms=false")
-		}
-	case "cvc5":
-		args = []string{"--lang=smt2", "--incremental", "--produce-models", "--produce-unsat-assumptions"}
-		if opts.Logic == "" {
-			opts.Logic = "ALL"
-		}
-	default:
-		return nil, fmt.Errorf("unknown solver %q (want z3 or cvc5)", opts.Name)
-	}
-	path, err := Lookup(opts)
+	opts, path, args, err := command(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -273,6 +255,70 @@ func New(ctx context.Context, opts Options) (Solver, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// command is how New runs the solver of opts: opts with the defaults
+// filled in, the program's path and its arguments.
+func command(opts Options) (Options, string, []string, error) {
+	if opts.Name == "" {
+		opts.Name = "z3"
+	}
+	var args []string
+	switch opts.Name {
+	case "z3":
+		args = []string{"-in", "-smt2"}
+		if !opts.AutoConfig {
+			args = append(args, "auto_config=false", "smt.arith.solver=2", "smt.arith.eager_eq_axioms=false")
+		}
+	case "cvc5":
+		args = []string{"--lang=smt2", "--incremental", "--produce-models", "--produce-unsat-assumptions"}
+		if opts.Logic == "" {
+			opts.Logic = "ALL"
+		}
+	default:
+		return opts, "", nil, fmt.Errorf("unknown solver %q (want z3 or cvc5)", opts.Name)
+	}
+	path, err := Lookup(opts)
+	return opts, path, args, err
+}
+
+// Prestart starts a process for opts (its first solver, when it has a
+// cross-check) in the pool of ctx and keeps it there idle, so that the
+// process's start overlaps with what the caller does before its first
+// New: z3 takes some 9 ms before its first answer, most of it building
+// its context at its first (push 1). The first New for the same solver
+// takes it; a start that fails is left to New to find again and report.
+// Without a pool, and for the solvers a pool does not keep, Prestart does
+// nothing.
+func Prestart(ctx context.Context, opts Options) {
+	opts.CrossCheck = nil
+	opts, path, args, err := command(opts)
+	pool, _ := ctx.Value(poolKey{}).(*Pool)
+	if err != nil || pool == nil || opts.Name != "z3" || opts.Log != nil {
+		return
+	}
+	p := &process{opts: opts, path: path, args: args, replay: [][]string{nil}, pool: pool}
+	if p.launch() != nil {
+		p.kill()
+		return
+	}
+	// The level below the user's, as start makes it: its answer and
+	// those of the options are read with the first user's commands.
+	p.raw("(push 1)")
+	if p.flush(ctx) != nil {
+		p.kill()
+		return
+	}
+	key := idleKey(path, args, opts.Logic)
+	pool.mu.Lock()
+	closed := pool.closed
+	if !closed {
+		pool.procs[key] = append(pool.procs[key], p)
+	}
+	pool.mu.Unlock()
+	if closed {
+		p.kill()
+	}
 }
 
 // process is a solver behind a pipe. Commands are buffered and written when
@@ -341,6 +387,34 @@ func (p *process) checkLimit() time.Duration {
 }
 
 func (p *process) start(ctx context.Context) error {
+	if err := p.launch(); err != nil {
+		return err
+	}
+	if p.pool != nil {
+		// The options first, as without a pool. Then a level below the
+		// user's, which release pops to clear what the user left: it
+		// is acknowledged with the user's first commands.
+		if err := p.drain(ctx); err != nil {
+			return err
+		}
+		p.raw("(push 1)")
+	}
+	for i, level := range p.replay {
+		if i > 0 {
+			p.raw("(push 1)")
+		}
+		for _, c := range level {
+			p.raw(c)
+		}
+	}
+	if p.pool != nil && len(p.replay) == 1 && len(p.replay[0]) == 0 {
+		return nil
+	}
+	return p.drain(ctx)
+}
+
+// launch starts the process and queues the options of every start.
+func (p *process) launch() error {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -384,27 +458,7 @@ func (p *process) start(ctx context.Context) error {
 	if p.opts.Logic != "" {
 		p.raw("(set-logic " + p.opts.Logic + ")")
 	}
-	if p.pool != nil {
-		// The options first, as without a pool. Then a level below the
-		// user's, which release pops to clear what the user left: it
-		// is acknowledged with the user's first commands.
-		if err := p.drain(ctx); err != nil {
-			return err
-		}
-		p.raw("(push 1)")
-	}
-	for i, level := range p.replay {
-		if i > 0 {
-			p.raw("(push 1)")
-		}
-		for _, c := range level {
-			p.raw(c)
-		}
-	}
-	if p.pool != nil && len(p.replay) == 1 && len(p.replay[0]) == 0 {
-		return nil
-	}
-	return p.drain(ctx)
+	return nil
 }
 
 // solverTunables are the allocator settings a solver process runs with

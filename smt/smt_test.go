@@ -436,6 +436,72 @@ func TestPool(t *testing.T) {
 	}
 }
 
+// A prestarted process is the one the first New for its solver takes,
+// with the options New would give it; New for other options, or outside
+// the pool, starts its own; the pool's end ends one never taken.
+func TestPrestart(t *testing.T) {
+	testenv.NeedBinary(t, "z3")
+	ctx, done := WithPool(context.Background())
+	defer done()
+	opts := Options{Name: "z3", Logic: "QF_LIA"}
+	Prestart(context.Background(), opts) // no pool: nothing
+	Prestart(ctx, Options{Name: "cvc5"}) // not kept by a pool: nothing
+	Prestart(ctx, opts)
+	pool := ctx.Value(poolKey{}).(*Pool)
+	key := ""
+	for k, ps := range pool.procs {
+		if len(ps) != 1 || key != "" {
+			t.Fatalf("pool after Prestart: %v", pool.procs)
+		}
+		key = k
+	}
+	if key == "" {
+		t.Fatal("Prestart kept no process")
+	}
+	pre := pool.procs[key][0]
+	other, err := New(ctx, Options{Name: "z3", Logic: "QF_LRA"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.(*process) == pre {
+		t.Fatal("New with another logic took the prestarted process")
+	}
+	other.Close()
+	s, err := New(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.(*process) != pre {
+		t.Fatal("New started a process beside the prestarted one")
+	}
+	s.Send(DeclareConst("x", "Int"))
+	s.Assert("(> x 2)")
+	if st, err := s.Check(ctx); st != Sat || err != nil {
+		t.Fatalf("the prestarted process: %v %v (%s)", st, err, s.Reason())
+	}
+	if e, err := s.(*process).query(ctx, "(get-value (x))"); err != nil || !strings.Contains(e.String(), "x") {
+		t.Errorf("get-value: %v %v", e, err)
+	}
+	s.Close()
+	// One never taken ends with the pool.
+	Prestart(ctx, Options{Name: "z3", Logic: "QF_UF"})
+	var idle *process
+	for k, ps := range pool.procs {
+		if k != key && len(ps) > 0 && ps[0].opts.Logic == "QF_UF" {
+			idle = ps[0]
+		}
+	}
+	if idle == nil {
+		t.Fatalf("no idle process for QF_UF: %v", pool.procs)
+	}
+	done()
+	select {
+	case <-idle.ex.done:
+	case <-time.After(5 * time.Second):
+		t.Error("a prestarted process outlived its pool")
+	}
+}
+
 // CheckEach answers as Push, Assert, Check and Pop would, one term after
 // the other, and leaves the assertions as they were; an error stops it
 // with the answers before it, and a process goes on with its assertions.
