@@ -4,10 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
+	"ftmc/explore"
 	"ftmc/param"
 	"ftmc/smt"
 	"ftmc/ta"
@@ -232,10 +232,10 @@ func (f *schemaFlags) options(model string) (smt.Options, error) {
 // statistics, saves, prints (JSON, or the verdict lines) and draws it
 // (reportFiles.finish) and returns the exit code.
 func (f *schemaFlags) finishReport(e *env, rep *trace.Report, start time.Time, extra []trace.Figure) int {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	// memory_bytes is this process's; the solver processes are not counted.
-	rep.Stats = trace.Stats{Seconds: time.Since(start).Seconds(), MemoryBytes: int64(ms.Sys), Complete: trace.ExitCode(rep.Verdicts) != trace.ExitUnknown, Extra: extra}
+	// memory_bytes is this process's; the solver processes are not
+	// counted. The sampler does not stop the world as ReadMemStats does.
+	var ms explore.MemorySampler
+	rep.Stats = trace.Stats{Seconds: time.Since(start).Seconds(), MemoryBytes: ms.RuntimeBytes(), Complete: trace.ExitCode(rep.Verdicts) != trace.ExitUnknown, Extra: extra}
 	return f.files.finish(e, "ftmc verify", rep, f.json, func() int {
 		if f.json {
 			if err := writeJSON(e.stdout, rep); err != nil {
