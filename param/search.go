@@ -1244,6 +1244,13 @@ func liaSolver(o smt.Options) smt.Options {
 	return o
 }
 
+// Prestart starts the solver that Verify and Synthesize ask first in the
+// pool of ctx (smt.Prestart), so that its start overlaps with the
+// caller's reading of the automaton.
+func Prestart(ctx context.Context, solver smt.Options) {
+	smt.Prestart(ctx, liaSolver(solver))
+}
+
 // Supported reports why the schema engine cannot handle f (unknowns,
 // guards that are not monotone in the shared variables, updates that are
 // not increments), or nil. Rules that form a cycle are reported for each

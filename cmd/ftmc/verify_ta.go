@@ -27,6 +27,8 @@ func verifyTA(e *env, args []string) int {
 	// the reading too (a FIFO that no process writes).
 	ctx, cancel := lim.budget(fs, time.Now()).Bound(e.ctx)
 	defer cancel()
+	// The solver starts while the automaton is read.
+	param.Prestart(ctx, solver)
 	f, code := loadTA(ctx, e, "ftmc verify", pos[0])
 	if f == nil {
 		return code
