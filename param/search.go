@@ -511,7 +511,6 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		}
 		return sts
 	}
-	valid := func(t string) bool { return each([]string{smt.Not(t)})[0] == smt.Unsat }
 	bounds := make([]string, n)
 	for a := range m.atoms {
 		bounds[a] = smt.Not(smt.App("<=", linTerm(m.atoms[a].bound, ""), "0"))
@@ -560,7 +559,8 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 		// nsnt01 >= N - T follows from nsnt0 >= N - T when every rule
 		// that sends 0 also counts it in nsnt01), and a's bound is at
 		// least b's.
-		geq := func(diff ta.Lin) bool {
+		// rulesKeep reports whether no rule decreases diff.
+		rulesKeep := func(diff ta.Lin) bool {
 			// Coefficients and increments are at most about 2^42, their
 			// products not: the sum is exact.
 			var d, t big.Int
@@ -573,33 +573,68 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 					return false
 				}
 			}
-			if !ok {
-				for _, c := range diff.Coef {
-					if c < 0 {
-						return false
-					}
-				}
-				return true
-			}
-			return valid(smt.App(">=", linTerm(diff, t0), "0"))
+			return true
 		}
+		// The pairs of milestones, and which bound is at least which
+		// (bound[a][b]: a's at least b's), in one batch.
+		var cand []int
 		for a := range m.atoms {
-			for b := range m.atoms {
-				if a == b || p.always[a] || p.always[b] || !p.isMilestone(a) || !p.isMilestone(b) {
-					continue
-				}
-				diff := m.atoms[b].shared.Add(m.atoms[a].shared.Scale(-1))
-				if !valid(smt.App(">=", linTerm(m.atoms[a].bound, ""), linTerm(m.atoms[b].bound, ""))) || !geq(diff) {
-					continue
-				}
-				// a implies b: b turns true no later than a. Between
-				// equivalent atoms only the lower index goes first.
-				rev := m.atoms[a].shared.Add(m.atoms[b].shared.Scale(-1))
-				if b > a && valid(smt.App(">=", linTerm(m.atoms[b].bound, ""), linTerm(m.atoms[a].bound, ""))) && geq(rev) {
-					continue
-				}
-				p.implies[a] = append(p.implies[a], b)
+			if !p.always[a] && p.isMilestone(a) {
+				cand = append(cand, a)
 			}
+		}
+		type pair struct{ a, b int }
+		var pairs []pair
+		var terms []string
+		for _, a := range cand {
+			for _, b := range cand {
+				if a != b {
+					pairs = append(pairs, pair{a, b})
+					terms = append(terms, smt.Not(smt.App(">=", linTerm(m.atoms[a].bound, ""), linTerm(m.atoms[b].bound, ""))))
+				}
+			}
+		}
+		bound := map[pair]bool{}
+		for k, st := range each(terms) {
+			bound[pairs[k]] = st == smt.Unsat
+		}
+		// keeps[{a, b}]: S_b - S_a never drops below zero, for the pairs
+		// whose bounds allow a to imply b; the checks in one batch.
+		keeps := map[pair]bool{}
+		var asked []pair
+		terms = terms[:0]
+		for _, pr := range pairs {
+			if !bound[pr] {
+				continue
+			}
+			diff := m.atoms[pr.b].shared.Add(m.atoms[pr.a].shared.Scale(-1))
+			switch {
+			case !rulesKeep(diff):
+			case !ok:
+				nonneg := true
+				for _, c := range diff.Coef {
+					nonneg = nonneg && c >= 0
+				}
+				keeps[pr] = nonneg
+			default:
+				asked = append(asked, pr)
+				terms = append(terms, smt.Not(smt.App(">=", linTerm(diff, t0), "0")))
+			}
+		}
+		for k, st := range each(terms) {
+			keeps[asked[k]] = st == smt.Unsat
+		}
+		for _, pr := range pairs {
+			a, b := pr.a, pr.b
+			if !bound[pr] || !keeps[pr] {
+				continue
+			}
+			// a implies b: b turns true no later than a. Between
+			// equivalent atoms only the lower index goes first.
+			if rev := (pair{b, a}); b > a && bound[rev] && keeps[rev] {
+				continue
+			}
+			p.implies[a] = append(p.implies[a], b)
 		}
 		s.Pop(1)
 	}
