@@ -239,6 +239,10 @@ func New(ctx context.Context, opts Options) (Solver, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A context already done starts nothing.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	pool, _ := ctx.Value(poolKey{}).(*Pool)
 	if opts.Name != "z3" || opts.Log != nil {
 		pool = nil
