@@ -716,21 +716,31 @@ func (p *process) fail(msg string, failure bool) *Error {
 	return &Error{msg: msg, restart: true}
 }
 
-// kill stops the process and every process it started, and reaps it.
+// kill stops the process and every process it started, and reaps it:
+// its memory is free when kill returns.
 func (p *process) kill() {
+	if p.stop() {
+		<-p.ex.done
+	}
+}
+
+// stop kills the process and every process it started, without waiting
+// for it to end (its goroutine reaps it), and reports whether it signalled
+// one.
+func (p *process) stop() bool {
 	if p.dead {
-		return
+		return false
 	}
 	p.dead = true
 	p.reason = "cancelled"
 	if p.cmd == nil || p.cmd.Process == nil {
-		return
+		return false
 	}
 	killGroup(p.cmd.Process)
-	<-p.ex.done
 	p.stdin.Close()
 	p.stdout.Close()
 	p.wbuf = p.wbuf[:0]
+	return true
 }
 
 // answers is what a solver process has written, read as it comes by a
@@ -1107,11 +1117,13 @@ func (pool *Pool) close() {
 	pool.procs, pool.closed = nil, true
 	pool.mu.Unlock()
 	// A kept process is idle and holds nothing: it is stopped, which
-	// takes less time than its exit (z3 first frees its memory: 2-3 ms).
+	// takes less time than its exit (z3 first frees its memory: 2-3 ms),
+	// and not waited for: it is small (maxIdleBytes), and its goroutine
+	// reaps it.
 	for _, ps := range procs {
 		for _, p := range ps {
 			p.pool = nil
-			p.kill()
+			p.stop()
 		}
 	}
 }
