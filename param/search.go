@@ -819,6 +819,10 @@ func singleOutcome(ctx context.Context, p *problem, opts Options, st *stats) (ca
 	return caseOutcome{}, false
 }
 
+// singleDelay is how long the single query waits for the tree search to
+// be decided once it has its solver (race).
+const singleDelay = 10 * time.Millisecond
+
 // solverRoom is the memory a second solver needs to start: z3 and cvc5
 // take 20 to 30 MB before their first answer.
 const solverRoom = 64 << 20
@@ -843,7 +847,11 @@ func race(ctx context.Context, p *problem, specName string, opts Options, st *st
 	// takes 9-20 ms before its first answer. The tree of a small
 	// automaton is decided in a few milliseconds, less than its single
 	// query (cav15's strb-bcast-byz: 1-2 ms against 16 ms); the single
-	// query of a large one takes far longer than a process's start.
+	// query of a large one takes far longer than a process's start. So
+	// the single query starts singleDelay after the tree search has its
+	// solver: a tree search decided by then needs no second process,
+	// whose start would take the CPU from it (on two cores, 2-6 ms less
+	// on strb, aba and bcrb, 20-140 ms in all).
 	ready := make(chan struct{})
 	topts := opts
 	var once sync.Once
@@ -853,6 +861,12 @@ func race(ctx context.Context, p *problem, specName string, opts Options, st *st
 		select {
 		case <-ready:
 		case <-sctx.Done():
+		}
+		select {
+		case <-time.After(singleDelay):
+		case <-sctx.Done():
+			sch <- single{}
+			return
 		}
 		out, ok := singleOutcome(sctx, p, opts, st)
 		sch <- single{out, ok}
