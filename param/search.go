@@ -610,7 +610,10 @@ func setup(ctx context.Context, f *ta.File, lc *lcase, opts Options) (*problem, 
 			diff := m.atoms[pr.b].shared.Add(m.atoms[pr.a].shared.Scale(-1))
 			switch {
 			case !rulesKeep(diff):
+				// A rule decreases it: a does not imply b.
 			case !ok:
+				// Without the initial configurations: when no
+				// coefficient is negative.
 				nonneg := true
 				for _, c := range diff.Coef {
 					nonneg = nonneg && c >= 0
@@ -850,8 +853,8 @@ func race(ctx context.Context, p *problem, specName string, opts Options, st *st
 	// query of a large one takes far longer than a process's start. So
 	// the single query starts singleDelay after the tree search has its
 	// solver: a tree search decided by then needs no second process,
-	// whose start would take the CPU from it (on two cores, 2-6 ms less
-	// on strb, aba and bcrb, 20-140 ms in all).
+	// whose start would take the CPU from it (on two cores, runs of 20
+	// to 140 ms on strb, aba and bcrb took 2-6 ms less).
 	ready := make(chan struct{})
 	topts := opts
 	var once sync.Once
