@@ -46,6 +46,27 @@ func TestSolverExitsAtOnce(t *testing.T) {
 	noneRunning(t, pids())
 }
 
+// A prestarted solver that cannot start, or never answers, fails New as
+// it would without the pool, and counts no failure towards giving up.
+func TestPrestartedSolverFails(t *testing.T) {
+	for _, c := range []struct{ fake, want string }{
+		{"dead", "exited: exit status 1: fake solver: no licence"},
+		{"silent", "did not acknowledge its commands within 1s"},
+	} {
+		path, pids := fake(t, c.fake)
+		ctx, done := WithPool(hangGuard(t))
+		opts := Options{Path: path, Timeout: time.Second}
+		Prestart(ctx, opts)
+		_, err := New(ctx, opts)
+		solverError(t, err, path, c.want)
+		if strings.Contains(err.Error(), "given up") {
+			t.Errorf("%s: %v", c.fake, err)
+		}
+		done()
+		noneRunning(t, pids())
+	}
+}
+
 // A solver that never answers fails New at its timeout, not at the
 // context's end.
 func TestSolverNeverAnswers(t *testing.T) {

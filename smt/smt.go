@@ -247,7 +247,7 @@ func New(ctx context.Context, opts Options) (Solver, error) {
 	if opts.Name != "z3" || opts.Log != nil {
 		pool = nil
 	}
-	if p := pool.take(opts, path, args); p != nil {
+	if p := pool.take(ctx, opts, path, args); p != nil {
 		return p, nil
 	}
 	p := &process{opts: opts, path: path, args: args, replay: [][]string{nil}, pool: pool}
@@ -1132,17 +1132,25 @@ func idleKey(path string, args []string, logic string) string {
 	return path + "\x00" + strings.Join(args, "\x00") + "\x00" + logic
 }
 
-// take returns a kept process for opts, as New would start it, or nil.
-func (pool *Pool) take(opts Options, path string, args []string) *process {
+// take returns a kept process for opts, as New would start it, or nil. A
+// prestarted process has not acknowledged its options yet: take reads
+// them first, so that a solver that cannot start fails in New, as
+// without the pool, and not in the first check.
+func (pool *Pool) take(ctx context.Context, opts Options, path string, args []string) *process {
 	if pool == nil {
 		return nil
 	}
 	key := idleKey(path, args, opts.Logic)
-	pool.mu.Lock()
-	defer pool.mu.Unlock()
-	for ps := pool.procs[key]; len(ps) > 0; ps = pool.procs[key] {
+	for {
+		pool.mu.Lock()
+		ps := pool.procs[key]
+		if len(ps) == 0 {
+			pool.mu.Unlock()
+			return nil
+		}
 		p := ps[len(ps)-1]
 		pool.procs[key] = ps[:len(ps)-1]
+		pool.mu.Unlock()
 		select {
 		case <-p.ex.done:
 			// It ended while kept.
@@ -1152,9 +1160,14 @@ func (pool *Pool) take(opts Options, path string, args []string) *process {
 		}
 		p.opts, p.stats, p.reason, p.failures, p.broken = opts, Stats{}, "", 0, nil
 		p.replay, p.assumed = [][]string{nil}, p.assumed[:0]
+		if p.pending > 0 {
+			if err := p.drain(ctx); err != nil || p.dead {
+				p.kill()
+				continue
+			}
+		}
 		return p
 	}
-	return nil
 }
 
 // release clears the process and gives it back to its pool, or reports
