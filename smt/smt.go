@@ -243,10 +243,7 @@ func New(ctx context.Context, opts Options) (Solver, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pool, _ := ctx.Value(poolKey{}).(*Pool)
-	if opts.Name != "z3" || opts.Log != nil {
-		pool = nil
-	}
+	pool := poolFor(ctx, opts)
 	if p := pool.take(ctx, opts, path, args); p != nil {
 		return p, nil
 	}
@@ -297,8 +294,8 @@ func command(opts Options) (Options, string, []string, error) {
 func Prestart(ctx context.Context, opts Options) {
 	opts.CrossCheck = nil
 	opts, path, args, err := command(opts)
-	pool, _ := ctx.Value(poolKey{}).(*Pool)
-	if err != nil || pool == nil || opts.Name != "z3" || opts.Log != nil {
+	pool := poolFor(ctx, opts)
+	if err != nil || pool == nil {
 		return
 	}
 	p := &process{opts: opts, path: path, args: args, replay: [][]string{nil}, pool: pool}
@@ -307,22 +304,21 @@ func Prestart(ctx context.Context, opts Options) {
 		return
 	}
 	// The level below the user's, as start makes it: its answer and
-	// those of the options are read with the first user's commands.
+	// those of the options are read by take.
 	p.raw("(push 1)")
-	if p.flush(ctx) != nil {
-		p.kill()
-		return
-	}
-	key := idleKey(path, args, opts.Logic)
-	pool.mu.Lock()
-	closed := pool.closed
-	if !closed {
-		pool.procs[key] = append(pool.procs[key], p)
-	}
-	pool.mu.Unlock()
-	if closed {
+	if p.flush(ctx) != nil || !pool.keep(p) {
 		p.kill()
 	}
+}
+
+// poolFor is the pool of ctx that keeps the processes of opts: z3's
+// without a log; nil for the others, or without a pool.
+func poolFor(ctx context.Context, opts Options) *Pool {
+	pool, _ := ctx.Value(poolKey{}).(*Pool)
+	if opts.Name != "z3" || opts.Log != nil {
+		return nil
+	}
+	return pool
 }
 
 // process is a solver behind a pipe. Commands are buffered and written when
@@ -1208,6 +1204,13 @@ func (p *process) release() bool {
 	if err := p.drain(ctx); err != nil || p.dead {
 		return false
 	}
+	return pool.keep(p)
+}
+
+// keep adds p to the idle processes of the pool, or reports false when
+// the pool is closed or has maxIdle of them.
+func (pool *Pool) keep(p *process) bool {
+	key := idleKey(p.path, p.args, p.opts.Logic)
 	pool.mu.Lock()
 	defer pool.mu.Unlock()
 	if pool.closed || len(pool.procs[key]) >= maxIdle {
