@@ -38,6 +38,8 @@ type Options struct {
 	// NoSlice keeps the rules a reachability specification does not
 	// depend on (slice.go).
 	NoSlice bool
+	// NoDead keeps the rules that no run fires (dead.go).
+	NoDead bool
 	// Overapprox lets the contraction of a liveness specification merge
 	// locations that differ only in what fairness asks of a process that
 	// stays there (contract.go, mergeStays). The automaton checked then
@@ -111,6 +113,9 @@ type SpecResult struct {
 	// Sliced says how many rules the specification depends on, when
 	// that is fewer than all (slice.go).
 	Sliced string
+	// Dead says how many rules are left once those that no run fires
+	// are dropped, when there are any (dead.go).
+	Dead string
 	// Forbidden says how many rules are left once those the
 	// specification forbids are dropped and the locations a process
 	// moves between at will are merged, when that breaks the
@@ -244,15 +249,30 @@ func verifyBySchemas(ctx context.Context, f *ta.File, spec *ta.Spec, lcs []*lcas
 	var reasons []string
 	undecided := ""
 	verdict := trace.Holds
-	// The slicing and the contraction depend on the specification only,
-	// not on the disjunct; a safety specification is sliced first
+	// The rules that no run fires go first (dead.go). The slicing and
+	// the contraction depend on the specification only, not on the
+	// disjunct; a safety specification is sliced first
 	// (slice.go). A specification with lasso counterexamples is contracted
 	// with what its fairness asks of the processes that stay (and checked
 	// in the form that says it on the contracted automaton).
 	cf := f
+	if !opts.NoDead {
+		g, info, err := deadFor(ctx, f, opts.Solver)
+		if err != nil {
+			res.Reason = err.Error()
+			if ctx.Err() != nil {
+				res.Reason = stopped(ctx)
+			}
+			return res
+		}
+		if info != nil {
+			cf = g
+			res.Dead = info.String()
+		}
+	}
 	lasso := slices.ContainsFunc(lcs, func(lc *lcase) bool { return lc.needLoop })
 	if !opts.NoSlice && !lasso {
-		if g, info := sliceFor(f, spec.Formula); info != nil {
+		if g, info := sliceFor(cf, spec.Formula); info != nil {
 			cf = g
 			res.Sliced = info.String()
 		}

@@ -142,6 +142,9 @@ func verifyTA(e *env, args []string) int {
 		if r.Forbidden != "" {
 			fmt.Fprintf(e.stdout, "%s: %s\n", s, r.Forbidden)
 		}
+		if r.Dead != "" {
+			fmt.Fprintf(e.stdout, "%s: %s\n", s, r.Dead)
+		}
 		if r.Sliced != "" {
 			fmt.Fprintf(e.stdout, "%s: %s\n", s, r.Sliced)
 		}

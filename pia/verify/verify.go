@@ -302,7 +302,7 @@ func (v *verifier) cases(abs *pia.Result, spec string, deferFull bool) (_ trace.
 			states += r.Abstract.States
 			transitions += r.Abstract.Transitions
 		}
-		for _, what := range []string{r.Sliced, r.Contracted} {
+		for _, what := range []string{r.Dead, r.Sliced, r.Contracted} {
 			switch {
 			case what == "":
 			case len(abs.Cases) > 1:
