@@ -319,3 +319,81 @@ func TestCheckEachAfterCrash(t *testing.T) {
 	}
 	noneRunning(t, pids())
 }
+
+// A check that the solver does not answer within HedgeAfter is asked of
+// a process of the hedge configuration too, brought to the same
+// assertions; when that one answers first, it answers the check and the
+// rest of the session, and the stalled process is stopped.
+func TestHedgeAnswersStalledCheck(t *testing.T) {
+	z3 := testenv.NeedBinary(t, "z3")
+	path, pids := fake(t, "stall-check")
+	ctx := hangGuard(t)
+	s, err := New(ctx, Options{Path: path, Hedge: &Options{Path: z3}, HedgeAfter: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Send(DeclareConst("x", "Int"), DeclareConst("a", "Bool"))
+	s.Push()
+	s.Assert("(> x 2)")
+	s.Assert("(=> a (< x 1))")
+	if st, err := s.Check(ctx, "a"); st != Unsat || err != nil {
+		t.Fatalf("check: %v %v, want unsat", st, err)
+	}
+	noneRunning(t, pids()) // the stalled process is stopped
+	// The same assertions in the process that answered, which is not
+	// hedged again.
+	if st, err := s.Check(ctx); st != Sat || err != nil {
+		t.Fatalf("second check: %v %v, want sat", st, err)
+	}
+	vs, err := s.Values(ctx, "x")
+	if err != nil || len(vs) != 1 {
+		t.Fatalf("values: %v %v", vs, err)
+	}
+	if n, ok := vs[0].Int64(); !ok || n <= 2 {
+		t.Errorf("x = %v, want more than 2", vs[0])
+	}
+	s.Pop(1)
+	s.Assert("(< x 0)")
+	if st, err := s.Check(ctx); st != Sat || err != nil {
+		t.Fatalf("after pop: %v %v, want sat", st, err)
+	}
+	if st := s.Stats(); st.Hedges != 1 || st.HedgeWins != 1 {
+		t.Errorf("stats %+v, want one hedge, won", st)
+	}
+	s.Close()
+}
+
+// A check answered before HedgeAfter starts no hedge, nor does one of a
+// solver with a timeout; a hedge that cannot start leaves the check to
+// the first process.
+func TestHedgeNotTaken(t *testing.T) {
+	z3 := testenv.NeedBinary(t, "z3")
+	ctx := hangGuard(t)
+	check := func(opts Options, want Status, hedges int64) {
+		t.Helper()
+		s, err := New(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		s.Send(DeclareConst("x", "Int"))
+		s.Assert("(> x 2)")
+		if st, err := s.Check(ctx); st != want || err != nil {
+			t.Fatalf("check: %v %v, want %v", st, err, want)
+		}
+		if st := s.Stats(); st.Hedges != hedges || st.HedgeWins != 0 {
+			t.Errorf("stats %+v, want %d hedges, none won", st, hedges)
+		}
+	}
+	check(Options{Path: z3, Hedge: &Options{Path: z3}, HedgeAfter: 10 * time.Second}, Sat, 0)
+	slow, _ := fake(t, "slow-check")
+	dead, pids := fake(t, "dead") // the pids of both
+	check(Options{Path: slow, Hedge: &Options{Path: dead}, HedgeAfter: 100 * time.Millisecond}, Sat, 1)
+	if n := len(pids()); n != 2 {
+		t.Errorf("%d fake solvers started, want 2", n)
+	}
+	noneRunning(t, pids())
+	path, pids := fake(t, "stall-check")
+	check(Options{Path: path, Timeout: time.Second, Hedge: &Options{Path: z3}, HedgeAfter: 100 * time.Millisecond}, Unknown, 0)
+	noneRunning(t, pids())
+}

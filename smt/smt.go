@@ -90,6 +90,9 @@ type Stats struct {
 	// to confirm (Options.CrossCheck), and CrossTime is its time.
 	CrossChecks int64
 	CrossTime   time.Duration
+	// Hedges counts the checks also asked of a process of Options.Hedge,
+	// and HedgeWins those it answered first.
+	Hedges, HedgeWins int64
 }
 
 // Options configure a solver process.
@@ -124,6 +127,17 @@ type Options struct {
 	Logic string
 	// Log, when non-nil, receives a transcript of everything sent.
 	Log io.Writer
+	// Hedge, when set, is a second configuration of the solver for the
+	// checks that take long: a check not answered within HedgeAfter is
+	// asked of a new process of Hedge too, brought to the same
+	// assertions, and the first of the two to answer sat or unsat is
+	// taken. When the second is first, it takes the first's place for
+	// the rest of the session (and is not hedged again). On one query,
+	// z3 can take ten times longer in one configuration than in another,
+	// and no configuration is the fastest on every query. Only without
+	// Timeout and RLimit, which bound one process's check.
+	Hedge      *Options
+	HedgeAfter time.Duration
 	// CrossCheck, when set, is a second solver that receives the same
 	// commands and must confirm every unsat answer: Check asks it the
 	// unsat core of the first solver's answer, and answers Unsat only when
@@ -358,6 +372,8 @@ type process struct {
 	replay [][]string
 	// pool, when set, keeps the process for reuse when it is closed.
 	pool *Pool
+	// hedged: the process is one of Options.Hedge's (awaitCheck).
+	hedged bool
 }
 
 // exit is the end of one solver process, reaped by a goroutine of its own.
@@ -826,6 +842,51 @@ func (a *answers) next(ctx context.Context, timer <-chan time.Time) (Sexp, error
 
 var errTimeout = errors.New("timeout")
 
+// wait waits until an answer is queued or ctx is done, and reports
+// whether one of them happened before timer fired.
+func (a *answers) wait(ctx context.Context, timer <-chan time.Time) bool {
+	for {
+		a.mu.Lock()
+		n := len(a.queue)
+		a.mu.Unlock()
+		if n > 0 {
+			return true
+		}
+		select {
+		case <-a.ready:
+		case <-ctx.Done():
+			return true
+		case <-timer:
+			return false
+		}
+	}
+}
+
+// waitEither waits until a or b has an answer queued, or ctx is done; it
+// reports true for a (and for ctx), false for b.
+func waitEither(ctx context.Context, a, b *answers) bool {
+	queued := func(x *answers) bool {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		return len(x.queue) > 0
+	}
+	for {
+		if queued(a) {
+			return true
+		}
+		if queued(b) {
+			return false
+		}
+		select {
+		case <-a.ready:
+			// The token is spent: next looks at the queue first.
+		case <-b.ready:
+		case <-ctx.Done():
+			return true
+		}
+	}
+}
+
 func (p *process) Check(ctx context.Context, assumptions ...string) (Status, error) {
 	p.assumed = append(p.assumed[:0], assumptions...)
 	st, err := p.check(ctx, assumptions)
@@ -905,7 +966,7 @@ func (p *process) check(ctx context.Context, assumptions []string) (Status, erro
 		p.stats.Time += time.Since(start)
 		return p.unknown(ctx, err)
 	}
-	e, err := p.next(ctx, p.checkLimit(), "answer (check-sat)", true)
+	e, err := p.awaitCheck(ctx, q)
 	p.stats.Time += time.Since(start)
 	if se := (*Error)(nil); errors.As(err, &se) && se.timeout {
 		p.reason = fmt.Sprintf("solver timeout (%v)", p.opts.Timeout)
@@ -925,6 +986,61 @@ func (p *process) check(ctx context.Context, assumptions []string) (Status, erro
 		return Unknown, p.errorOf(e)
 	}
 	return Unknown, p.protocol("answered %s to check-sat", e)
+}
+
+// awaitCheck reads the answer to the check q, which has been sent, and
+// asks it of a process of the hedge configuration too when it takes
+// longer than HedgeAfter (Options.Hedge).
+func (p *process) awaitCheck(ctx context.Context, q string) (Sexp, error) {
+	first := func() (Sexp, error) { return p.next(ctx, p.checkLimit(), "answer (check-sat)", true) }
+	if p.opts.Hedge == nil || p.hedged || p.opts.Timeout > 0 || p.opts.RLimit > 0 {
+		return first()
+	}
+	t := time.NewTimer(p.opts.HedgeAfter)
+	answered := p.out.wait(ctx, t.C)
+	t.Stop()
+	if answered {
+		return first()
+	}
+	hopts := *p.opts.Hedge
+	hopts.Hedge, hopts.CrossCheck, hopts.Log = nil, nil, nil
+	hopts, path, args, err := command(hopts)
+	if err != nil {
+		return first()
+	}
+	h := &process{opts: hopts, path: path, args: args, replay: p.replay}
+	p.stats.Hedges++
+	if err := h.start(ctx); err != nil {
+		h.kill()
+		return first()
+	}
+	h.write(q)
+	if err := h.flush(ctx); err != nil {
+		h.kill()
+		return first()
+	}
+	if !waitEither(ctx, p.out, h.out) {
+		e, err := h.next(ctx, 0, "answer (check-sat)", true)
+		if st, ok := checkAnswer(e); err == nil && ok && st != Unknown {
+			p.kill()
+			p.adopt(h)
+			p.stats.HedgeWins++
+			return e, nil
+		}
+	}
+	h.kill()
+	return first()
+}
+
+// adopt makes h, a process of the hedge configuration with the same
+// assertions, p's process.
+func (p *process) adopt(h *process) {
+	p.path, p.args = h.path, h.args
+	p.cmd, p.stdin, p.stdout, p.stderr, p.ex, p.out = h.cmd, h.stdin, h.stdout, h.stderr, h.ex, h.out
+	p.wbuf, p.pending, p.err, p.dead = h.wbuf, h.pending, h.err, false
+	// It has no pool's base level below the user's: it is not kept.
+	p.pool = nil
+	p.hedged = true
 }
 
 // unknown is Check's answer after err: Unknown, with the error when it is
