@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"ftmc/smt"
 	"ftmc/ta"
@@ -63,7 +64,30 @@ func deadFor(ctx context.Context, f *ta.File, sopts smt.Options) (*ta.File, *dea
 	if len(f.Rules) < deadMinRules {
 		return f, nil, nil
 	}
-	return dropNeverFired(ctx, f, sopts)
+	lastDead.Lock()
+	if lastDead.f == f && lastDead.solver == sopts.Name {
+		g, info := lastDead.g, lastDead.info
+		lastDead.Unlock()
+		return g, info, nil
+	}
+	lastDead.Unlock()
+	g, info, err := dropNeverFired(ctx, f, sopts)
+	if err == nil {
+		lastDead.Lock()
+		lastDead.f, lastDead.solver, lastDead.g, lastDead.info = f, sopts.Name, g, info
+		lastDead.Unlock()
+	}
+	return g, info, err
+}
+
+// lastDead is deadFor's last answer: the specifications of one automaton
+// are verified one after another (ftmc verify FILE all), and the rules
+// no run fires do not depend on the specification.
+var lastDead struct {
+	sync.Mutex
+	f, g   *ta.File
+	solver string
+	info   *deadRules
 }
 
 // dropNeverFired is deadFor whatever the number of rules.
