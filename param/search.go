@@ -176,11 +176,7 @@ func Verify(ctx context.Context, f *ta.File, specName string, opts Options) (res
 						var err error
 						h, merged, err = mergeFree(ctx, g, spec.Formula, over, opts.Solver)
 						if err != nil {
-							res.Reason = err.Error()
-							if ctx.Err() != nil {
-								res.Reason = stopped(ctx)
-							}
-							return res
+							return failed(ctx, res, err)
 						}
 					}
 					m, err := prepareCycles(h, true)
@@ -259,11 +255,7 @@ func verifyBySchemas(ctx context.Context, f *ta.File, spec *ta.Spec, lcs []*lcas
 	if !opts.NoDead {
 		g, info, err := deadFor(ctx, f, opts.Solver)
 		if err != nil {
-			res.Reason = err.Error()
-			if ctx.Err() != nil {
-				res.Reason = stopped(ctx)
-			}
-			return res
+			return failed(ctx, res, err)
 		}
 		if info != nil {
 			cf = g
@@ -280,11 +272,7 @@ func verifyBySchemas(ctx context.Context, f *ta.File, spec *ta.Spec, lcs []*lcas
 	if !opts.NoContract {
 		g, nspec, info, err := contractFor(ctx, cf, spec.Formula, lasso, opts.Overapprox, opts.Solver)
 		if err != nil {
-			res.Reason = err.Error()
-			if ctx.Err() != nil {
-				res.Reason = stopped(ctx)
-			}
-			return res
+			return failed(ctx, res, err)
 		}
 		if info != nil {
 			if nspec != spec.Formula {
@@ -372,6 +360,16 @@ func verifyBySchemas(ctx context.Context, f *ta.File, spec *ta.Spec, lcs []*lcas
 	res.Verdict = verdict
 	if verdict == trace.Unknown {
 		res.Reason = strings.Join(dedup(reasons), "; ")
+	}
+	return res
+}
+
+// failed is res, unknown because of err: the reason is err's, or why ctx
+// stopped the run when it did.
+func failed(ctx context.Context, res SpecResult, err error) SpecResult {
+	res.Reason = err.Error()
+	if ctx.Err() != nil {
+		res.Reason = stopped(ctx)
 	}
 	return res
 }
