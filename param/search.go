@@ -807,7 +807,7 @@ func verifyCase(ctx context.Context, f, orig *ta.File, specName string, lc *lcas
 			if out, ok := singleOutcome(ctx, p, opts, st); ok {
 				return out
 			}
-		} else if room, ok := explore.MemoryRoom(ctx); !ok || room >= solverRoom {
+		} else if roomForSolver(ctx) {
 			return race(ctx, p, specName, opts, st, start)
 		}
 	}
@@ -847,6 +847,13 @@ const singleDelay = 10 * time.Millisecond
 // solverRoom is the memory a second solver needs to start: z3 and cvc5
 // take 20 to 30 MB before their first answer.
 const solverRoom = 64 << 20
+
+// roomForSolver reports whether the memory budget of ctx, if any, has
+// room for another solver.
+func roomForSolver(ctx context.Context) bool {
+	room, ok := explore.MemoryRoom(ctx)
+	return !ok || room >= solverRoom
+}
 
 // race runs the single query beside the tree search and takes the first
 // decision. Neither is always the faster: the single query decides the
@@ -1314,7 +1321,7 @@ func liaSolver(o smt.Options) smt.Options {
 		// the others (smt.Options.AutoConfig).
 		h := o
 		h.AutoConfig = true
-		o.Hedge, o.HedgeAfter = &h, hedgeAfter
+		o.Hedge, o.HedgeAfter, o.HedgeIf = &h, hedgeAfter, roomForSolver
 	}
 	if o.CrossCheck != nil {
 		c := liaSolver(*o.CrossCheck)

@@ -138,6 +138,10 @@ type Options struct {
 	// Timeout and RLimit, which bound one process's check.
 	Hedge      *Options
 	HedgeAfter time.Duration
+	// HedgeIf, when set, tells whether a hedge may start now, under the
+	// check's context: a memory budget may have no room for a second
+	// solver, whose first pages come faster than a budget samples them.
+	HedgeIf func(context.Context) bool
 	// CrossCheck, when set, is a second solver that receives the same
 	// commands and must confirm every unsat answer: Check asks it the
 	// unsat core of the first solver's answer, and answers Unsat only when
@@ -999,11 +1003,11 @@ func (p *process) awaitCheck(ctx context.Context, q string) (Sexp, error) {
 	t := time.NewTimer(p.opts.HedgeAfter)
 	answered := p.out.wait(ctx, t.C)
 	t.Stop()
-	if answered {
+	if answered || p.opts.HedgeIf != nil && !p.opts.HedgeIf(ctx) {
 		return first()
 	}
 	hopts := *p.opts.Hedge
-	hopts.Hedge, hopts.CrossCheck, hopts.Log = nil, nil, nil
+	hopts.Hedge, hopts.HedgeIf, hopts.CrossCheck, hopts.Log = nil, nil, nil, nil
 	hopts, path, args, err := command(hopts)
 	if err != nil {
 		return first()
