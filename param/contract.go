@@ -274,7 +274,7 @@ func contractFor(ctx context.Context, f *ta.File, spec ta.Expr, lasso, overAppro
 			}
 		}
 	}
-	rules = dropDead(rules, maybeInit, m.nloc)
+	rules = dropUnentered(rules, func(r crule) (int, int) { return r.src, r.dst }, maybeInit, m.nloc)
 	obs := slices.Clone(sig)
 	for l := range obs {
 		if maybeInit[l] {
@@ -357,18 +357,22 @@ type crule struct {
 	ids      []int
 }
 
-// dropDead drops the rules out of locations no rule enters and that are
-// empty initially: they stay empty.
-func dropDead(rules []crule, maybeInit []bool, nloc int) []crule {
+// dropUnentered drops the rules out of locations no rule enters and that
+// are empty initially: they stay empty. ends gives a rule's source and
+// target.
+func dropUnentered[R any](rules []R, ends func(R) (src, dst int), maybeInit []bool, nloc int) []R {
 	for {
 		entered := make([]bool, nloc)
 		for _, r := range rules {
-			if r.src != r.dst {
-				entered[r.dst] = true
+			if src, dst := ends(r); src != dst {
+				entered[dst] = true
 			}
 		}
 		n := len(rules)
-		rules = slices.DeleteFunc(rules, func(r crule) bool { return !entered[r.src] && !maybeInit[r.src] })
+		rules = slices.DeleteFunc(rules, func(r R) bool {
+			src, _ := ends(r)
+			return !entered[src] && !maybeInit[src]
+		})
 		if len(rules) == n {
 			return rules
 		}

@@ -96,56 +96,36 @@ func dropNeverFired(ctx context.Context, f *ta.File, sopts smt.Options) (*ta.Fil
 	if err != nil || m.reset != nil || m.cycle != nil {
 		return f, nil, nil
 	}
-	dead := make([]bool, len(m.rules))
-	needs := make([][]int, len(m.rules))
+	// The keys of the sets of atoms each rule's guard needs together.
+	keys := make([][]string, len(m.rules))
 	var sets [][]int
 	seen := map[string]bool{}
 	for i, r := range m.rules {
-		if r.guard.op == 'f' {
-			dead[i] = true
-			continue
-		}
-		needs[i] = positiveAtoms(r.guard)
-		for _, sub := range atomSubsets(needs[i]) {
-			if k := atomSetKey(sub); !seen[k] {
+		for _, sub := range atomSubsets(positiveAtoms(r.guard)) {
+			k := atomSetKey(sub)
+			keys[i] = append(keys[i], k)
+			if !seen[k] {
 				seen[k] = true
 				sets = append(sets, sub)
 			}
 		}
 	}
-	never, maybeInit, err := m.neverTogether(ctx, sets, sopts)
+	never, err := m.neverTogether(ctx, sets, sopts)
 	if err != nil {
 		return f, nil, err
 	}
-	for i := range m.rules {
-		for _, sub := range atomSubsets(needs[i]) {
-			if never[atomSetKey(sub)] {
-				dead[i] = true
-				break
-			}
+	var live []int
+	for i, r := range m.rules {
+		if r.guard.op != 'f' && !slices.ContainsFunc(keys[i], func(k string) bool { return never[k] }) {
+			live = append(live, i)
 		}
 	}
 	// A location that no rule left enters, and that is empty initially,
 	// stays empty: the rules out of it go too.
-	for changed := true; changed; {
-		changed = false
-		entered := make([]bool, m.nloc)
-		for i, r := range m.rules {
-			if !dead[i] && r.src != r.dst {
-				entered[r.dst] = true
-			}
-		}
-		for i, r := range m.rules {
-			if !dead[i] && !entered[r.src] && !maybeInit[r.src] {
-				dead[i], changed = true, true
-			}
-		}
-	}
+	live = dropUnentered(live, func(i int) (int, int) { return m.rules[i].src, m.rules[i].dst }, initOccupied(f), m.nloc)
 	var rules []*ta.Rule
-	for i := range m.rules {
-		if !dead[i] {
-			rules = append(rules, f.Rules[i])
-		}
+	for _, i := range live {
+		rules = append(rules, f.Rules[i])
 	}
 	if len(rules) == len(f.Rules) {
 		return f, nil, nil
@@ -253,15 +233,17 @@ func (m *model) growth(s ta.Lin) (mx []int64, unbounded []bool) {
 
 // neverTogether asks, for each set of atoms, whether some reachable
 // configuration may satisfy them all by the bound above; the keys of
-// those that none may are true in never. maybeInit tells the locations
-// that an initial configuration may occupy. Each query is unsat when the
-// set never holds or the location is empty: the verdicts rest on these
-// answers.
-func (m *model) neverTogether(ctx context.Context, sets [][]int, sopts smt.Options) (never map[string]bool, maybeInit []bool, err error) {
+// those that none may are true in the map. Each query is unsat when the
+// set never holds: the verdicts rest on these answers.
+func (m *model) neverTogether(ctx context.Context, sets [][]int, sopts smt.Options) (map[string]bool, error) {
+	never := map[string]bool{}
+	if len(sets) == 0 {
+		return never, nil
+	}
 	p := &problem{m: m}
 	base, err := p.base()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	t0 := stateNames("t0")
 	cmds := append(base, p.declareState(t0)...)
@@ -299,12 +281,9 @@ func (m *model) neverTogether(ctx context.Context, sets [][]int, sopts smt.Optio
 		or = append(or, smt.App(">=", smt.Sum(most...), linTerm(bound, "")))
 		terms[i] = smt.Or(or...)
 	}
-	for l := 0; l < m.nloc; l++ {
-		terms = append(terms, smt.App(">=", t0.k(l), "1"))
-	}
 	s, err := smt.New(ctx, sopts)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer s.Close()
 	s.Push()
@@ -312,17 +291,12 @@ func (m *model) neverTogether(ctx context.Context, sets [][]int, sopts smt.Optio
 	s.Send(cmds...)
 	sts, err := smt.CheckEach(ctx, s, terms)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	never = map[string]bool{}
 	for i, set := range sets {
 		if sts[i] == smt.Unsat {
 			never[atomSetKey(set)] = true
 		}
 	}
-	maybeInit = make([]bool, m.nloc)
-	for l := range maybeInit {
-		maybeInit[l] = sts[len(sets)+l] != smt.Unsat
-	}
-	return never, maybeInit, nil
+	return never, nil
 }
