@@ -846,14 +846,18 @@ func (a *answers) next(ctx context.Context, timer <-chan time.Time) (Sexp, error
 
 var errTimeout = errors.New("timeout")
 
+// waiting reports whether an answer is queued, not yet taken.
+func (a *answers) waiting() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.queue) > 0
+}
+
 // wait waits until an answer is queued or ctx is done, and reports
 // whether one of them happened before timer fired.
 func (a *answers) wait(ctx context.Context, timer <-chan time.Time) bool {
 	for {
-		a.mu.Lock()
-		n := len(a.queue)
-		a.mu.Unlock()
-		if n > 0 {
+		if a.waiting() {
 			return true
 		}
 		select {
@@ -869,16 +873,11 @@ func (a *answers) wait(ctx context.Context, timer <-chan time.Time) bool {
 // waitEither waits until a or b has an answer queued, or ctx is done; it
 // reports true for a (and for ctx), false for b.
 func waitEither(ctx context.Context, a, b *answers) bool {
-	queued := func(x *answers) bool {
-		x.mu.Lock()
-		defer x.mu.Unlock()
-		return len(x.queue) > 0
-	}
 	for {
-		if queued(a) {
+		if a.waiting() {
 			return true
 		}
-		if queued(b) {
+		if b.waiting() {
 			return false
 		}
 		select {
